@@ -1,0 +1,272 @@
+"""Primitive table operations every rule is built from.
+
+Paying, stealing, drawing, moving cards, asking a question, logging an
+event, and the registries the interpreter dispatches on.  Each rule that the
+rulebook states once lives here once: "pay what you can, the rest goes into
+the hole", "ignore draws past the hand limit", "reshuffle the discard pile
+when the deck runs out", "clockwise from the player on your left".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dragonante.engine import rng
+from dragonante.engine.decisions import Decision
+from dragonante.engine.state import Event, GameState
+from dragonante.engine.tables import IS_EVIL, IS_GOOD, STRENGTH
+
+Step = tuple[Any, ...]
+StepFn = Callable[[GameState, Step], None]
+Resolver = Callable[[GameState, Decision, int], None]
+Power = Callable[[GameState, int, int, int], None]
+
+#: Interpreter steps by name: ``STEPS[step[0]](state, step)``.
+STEPS: dict[str, StepFn] = {}
+#: Answer handlers by decision kind.
+RESOLVERS: dict[str, Resolver] = {}
+#: Card powers by power family id: ``power(state, seat, text_card, this_card)``.
+#: ``text_card`` is the card whose text resolves (its strength is the one
+#: compared, A13); ``this_card`` is the card in the flight that "this card"
+#: means (they differ only when the Prophet resolves another dragon's text).
+POWERS: dict[str, Power] = {}
+
+STAKES = -1  # payment recipient: the stakes
+
+
+def step(name: str) -> Callable[[StepFn], StepFn]:
+    def register(fn: StepFn) -> StepFn:
+        STEPS[name] = fn
+        return fn
+
+    return register
+
+
+def resolver(kind: str) -> Callable[[Resolver], Resolver]:
+    def register(fn: Resolver) -> Resolver:
+        RESOLVERS[kind] = fn
+        return fn
+
+    return register
+
+
+def power(*names: str) -> Callable[[Power], Power]:
+    def register(fn: Power) -> Power:
+        for name in names:
+            POWERS[name] = fn
+        return fn
+
+    return register
+
+
+def ev(s: GameState, kind: str, vis: tuple[int, ...] | None = None, **data: Any) -> None:
+    """Log an event (no-op when the state carries no log, e.g. in search)."""
+    log = s.log
+    if log is not None:
+        event: Event = (vis, kind, data)
+        log.append(event)
+
+
+def ask(
+    s: GameState,
+    seat: int,
+    kind: str,
+    options: tuple[int, ...],
+    source: int = -1,
+    ctx: tuple[int, ...] = (),
+) -> bool:
+    """Put a question to ``seat``.
+
+    Returns True if the question is now pending.  With ``auto_single`` a
+    question with one legal answer is answered at once (and logged) and this
+    returns False after resolving it.
+    """
+    if len(options) == 1 and s.config.auto_single:
+        d = Decision(-1, seat, kind, options, source, ctx)
+        ev(s, "auto_answer", (seat,), seat=seat, question=kind, answer=options[0])
+        RESOLVERS[kind](s, d, options[0])
+        return False
+    s.decision_count += 1
+    s.pending = Decision(s.decision_count, seat, kind, options, source, ctx)
+    return True
+
+
+def push(s: GameState, *steps: Step) -> None:
+    """Schedule steps so that the first one given runs first."""
+    q = s.queue
+    for st in reversed(steps):
+        q.append(st)
+
+
+def opponents_from_left(s: GameState, seat: int) -> list[int]:
+    """Every other seat, clockwise starting with the player on ``seat``'s left."""
+    n = s.n
+    return [(seat + i) % n for i in range(1, n)]
+
+
+def left_of(s: GameState, seat: int) -> int:
+    return (seat + 1) % s.n
+
+
+def right_of(s: GameState, seat: int) -> int:
+    return (seat - 1) % s.n
+
+
+# --- gold -------------------------------------------------------------------
+
+
+def pay(s: GameState, payer: int, amount: int, to: int) -> None:
+    """``payer`` pays ``amount`` to a seat or to the stakes.
+
+    Legendary "losing your hoard": pay what you can; the rest is tracked as
+    gold owed to the hole (nobody receives it), settled at Step 4.
+    """
+    if amount <= 0:
+        return
+    hoards = s.hoards
+    paid = amount if hoards[payer] >= amount else hoards[payer]
+    hoards[payer] -= paid
+    if to == STAKES:
+        s.stakes += paid
+    else:
+        hoards[to] += paid
+    short = amount - paid
+    if short:
+        s.hole_owed[payer] += short
+    if s.log is not None:
+        ev(s, "pay", payer=payer, to=to, amount=amount, paid=paid, short=short)
+
+
+def steal(s: GameState, seat: int, amount: int) -> None:
+    """Take gold from the stakes; never more than is there (A40)."""
+    take = amount if s.stakes >= amount else s.stakes
+    s.stakes -= take
+    s.hoards[seat] += take
+    if s.log is not None:
+        ev(s, "steal", seat=seat, amount=amount, taken=take)
+    if s.stakes == 0:
+        s.stakes_emptied = True
+
+
+# --- cards ------------------------------------------------------------------
+
+
+def top_card(s: GameState) -> int:
+    """Pop the top card of the deck, reshuffling the discard pile if needed (-1: none)."""
+    deck = s.deck
+    if not deck:
+        if not s.discard:
+            return -1
+        deck.extend(s.discard)
+        s.discard.clear()
+        s.rng = rng.shuffle(s.rng, deck)
+        ev(s, "reshuffle", size=len(deck))
+    return deck.pop()
+
+
+def draw(s: GameState, seat: int, count: int) -> int:
+    """Draw up to ``count`` cards, stopping at the hand limit; returns cards drawn."""
+    hand = s.hands[seat]
+    limit = s.config.rules.hand_limit
+    drawn = 0
+    while drawn < count and len(hand) < limit:
+        c = top_card(s)
+        if c < 0:
+            break
+        hand.append(c)
+        drawn += 1
+        if s.log is not None:
+            ev(s, "draw_card", (seat,), seat=seat, card=c)
+    if s.log is not None and count:
+        ev(s, "draw", seat=seat, asked=count, drawn=drawn)
+    return drawn
+
+
+def buy(s: GameState, seat: int) -> None:
+    """Buy cards: reveal and discard the top card, pay its strength, fill to four."""
+    c = top_card(s)
+    price = 0
+    if c >= 0:
+        s.discard.append(c)
+        price = STRENGTH[c]
+    mp = s.merchant_prince
+    to = mp if mp >= 0 else STAKES
+    ev(s, "buy", seat=seat, card=c, price=price, to=to)
+    if to != seat:
+        pay(s, seat, price, to)
+    need = s.config.rules.buy_fill_to - len(s.hands[seat])
+    if need > 0:
+        draw(s, seat, need)
+
+
+def take_random(s: GameState, taker: int, victim: int) -> None:
+    """Take a card at random from ``victim``'s hand (seen by taker and victim only)."""
+    hand = s.hands[victim]
+    if not hand or len(s.hands[taker]) >= s.config.rules.hand_limit:
+        ev(s, "take_random_none", taker=taker, victim=victim)
+        return
+    s.rng, k = rng.below(s.rng, len(hand))
+    c = hand.pop(k)
+    s.hands[taker].append(c)
+    # Only these two know where it went now; anyone who knew it was in the
+    # victim's hand cannot tell whether this was the card taken.
+    s.known[c] = (1 << taker) | (1 << victim)
+    ev(s, "take_random", taker=taker, victim=victim)
+    ev(s, "take_random_card", (taker, victim), taker=taker, victim=victim, card=c)
+
+
+def reveal_known(s: GameState, card: int) -> None:
+    """Everyone now knows where ``card`` is (it was shown to the table)."""
+    s.known[card] = (1 << s.n) - 1
+
+
+def forget_card(s: GameState, card: int) -> None:
+    """The card went to a public zone: stop tracking private knowledge of it."""
+    if s.known:
+        s.known.pop(card, None)
+
+
+# --- flights ----------------------------------------------------------------
+
+
+def flight_total(s: GameState, seat: int) -> int:
+    """Current strength of a flight (printed strengths; scoring bonuses excluded)."""
+    total = 0
+    for c in s.flights[seat]:
+        total += STRENGTH[c]
+    return total
+
+
+def has_good_and_evil(flight: list[int]) -> bool:
+    good = evil = False
+    for c in flight:
+        if IS_GOOD[c]:
+            good = True
+        elif IS_EVIL[c]:
+            evil = True
+    return good and evil
+
+
+def discard_from_flight(s: GameState, seat: int, card: int) -> None:
+    """Remove a card from a flight to the discard pile, ending card-bound effects."""
+    s.flights[seat].remove(card)
+    s.dirty |= 1 << seat
+    s.discard.append(card)
+    mask = ~(1 << card)
+    s.wild &= mask
+    s.dragonrider &= mask
+
+
+def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
+    """Put ``new`` where ``old`` was; ``new`` becomes the card played if ``old`` was."""
+    flight = s.flights[seat]
+    flight[flight.index(old)] = new
+    s.dirty |= 1 << seat
+    s.discard.append(old)
+    mask = ~(1 << old)
+    s.wild &= mask
+    s.dragonrider &= mask
+    if s.round_card[seat] == old:
+        s.round_card[seat] = new
+    forget_card(s, new)

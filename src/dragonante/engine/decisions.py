@@ -1,0 +1,96 @@
+"""Questions the rules put to a seat, and the answers they accept.
+
+The engine is always either finished or waiting on exactly one
+:class:`Decision`: a seat, a kind, and the tuple of legal answers.  Every
+answer is a single integer (a card number, a seat, or one of the small
+negative constants below), so "choose up to N" becomes N single picks plus
+``DONE`` and every action space stays small and JSON-friendly.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Special answers (card numbers and seats are >= 0).
+PASS: Final = -1  # decline an optional power / "pay the gold instead"
+DONE: Final = -2  # stop picking (Kobold)
+YES: Final = 1
+NO: Final = 0
+
+# Decision kinds.  The value is also the message key the interfaces translate.
+PICK_SPECIAL: Final = "pick_special"  # pick 'em: choose a special card for the deck
+ANTE: Final = "ante"  # choose your ante card
+PLAY: Final = "play"  # choose the card to play this turn
+BLUE_MODE: Final = "blue_mode"  # 0: each opponent gives you gold; 1: they pay the stakes
+GIVE_OR_PAY: Final = "give_or_pay"  # Brass/Green: give a card, or PASS to pay 5 gold
+CHOOSE_OPPONENT: Final = "choose_opponent"  # Red/White among tied opponents
+TAKE_ANTE: Final = "take_ante"  # Bronze, strength-flight reward
+REPLACE_FROM_HAND: Final = "replace_from_hand"  # Wyrmlings; PASS declines
+TRICKSTER_DISCARD: Final = "trickster_discard"  # card of your flight to replace
+TRIGGER_NEW: Final = "trigger_new"  # Copper Trickster: YES/NO trigger the new card
+SEER_KEEP: Final = "seer_keep"  # Silver Seer: card to keep of the top three
+SORCERER_PICK: Final = "sorcerer_pick"  # Sorcerer: revealed card that replaces it
+ILLUSIONIST_SWAP: Final = "illusionist_swap"  # opponent's mortal, or PASS
+KOBOLD_DISCARD: Final = "kobold_discard"  # card to discard, or DONE
+PRINCESS_NEXT: Final = "princess_next"  # which good dragon's power triggers next
+PROPHET_REVEAL: Final = "prophet_reveal"  # dragon in hand, or PASS
+SLAY: Final = "slay"  # Dragonslayer: dragon to discard from any flight
+
+KINDS: Final = (
+    PICK_SPECIAL, ANTE, PLAY, BLUE_MODE, GIVE_OR_PAY, CHOOSE_OPPONENT, TAKE_ANTE,
+    REPLACE_FROM_HAND, TRICKSTER_DISCARD, TRIGGER_NEW, SEER_KEEP, SORCERER_PICK,
+    ILLUSIONIST_SWAP, KOBOLD_DISCARD, PRINCESS_NEXT, PROPHET_REVEAL, SLAY,
+)  # fmt: skip
+
+#: Kinds whose integer answers are seats rather than card numbers.
+SEAT_ANSWERS: Final = frozenset({CHOOSE_OPPONENT})
+#: Kinds whose answers are codes (YES/NO, 0/1) rather than cards.
+CODE_ANSWERS: Final = frozenset({BLUE_MODE, TRIGGER_NEW})
+
+
+class IllegalAnswer(ValueError):
+    """An answer the current question does not accept; the state is unchanged."""
+
+
+class Decision:
+    """One question: ``seat`` must pick one of ``options``.
+
+    ``id`` is the game's running question number; an answer that names a
+    different id is stale.  ``source`` is the card whose power asks (or -1),
+    and ``ctx`` carries what the resolver needs (plain ints, so the state
+    stays serialisable).
+    """
+
+    __slots__ = ("ctx", "id", "kind", "options", "seat", "source")
+
+    def __init__(
+        self,
+        id: int,
+        seat: int,
+        kind: str,
+        options: tuple[int, ...],
+        source: int = -1,
+        ctx: tuple[int, ...] = (),
+    ) -> None:
+        self.id = id
+        self.seat = seat
+        self.kind = kind
+        self.options = options
+        self.source = source
+        self.ctx = ctx
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "kind": self.kind,
+            "options": list(self.options),
+            "source": self.source,
+            "ctx": list(self.ctx),
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Decision(id={self.id}, seat={self.seat}, kind={self.kind!r}, "
+            f"options={self.options}, source={self.source}, ctx={self.ctx})"
+        )

@@ -1,0 +1,204 @@
+"""Special flights: which color and strength flights a change completed.
+
+"You complete a special flight on the turn you play the third matching card"
+and also when a power changes the cards already in your flight.  The
+rulebook collects rewards after all of the turn's triggered powers, so the
+engine checks every flight once the turn's powers are done (active player
+first, then clockwise, A34), and at scoring for the Dragonrider.  Each color
+and each strength pays a player at most once per gambit (D17); a color
+flight is paid before a strength flight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.engine.core import (
+    STAKES,
+    ask,
+    ev,
+    reveal_known,
+    opponents_from_left,
+    pay,
+    push,
+    resolver,
+    step,
+    steal,
+)
+from dragonante.engine.decisions import TAKE_ANTE, Decision
+from dragonante.engine.state import GameState
+from dragonante.engine.tables import COLOR_INDEXES, COLOR_MASK, COLORS, IS_MORTAL, STRENGTH
+
+Step = tuple[Any, ...]
+
+_N_COLORS = len(COLORS)
+_MORTAL = COLORS.index("mortal")
+
+
+def completed_colors(s: GameState, seat: int) -> list[tuple[int, int]]:
+    """Uncollected color flights in ``seat``'s flight: (color index, payout).
+
+    The payout is the second-highest strength among the matching cards (D7,
+    A51); a wild card (triggered Wyrmpriest) matches every color and Tiamat
+    matches its five.
+    """
+    flight = s.flights[seat]
+    if len(flight) < 3:
+        return []
+    wild = s.wild
+    counts: dict[int, int] = {}
+    n_wild = 0
+    for c in flight:
+        if wild and (wild >> c) & 1:
+            n_wild += 1
+        else:
+            for ci in COLOR_INDEXES[c]:
+                counts[ci] = counts.get(ci, 0) + 1
+    if n_wild >= 3:
+        candidates = list(range(_N_COLORS))
+    else:
+        candidates = [ci for ci, k in counts.items() if k + n_wild >= 3]
+    if not candidates:
+        return []
+    collected = s.collected_colors[seat]
+    mortals_ok = s.config.rules.mortals_form_color_flight
+    found: list[tuple[int, int]] = []
+    for ci in sorted(candidates):
+        if (collected >> ci) & 1 or (ci == _MORTAL and not mortals_ok):
+            continue
+        bit = 1 << ci
+        strengths = [STRENGTH[c] for c in flight if (COLOR_MASK[c] & bit) or (wild >> c) & 1]
+        strengths.sort(reverse=True)
+        found.append((ci, strengths[1]))
+    return found
+
+
+def completed_strengths(
+    s: GameState, seat: int, override: dict[int, int] | None = None
+) -> list[int]:
+    """Uncollected strength flights (three cards of one strength) in ``seat``'s flight.
+
+    ``override`` maps card numbers to the strength they have right now (the
+    Dragonrider at scoring).
+    """
+    flight = s.flights[seat]
+    if len(flight) < 3:
+        return []
+    mortals_count = s.config.rules.mortals_in_strength_flights
+    counts: dict[int, int] = {}
+    for c in flight:
+        if not mortals_count and IS_MORTAL[c]:
+            continue
+        st = override.get(c, STRENGTH[c]) if override else STRENGTH[c]
+        counts[st] = counts.get(st, 0) + 1
+    collected = s.collected_strengths[seat]
+    return sorted(st for st, k in counts.items() if k >= 3 and not (collected >> st) & 1)
+
+
+def detect_flight_rewards(
+    s: GameState, first: int, override: dict[int, int] | None = None
+) -> list[Step]:
+    """New special flights of every player, as reward steps (marked collected now).
+
+    Active player first, then clockwise (A34); per player color before strength.
+    Only flights that changed since the last check can hold a new flight, so
+    only those (``s.dirty``) are examined, except at scoring (``override``).
+    """
+    n = s.n
+    rewards: list[Step] = []
+    flights = s.flights
+    dirty = -1 if override else s.dirty
+    s.dirty = 0
+    for i in range(n):
+        p = (first + i) % n
+        if not (dirty >> p) & 1 or len(flights[p]) < 3:
+            continue
+        for ci, amount in completed_colors(s, p):
+            s.collected_colors[p] |= 1 << ci
+            rewards.append(("color_reward", p, ci, amount))
+        for st in completed_strengths(s, p, override):
+            s.collected_strengths[p] |= 1 << st
+            rewards.append(("strength_reward", p, st))
+    return rewards
+
+
+def queue_flight_rewards(
+    s: GameState, first: int, override: dict[int, int] | None = None
+) -> bool:
+    """Detect new special flights and schedule their rewards; True if any."""
+    rewards = detect_flight_rewards(s, first, override)
+    if rewards:
+        push(s, *rewards)
+        return True
+    return False
+
+
+@step("color_reward")
+def _color_reward(s: GameState, st: Step) -> None:
+    _, p, ci, amount = st
+    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        return
+    ev(s, "color_flight", seat=p, color=COLORS[ci], amount=amount)
+    for o in opponents_from_left(s, p):
+        pay(s, o, amount, p)
+    _flight_done(s, p)
+
+
+@step("strength_reward")
+def _strength_reward(s: GameState, st: Step) -> None:
+    _, p, strength = st
+    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        return
+    ev(s, "strength_flight", seat=p, strength=strength)
+    steal(s, p, strength)
+    take = s.config.rules.strength_flight_ante_cards
+    if take:
+        push(s, ("take_ante", p, take, 0, -1))
+    _flight_done(s, p)
+
+
+def _flight_done(s: GameState, p: int) -> None:
+    """Hook for effects that care about completed flights (ability recharge, later)."""
+    del s, p
+
+
+@step("take_ante")
+def _take_ante(s: GameState, st: Step) -> None:
+    """Take ``left`` ante cards into ``p``'s hand, one question per card.
+
+    ``weakest`` (0/1/2) restricts the choice to the weakest cards (Bronze):
+    2 means "the two weakest" with room for only one card, where the player
+    picks either of the two weakest.
+    """
+    _, p, left, weakest, source = st
+    ante = s.ante
+    room = s.config.rules.hand_limit - len(s.hands[p])
+    if left <= 0 or not ante or room <= 0:
+        return
+    if weakest == 0:
+        options = tuple(sorted(ante))
+    else:
+        strengths = sorted(STRENGTH[c] for c in ante)
+        cap = strengths[0] if weakest == 1 or len(strengths) == 1 else strengths[1]
+        options = tuple(sorted(c for c in ante if STRENGTH[c] <= cap))
+    if left > 1 and room > 1:
+        push(s, ("take_ante", p, left - 1, weakest, source))
+    ask(s, p, TAKE_ANTE, options, source, (p,))
+
+
+@resolver(TAKE_ANTE)
+def _resolve_take_ante(s: GameState, d: Decision, card: int) -> None:
+    p = d.ctx[0]
+    s.ante.remove(card)
+    s.hands[p].append(card)
+    reveal_known(s, card)
+    ev(s, "take_ante", seat=p, card=card)
+
+
+__all__ = [
+    "STAKES",
+    "completed_colors",
+    "completed_strengths",
+    "detect_flight_rewards",
+    "queue_flight_rewards",
+]

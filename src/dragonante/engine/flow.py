@@ -1,0 +1,506 @@
+"""The gambit sequence: setup, ante, rounds and turns, scoring, the hole, drawing.
+
+Each phase is an interpreter step that schedules its successors, so the
+whole game is one queue of small serialisable steps and a game paused in
+any question can be cloned, saved or searched.  Rulebook references are to
+the Legendary Edition (L) and the rulings of ``rules-notes.md`` (A-numbers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.engine import rng
+from dragonante.engine.config import TRADITIONAL_SPECIALS
+from dragonante.engine.core import (
+    POWERS,
+    STAKES,
+    ask,
+    buy,
+    draw,
+    ev,
+    forget_card,
+    left_of,
+    opponents_from_left,
+    pay,
+    push,
+    resolver,
+    step,
+)
+from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
+from dragonante.engine.flights import detect_flight_rewards, queue_flight_rewards
+from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
+from dragonante.engine.tables import (
+    BLOCKED_BY,
+    IS_DRAGON,
+    IS_EVIL,
+    IS_GOOD,
+    KEY,
+    N_CARDS,
+    POWER,
+    SET,
+    STRENGTH,
+)
+
+Step = tuple[Any, ...]
+_MAX_ANTE_REDOS = 50
+
+# --- setup ------------------------------------------------------------------
+
+
+def legendary_specials() -> list[int]:
+    return [c for c in range(N_CARDS) if SET[c] in ("legendary-dragon", "legendary-mortal")]
+
+
+def _card_of_key(key: str) -> int:
+    return KEY.index(key)
+
+
+@step("setup")
+def _setup(s: GameState, st: Step) -> None:
+    deck_opts = s.config.deck
+    forced = list(deck_opts.forced_includes)
+    if deck_opts.selection == "druids_party" and "L-mor-druid" not in forced:
+        forced.insert(0, "L-mor-druid")
+    if deck_opts.selection == "traditional":
+        forced = list(TRADITIONAL_SPECIALS)
+    s.specials = [_card_of_key(k) for k in forced]
+    if deck_opts.selection == "pick_em":
+        push(s, ("pick_special", 0), ("finish_setup",))
+    else:
+        push(s, ("finish_setup",))
+
+
+@step("pick_special")
+def _pick_special(s: GameState, st: Step) -> None:
+    k = st[1]
+    if k >= s.n:
+        return
+    push(s, ("pick_special", k + 1))
+    taken = set(s.specials)
+    options = tuple(c for c in legendary_specials() if c not in taken)
+    ask(s, k, PICK_SPECIAL, options)
+
+
+@resolver(PICK_SPECIAL)
+def _resolve_pick(s: GameState, d: Decision, card: int) -> None:
+    s.specials.append(card)
+    vis = None if s.config.deck.reveal_specials else (d.seat,)
+    ev(s, "pick_special", vis, seat=d.seat, card=card)
+
+
+@step("finish_setup")
+def _finish_setup(s: GameState, st: Step) -> None:
+    cfg = s.config
+    pool = [c for c in legendary_specials() if c not in s.specials]
+    s.rng = rng.shuffle(s.rng, pool)
+    need = cfg.deck.special_count - len(s.specials)
+    s.specials.extend(pool[:need])
+    s.aside = sorted(pool[need:])
+    s.specials.sort()
+    s.deck = [c for c in range(N_CARDS) if SET[c] == "legendary-standard"] + s.specials
+    s.rng = rng.shuffle(s.rng, s.deck)
+    ev(s, "setup", players=s.n, gold=cfg.starting_gold, deck=len(s.deck))
+    if cfg.deck.reveal_specials:
+        ev(s, "specials_shown", cards=list(s.specials))
+    for p in range(s.n):
+        draw(s, p, cfg.rules.starting_hand)
+    push(s, ("begin_gambit", 0))
+
+
+# --- step 1: ante -----------------------------------------------------------
+
+
+@step("begin_gambit")
+def _begin_gambit(s: GameState, st: Step) -> None:
+    start = st[1]
+    n = s.n
+    s.gambit += 1
+    s.round = 0
+    s.leader = start
+    s.phase = ANTE_PHASE
+    s.round_card = [-1] * n
+    s.round_removed = [False] * n
+    s.collected_colors = [0] * n
+    s.collected_strengths = [0] * n
+    s.archmage = 0
+    s.merchant_prince = -1
+    s.druid = False
+    s.priest = False
+    s.monarch = 0
+    s.warlord = 0
+    s.dracolich = [0] * n
+    s.dragonrider = 0
+    s.wild = 0
+    s.stakes_emptied = False
+    s.dirty = 0
+    s.gambit_winner = -1
+    s.ante_choice = [-1] * n
+    ev(s, "gambit_start", gambit=s.gambit, stakes=s.stakes)
+    push(s, ("ante_ask", start, 0, 0))
+
+
+@step("ante_ask")
+def _ante_ask(s: GameState, st: Step) -> None:
+    _, start, k, redo = st
+    if k >= s.n:
+        push(s, ("ante_reveal", start, redo))
+        return
+    seat = (start + k) % s.n
+    push(s, ("ante_ask", start, k + 1, redo))
+    hand = s.hands[seat]
+    if hand:
+        ask(s, seat, ANTE, tuple(hand))
+
+
+@resolver(ANTE)
+def _resolve_ante(s: GameState, d: Decision, card: int) -> None:
+    s.hands[d.seat].remove(card)
+    s.ante_choice[d.seat] = card
+    ev(s, "ante_chosen", (d.seat,), seat=d.seat, card=card)
+    ev(s, "ante_placed", seat=d.seat)
+
+
+def strongest_untied(cards: list[int]) -> int:
+    """Index into ``cards`` of the strongest card tied with no other (-1 if none)."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        if c >= 0:
+            st = STRENGTH[c]
+            counts[st] = counts.get(st, 0) + 1
+    best = -1
+    best_i = -1
+    for i, c in enumerate(cards):
+        if c >= 0:
+            st = STRENGTH[c]
+            if counts[st] == 1 and st > best:
+                best = st
+                best_i = i
+    return best_i
+
+
+@step("ante_reveal")
+def _ante_reveal(s: GameState, st: Step) -> None:
+    _, start, redo = st
+    n = s.n
+    choices = s.ante_choice
+    anted = [c for c in choices if c >= 0]
+    ev(s, "ante_reveal", cards=list(choices))
+    for c in anted:
+        forget_card(s, c)
+    lead = strongest_untied(choices)
+    if lead < 0 and anted and redo < _MAX_ANTE_REDOS:
+        # L Step 1 "rare corner case" (D10, A24): every ante card is tied.
+        ev(s, "ante_redo")
+        s.discard.extend(anted)
+        s.ante_choice = [-1] * n
+        for i in range(n):
+            draw(s, (start + i) % n, 1)
+        push(s, ("ante_ask", start, 0, redo + 1))
+        return
+    if lead < 0:  # nobody could ante, or endless redos: keep the previous leader
+        lead = start
+    amount = max((STRENGTH[c] for c in anted), default=0)
+    s.leader = lead
+    s.ante = anted
+    s.ante_choice = [-1] * n
+    ev(s, "ante_paid", leader=lead, amount=amount)
+    for i in range(n):
+        pay(s, (lead + i) % n, amount, STAKES)
+    s.phase = PLAY_PHASE
+    push(s, ("round_start",))
+
+
+# --- step 2: rounds and turns ----------------------------------------------
+
+
+@step("round_start")
+def _round_start(s: GameState, st: Step) -> None:
+    n = s.n
+    s.round += 1
+    s.round_card = [-1] * n
+    s.round_removed = [False] * n
+    if s.log is not None:
+        ev(s, "round_start", round=s.round, leader=s.leader)
+    _turn(s, ("turn", 0))
+
+
+@step("turn")
+def _turn(s: GameState, st: Step) -> None:
+    k = st[1]
+    if k >= s.n:
+        push(s, ("round_end",))
+        return
+    seat = (s.leader + k) % s.n
+    hand = s.hands[seat]
+    if len(hand) == 1:  # buying cards, first situation
+        buy(s, seat)
+    if not hand:  # nothing to play even after buying (deck and discard exhausted)
+        ev(s, "turn_skipped", seat=seat)
+        push(s, ("turn", k + 1))
+        return
+    ask(s, seat, PLAY, tuple(hand), -1, (k,))
+
+
+def triggers(s: GameState, seat: int, card: int, k: int) -> bool:
+    """Does ``card``, played by ``seat`` as the k-th card of the round, trigger?
+
+    The leader's card always does; a later card does if its strength is at
+    most that of the card just played by the player on the right; the
+    Archmage makes every later card of its player trigger.
+    """
+    if k == 0 or (s.archmage >> seat) & 1:
+        return True
+    prev = s.round_card[(seat - 1) % s.n]
+    return prev >= 0 and STRENGTH[card] <= STRENGTH[prev]
+
+
+@resolver(PLAY)
+def _resolve_play(s: GameState, d: Decision, card: int) -> None:
+    seat = d.seat
+    k = d.ctx[0]
+    s.hands[seat].remove(card)
+    s.flights[seat].append(card)
+    s.round_card[seat] = card
+    s.dirty |= 1 << seat
+    if s.known:
+        forget_card(s, card)
+    fired = triggers(s, seat, card, k)
+    if s.log is not None:
+        ev(s, "play", seat=seat, card=card, triggered=fired)
+    if fired:
+        q = s.queue
+        q.append(("end_turn", seat, k))
+        q.append(("trigger", seat, card, card))
+    else:
+        _end_turn(s, ("end_turn", seat, k))
+
+
+@step("trigger")
+def _trigger(s: GameState, st: Step) -> None:
+    _, seat, text, this = st
+    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        return
+    pid = POWER[text]
+    if not pid:
+        return
+    fn = POWERS.get(pid)
+    if fn is None:  # a card of a set this engine version does not implement
+        ev(s, "power_unsupported", seat=seat, card=text)
+        return
+    if s.log is not None:
+        ev(s, "power", seat=seat, card=text, this=this)
+    fn(s, seat, text, this)
+
+
+@step("end_turn")
+def _end_turn(s: GameState, st: Step) -> None:
+    """All triggered powers are done: collect special flights, then buy cards."""
+    _, seat, k = st
+    if not s.stakes_emptied:
+        rewards = detect_flight_rewards(s, seat)
+        if rewards:
+            s.queue.append(("after_rewards", seat, k))
+            push(s, *rewards)
+            return
+    _after_rewards(s, ("after_rewards", seat, k))
+
+
+@step("after_rewards")
+def _after_rewards(s: GameState, st: Step) -> None:
+    """Buying cards, second situation, for every player (A41); then the next turn."""
+    _, seat, k = st
+    if s.stakes_emptied:
+        ev(s, "stakes_empty")
+        s.queue.clear()
+        push(s, ("decide_winner", 1))
+        return
+    hands = s.hands
+    n = s.n
+    for i in range(n):
+        p = (seat + i) % n
+        if not hands[p]:
+            buy(s, p)
+    _turn(s, ("turn", k + 1))
+
+
+@step("round_end")
+def _round_end(s: GameState, st: Step) -> None:
+    cards = [c if not s.round_removed[p] else -1 for p, c in enumerate(s.round_card)]
+    best = strongest_untied(cards)
+    if best >= 0:
+        s.leader = best
+    ev(s, "round_end", round=s.round, leader=s.leader)
+    if all(c < 0 for c in s.round_card):
+        # Nobody could play: ties can never break, so score what there is.
+        push(s, ("scoring_check", 1))
+    elif s.round >= s.config.rules.min_rounds:
+        push(s, ("scoring_check", 0))
+    else:
+        push(s, ("round_start",))
+
+
+# --- step 3: scoring ---------------------------------------------------------
+
+
+def dragonrider_strengths(s: GameState) -> dict[int, int]:
+    """Scoring strength of each triggered Dragonrider: the weakest dragon in its flight."""
+    out: dict[int, int] = {}
+    mask = s.dragonrider
+    if not mask:
+        return out
+    for flight in s.flights:
+        for c in flight:
+            if (mask >> c) & 1:
+                out[c] = min((STRENGTH[x] for x in flight if IS_DRAGON[x]), default=0)
+    return out
+
+
+def scoring_totals(s: GameState) -> list[int]:
+    """Flight strengths as scored: Dragonrider and Dracolich adjustments apply (A31)."""
+    rider = dragonrider_strengths(s)
+    totals = []
+    for p, flight in enumerate(s.flights):
+        total = 0
+        evil = 0
+        for c in flight:
+            total += rider.get(c, STRENGTH[c]) if rider else STRENGTH[c]
+            if IS_EVIL[c]:
+                evil += 1
+        total += 2 * evil * s.dracolich[p]
+        totals.append(total)
+    return totals
+
+
+def may_win(s: GameState, seat: int) -> bool:
+    """Dragon-god abilities: Bahamut with an evil dragon, Tiamat with a good one, can't win."""
+    flight = s.flights[seat]
+    for c in flight:
+        blocked = BLOCKED_BY[c]
+        if blocked:
+            table = IS_EVIL if blocked == "evil" else IS_GOOD
+            if any(table[x] for x in flight):
+                return False
+    return True
+
+
+def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
+    """(eligible seats with the best scored flight, scored totals)."""
+    totals = scoring_totals(s)
+    eligible = [p for p in range(s.n) if may_win(s, p)]
+    if not eligible:
+        return [], totals
+    pick = min if s.druid else max
+    best = pick(totals[p] for p in eligible)
+    return [p for p in eligible if totals[p] == best], totals
+
+
+@step("scoring_check")
+def _scoring_check(s: GameState, st: Step) -> None:
+    final = st[1]
+    push(s, ("decide_winner", final))
+    rider = dragonrider_strengths(s)
+    if rider and not s.stakes_emptied:
+        queue_flight_rewards(s, s.leader, rider)
+
+
+@step("decide_winner")
+def _decide_winner(s: GameState, st: Step) -> None:
+    final = bool(st[1]) or s.stakes_emptied
+    best, totals = gambit_leaders(s)
+    ev(s, "scoring", totals=totals, round=s.round)
+    if not final:
+        if len(best) > 1:
+            ev(s, "tie", seats=best)
+            push(s, ("round_start",))
+            return
+        if s.round == 3 and s.warlord:
+            winner = best[0] if best else -1
+            if any((s.warlord >> p) & 1 and p != winner for p in range(s.n)):
+                ev(s, "warlord_round")
+                push(s, ("round_start",))
+                return
+    winner = best[0] if len(best) == 1 else -1
+    push(s, ("award", winner))
+
+
+@step("award")
+def _award(s: GameState, st: Step) -> None:
+    winner = st[1]
+    n = s.n
+    s.gambit_winner = winner
+    if winner >= 0:
+        amount = s.stakes
+        s.stakes = 0
+        if s.priest:
+            share = amount // 2
+            partner = left_of(s, winner)
+            s.hoards[winner] += amount - share
+            s.hoards[partner] += share
+            ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
+        else:
+            s.hoards[winner] += amount
+        ev(s, "gambit_won", winner=winner, amount=amount)
+        if (s.monarch >> winner) & 1:
+            ev(s, "monarch_gift", seat=winner)
+            for o in opponents_from_left(s, winner):
+                pay(s, winner, 3, o)
+    else:
+        ev(s, "no_winner", stakes=s.stakes)
+    for flight in s.flights:
+        s.discard.extend(flight)
+        flight.clear()
+    s.discard.extend(s.ante)
+    s.ante.clear()
+    s.round_card = [-1] * n
+    # Step 4: pay into the hole.
+    for p in range(n):
+        owed = s.hole_owed[p]
+        if owed:
+            paid = owed if s.hoards[p] >= owed else s.hoards[p]
+            s.hoards[p] -= paid
+            s.hole += paid
+            s.hole_owed[p] = 0
+            ev(s, "hole_paid", seat=p, owed=owed, paid=paid)
+    if any(h == 0 for h in s.hoards):
+        _finish_game(s)
+        return
+    # Step 5: draw two apiece, winner first (A25: else the last leader).
+    start = winner if winner >= 0 else s.leader
+    per = s.config.rules.draw_per_gambit
+    for i in range(n):
+        draw(s, (start + i) % n, per)
+    push(s, ("begin_gambit", start))
+
+
+def _finish_game(s: GameState) -> None:
+    n = s.n
+    top = max(s.hoards)
+    winners = [p for p in range(n) if s.hoards[p] == top]
+    s.winners = tuple(winners)
+    if s.config.rules.hole_recipient == "game_winner" and s.hole:
+        hole = s.hole
+        share, rest = divmod(hole, len(winners))
+        for w in winners:
+            s.hoards[w] += share
+        if rest:
+            # A52: odd coins to the non-winner with the least gold, first
+            # clockwise from the last gambit winner; else to winners in turn.
+            start = s.gambit_winner if s.gambit_winner >= 0 else s.leader
+            order = [(start + i) % n for i in range(n)]
+            losers = [p for p in order if p not in winners]
+            if losers:
+                poorest = min(s.hoards[p] for p in losers)
+                s.hoards[next(p for p in losers if s.hoards[p] == poorest)] += rest
+            else:
+                for i in range(rest):
+                    s.hoards[[p for p in order if p in winners][i % len(winners)]] += 1
+        s.hole = 0
+        ev(s, "hole_won", seats=winners, amount=hole)
+    s.phase = OVER
+    s.pending = None
+    s.queue.clear()
+    ev(s, "game_over", winners=winners, hoards=list(s.hoards))
+
+
+__all__ = ["IS_GOOD", "gambit_leaders", "may_win", "scoring_totals", "strongest_untied"]

@@ -1,0 +1,160 @@
+"""Set up a game in the middle of a gambit, for rules scenarios and analysis.
+
+``build_position`` places named cards in hands, flights, the ante and on top
+of the deck, sets gold and the gambit's running effects, and leaves the game
+waiting on the question the rules ask next (normally the current player's
+``play``).  Every card of the Legendary pool that the position does not
+mention goes under the stated deck top (standard dragons, shuffled by the
+seed) or aside (specials), so card conservation still holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from dragonante.engine import rng
+from dragonante.engine.config import GameConfig
+from dragonante.engine.flow import legendary_specials
+from dragonante.engine.game import run
+from dragonante.engine.state import ANTE_PHASE, PLAY_PHASE, GameState
+from dragonante.engine.tables import N_CARDS, SET
+
+
+class PositionError(ValueError):
+    """A position the rules cannot reach or that breaks card/gold accounting."""
+
+
+@dataclass(slots=True)
+class Position:
+    """A table mid-game.  Card lists hold card numbers; deck_top[0] is drawn first."""
+
+    hands: list[list[int]]
+    flights: list[list[int]] = field(default_factory=list)
+    ante: list[int] = field(default_factory=list)
+    deck_top: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=list)
+    #: Specials shuffled into the deck below deck_top (the rest go aside).
+    specials_in_deck: list[int] = field(default_factory=list)
+    hoards: list[int] | None = None
+    stakes: int = 0
+    hole: int = 0
+    hole_owed: list[int] | None = None
+    gambit: int = 1
+    round: int = 1
+    leader: int = 0
+    #: How many players have already played this round (the next to play is
+    #: ``(leader + turn) % players``); ``start="ante"`` ignores it.
+    turn: int = 0
+    #: Card each seat played this round (-1: not yet); must be in its flight.
+    round_cards: list[int] | None = None
+    start: str = "turn"  # "turn" | "ante" | "round_end"
+    archmage: Sequence[int] = ()
+    merchant_prince: int = -1
+    druid: bool = False
+    priest: bool = False
+    monarch: Sequence[int] = ()
+    warlord: Sequence[int] = ()
+    dracolich: Sequence[int] = ()  # seats whose Dracolich power triggered
+    wild: Sequence[int] = ()  # card numbers of triggered Wyrmpriests
+    dragonrider: Sequence[int] = ()  # card numbers of triggered Dragonriders
+    collected_colors: list[int] | None = None
+    collected_strengths: list[int] | None = None
+
+
+def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool = True) -> GameState:
+    config = config.validate()
+    n = config.players
+    s = GameState(config, seed)
+    s.rng = rng.seed_state(seed)
+    if log:
+        s.log = []
+
+    def seats(lst: list[list[int]] | None, what: str) -> list[list[int]]:
+        lst = [list(x) for x in (lst or [])] + [[] for _ in range(n - len(lst or []))]
+        if len(lst) != n:
+            raise PositionError(f"{what} lists {len(lst)} seats for {n} players")
+        return lst
+
+    s.hands = seats(pos.hands, "hands")
+    s.flights = seats(pos.flights, "flights")
+    s.ante = list(pos.ante)
+    s.discard = list(pos.discard)
+    placed = [*s.ante, *s.discard, *pos.deck_top, *pos.specials_in_deck]
+    for h in s.hands:
+        placed.extend(h)
+    for f in s.flights:
+        placed.extend(f)
+    seen: set[int] = set()
+    for c in placed:
+        if not 0 <= c < N_CARDS or SET[c] == "emperors-gambit":
+            raise PositionError(f"card {c} is not a Legendary card")
+        if c in seen:
+            raise PositionError(f"card {c} is placed twice")
+        seen.add(c)
+    limit = config.rules.hand_limit
+    for p, h in enumerate(s.hands):
+        if len(h) > limit:
+            raise PositionError(f"seat {p} holds {len(h)} cards (limit {limit})")
+    standard = [c for c in range(N_CARDS) if SET[c] == "legendary-standard" and c not in seen]
+    s.rng = rng.shuffle(s.rng, standard)
+    under = standard + list(pos.specials_in_deck)
+    s.rng = rng.shuffle(s.rng, under) if pos.specials_in_deck else s.rng
+    s.deck = under + list(reversed(pos.deck_top))
+    s.aside = [c for c in legendary_specials() if c not in seen]
+    s.specials = sorted(c for c in seen if SET[c] != "legendary-standard")
+    if pos.hoards is not None:
+        if len(pos.hoards) != n or any(h < 0 for h in pos.hoards):
+            raise PositionError("hoards must give a non-negative amount for every seat")
+        s.hoards = list(pos.hoards)
+    s.stakes = pos.stakes
+    s.hole = pos.hole
+    if pos.hole_owed is not None:
+        if len(pos.hole_owed) != n:
+            raise PositionError("hole_owed must list every seat")
+        s.hole_owed = list(pos.hole_owed)
+    # The gold in play is whatever the position holds; conservation checks against it.
+    s.gold_total = sum(s.hoards) + s.stakes + s.hole
+    s.gambit = pos.gambit
+    s.round = pos.round
+    if not 0 <= pos.leader < n:
+        raise PositionError(f"leader must be a seat 0-{n - 1}")
+    s.leader = pos.leader
+    rc = list(pos.round_cards) if pos.round_cards is not None else [-1] * n
+    if len(rc) != n:
+        raise PositionError("round_cards must list every seat")
+    for p, c in enumerate(rc):
+        if c >= 0 and c not in s.flights[p]:
+            raise PositionError(f"seat {p}'s round card {c} is not in its flight")
+    s.round_card = rc
+    s.archmage = sum(1 << p for p in pos.archmage)
+    s.merchant_prince = pos.merchant_prince
+    s.druid = pos.druid
+    s.priest = pos.priest
+    s.monarch = sum(1 << p for p in pos.monarch)
+    s.warlord = sum(1 << p for p in pos.warlord)
+    s.dracolich = [1 if p in pos.dracolich else 0 for p in range(n)]
+    s.wild = sum(1 << c for c in pos.wild)
+    s.dragonrider = sum(1 << c for c in pos.dragonrider)
+    if pos.collected_colors is not None:
+        s.collected_colors = list(pos.collected_colors)
+    if pos.collected_strengths is not None:
+        s.collected_strengths = list(pos.collected_strengths)
+    s.dirty = (1 << n) - 1
+    if pos.start == "turn":
+        if not 0 <= pos.turn < n:
+            raise PositionError(f"turn must be 0-{n - 1}")
+        s.phase = PLAY_PHASE
+        s.queue.append(("turn", pos.turn))
+    elif pos.start == "ante":
+        s.phase = ANTE_PHASE
+        s.round = 0
+        s.ante_choice = [-1] * n
+        s.queue.append(("ante_ask", pos.leader, 0, 0))
+    elif pos.start == "round_end":
+        s.phase = PLAY_PHASE
+        s.queue.append(("round_end",))
+    else:
+        raise PositionError(f"unknown start {pos.start!r}: use turn, ante or round_end")
+    run(s)
+    return s

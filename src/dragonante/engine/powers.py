@@ -1,0 +1,589 @@
+"""The powers of the 40 Legendary Edition cards (Appendix 4).
+
+Each function resolves one card text for ``seat``: ``text`` is the card whose
+text is resolving and ``this`` the card in the flight that "this card" means
+(they differ only under the Prophet, A43).  Powers that need an answer ask
+the seat the rules name and continue in a resolver; everything else is
+immediate.  Clarifications from each card's Appendix 4 entry are noted
+where they shape the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.engine import decisions as D
+from dragonante.engine.core import (
+    STAKES,
+    ask,
+    discard_from_flight,
+    draw,
+    ev,
+    flight_total,
+    forget_card,
+    has_good_and_evil,
+    left_of,
+    opponents_from_left,
+    pay,
+    power,
+    push,
+    replace_in_flight,
+    resolver,
+    reveal_known,
+    right_of,
+    step,
+    steal,
+    take_random,
+    top_card,
+)
+from dragonante.engine.decisions import Decision
+from dragonante.engine.state import GameState
+from dragonante.engine.tables import IS_DRAGON, IS_EVIL, IS_GOOD, IS_MORTAL, POWER, STRENGTH
+
+Step = tuple[Any, ...]
+
+# --- stealing from the stakes ----------------------------------------------
+
+
+@power("black")
+def black(s: GameState, seat: int, text: int, this: int) -> None:
+    """Steal 3 gold from the stakes (take what is there if less)."""
+    steal(s, seat, 3)
+
+
+@power("thief")
+def thief(s: GameState, seat: int, text: int, this: int) -> None:
+    """Steal 7 gold from the stakes."""
+    steal(s, seat, 7)
+
+
+@power("black_raider")
+def black_raider(s: GameState, seat: int, text: int, this: int) -> None:
+    """Steal 1, then take 2 from the left opponent, 3 from the next... (finishes even
+    if the steal emptied the stakes, A26)."""
+    steal(s, seat, 1)
+    for i, o in enumerate(opponents_from_left(s, seat)):
+        pay(s, o, 2 + i, seat)
+
+
+# --- Blue: give you gold or feed the stakes ---------------------------------
+
+
+@power("blue", "blue_overlord")
+def blue(s: GameState, seat: int, text: int, this: int) -> None:
+    ask(s, seat, D.BLUE_MODE, (0, 1), text, (2 if POWER[text] == "blue_overlord" else 1,))
+
+
+@resolver(D.BLUE_MODE)
+def _blue_mode(s: GameState, d: Decision, mode: int) -> None:
+    unit = d.ctx[0]
+    seat = d.seat
+    ev(s, "blue_mode", seat=seat, mode=mode)
+    if mode == 0:
+        for o in opponents_from_left(s, seat):
+            pay(s, o, unit, seat)
+    else:
+        amount = unit * len(s.flights[seat])
+        for o in opponents_from_left(s, seat):
+            pay(s, o, amount, STAKES)
+
+
+# --- Brass and Green: the neighbour chooses to give a card or pay ------------
+
+
+@power("brass")
+def brass(s: GameState, seat: int, text: int, this: int) -> None:
+    push(s, ("give_or_pay", right_of(s, seat), seat, text))
+
+
+@power("brass_sultan", "green_schemer")
+def sultan_schemer(s: GameState, seat: int, text: int, this: int) -> None:
+    """Both neighbours choose, left first (in a 2-player game the opponent twice)."""
+    push(s, ("give_or_pay", left_of(s, seat), seat, text), ("give_or_pay", right_of(s, seat), seat, text))
+
+
+@power("green")
+def green(s: GameState, seat: int, text: int, this: int) -> None:
+    push(s, ("give_or_pay", left_of(s, seat), seat, text))
+
+
+@step("give_or_pay")
+def _give_or_pay(s: GameState, st: Step) -> None:
+    """Brass: a stronger good dragon; Green: a weaker evil dragon (than ``text``, A13)."""
+    _, giver, receiver, text = st
+    strength = STRENGTH[text]
+    if IS_GOOD[text]:
+        cards = tuple(c for c in s.hands[giver] if IS_GOOD[c] and STRENGTH[c] > strength)
+    else:
+        cards = tuple(c for c in s.hands[giver] if IS_EVIL[c] and STRENGTH[c] < strength)
+    ask(s, giver, D.GIVE_OR_PAY, (*cards, D.PASS), text, (receiver,))
+
+
+@resolver(D.GIVE_OR_PAY)
+def _resolve_give_or_pay(s: GameState, d: Decision, card: int) -> None:
+    receiver = d.ctx[0]
+    giver = d.seat
+    if card == D.PASS:
+        ev(s, "chose_pay", seat=giver, to=receiver)
+        pay(s, giver, 5, receiver)
+        return
+    ev(s, "gives_card", seat=giver, to=receiver, card=card)
+    reveal_known(s, card)
+    if len(s.hands[receiver]) < s.config.rules.hand_limit:
+        s.hands[giver].remove(card)
+        s.hands[receiver].append(card)
+    else:  # L Princess note: the receiver's hand is full; the giver keeps it
+        ev(s, "gift_refused", seat=receiver, card=card)
+
+
+# --- Bronze: the two weakest ante cards -------------------------------------
+
+
+def take_two_weakest(s: GameState, seat: int, source: int) -> None:
+    room = s.config.rules.hand_limit - len(s.hands[seat])
+    if room >= 2:
+        push(s, ("take_ante", seat, 2, 1, source))
+    elif room == 1:
+        # Nine cards: choose the two weakest, keep one, the other stays.
+        push(s, ("take_ante", seat, 1, 2, source))
+
+
+@power("bronze")
+def bronze(s: GameState, seat: int, text: int, this: int) -> None:
+    take_two_weakest(s, seat, text)
+
+
+@power("bronze_warlord")
+def bronze_warlord(s: GameState, seat: int, text: int, this: int) -> None:
+    take_two_weakest(s, seat, text)
+    s.warlord |= 1 << seat
+
+
+# --- Copper: replaced by the top card of the deck ----------------------------
+
+
+@power("copper")
+def copper(s: GameState, seat: int, text: int, this: int) -> None:
+    """The top card replaces this card, becomes the card played, and triggers."""
+    if this not in s.flights[seat]:
+        return
+    new = top_card(s)
+    if new < 0:  # A37: nothing to draw
+        return
+    ev(s, "replace", seat=seat, old=this, new=new, how="copper")
+    replace_in_flight(s, seat, this, new)
+    push(s, ("trigger", seat, new, new))
+
+
+@power("copper_trickster")
+def copper_trickster(s: GameState, seat: int, text: int, this: int) -> None:
+    """Must replace a different card of your flight with the top card; triggering
+    the new card is optional ("if you wish")."""
+    others = tuple(c for c in s.flights[seat] if c != this)
+    if others:
+        ask(s, seat, D.TRICKSTER_DISCARD, others, text)
+
+
+@resolver(D.TRICKSTER_DISCARD)
+def _trickster_discard(s: GameState, d: Decision, old: int) -> None:
+    seat = d.seat
+    new = top_card(s)
+    if new < 0:
+        return
+    ev(s, "replace", seat=seat, old=old, new=new, how="trickster")
+    replace_in_flight(s, seat, old, new)
+    if not POWER[new]:
+        return
+    if s.config.rules.archmage_forces_optional_triggers and (s.archmage >> seat) & 1:
+        push(s, ("trigger", seat, new, new))
+    else:
+        ask(s, seat, D.TRIGGER_NEW, (D.YES, D.NO), d.source, (new,))
+
+
+@resolver(D.TRIGGER_NEW)
+def _trigger_new(s: GameState, d: Decision, yes: int) -> None:
+    if yes == D.YES:
+        new = d.ctx[0]
+        if new in s.flights[d.seat]:
+            push(s, ("trigger", d.seat, new, new))
+
+
+# --- drawing -------------------------------------------------------------------
+
+
+def _good_dragons(flight: list[int]) -> int:
+    return sum(1 for c in flight if IS_GOOD[c])
+
+
+@power("gold")
+def gold(s: GameState, seat: int, text: int, this: int) -> None:
+    """Draw a card per good dragon in your flight (this one included)."""
+    draw(s, seat, _good_dragons(s.flights[seat]))
+
+
+@power("gold_monarch")
+def gold_monarch(s: GameState, seat: int, text: int, this: int) -> None:
+    draw(s, seat, _good_dragons(s.flights[seat]))
+    s.monarch |= 1 << seat
+
+
+def silver_draws(s: GameState, seat: int) -> None:
+    """Each player with a good dragon in their flight draws one, you first, then clockwise."""
+    n = s.n
+    for i in range(n):
+        p = (seat + i) % n
+        if any(IS_GOOD[c] for c in s.flights[p]):
+            draw(s, p, 1)
+
+
+@power("silver")
+def silver(s: GameState, seat: int, text: int, this: int) -> None:
+    silver_draws(s, seat)
+
+
+@power("silver_seer")
+def silver_seer(s: GameState, seat: int, text: int, this: int) -> None:
+    """Silver, then look at the top three cards, keep one in secret, discard the others."""
+    silver_draws(s, seat)
+    seen: list[int] = []
+    for _ in range(3):
+        c = top_card(s)
+        if c < 0:
+            break
+        seen.append(c)
+    if not seen:
+        return
+    s.limbo.extend(seen)
+    ev(s, "seer_look", (seat,), seat=seat, cards=list(seen))
+    ask(s, seat, D.SEER_KEEP, tuple(seen), text)
+
+
+@resolver(D.SEER_KEEP)
+def _seer_keep(s: GameState, d: Decision, keep: int) -> None:
+    seat = d.seat
+    seen = [c for c in d.options]
+    for c in seen:
+        s.limbo.remove(c)
+    others = [c for c in seen if c != keep]
+    if len(s.hands[seat]) < s.config.rules.hand_limit:
+        s.hands[seat].append(keep)
+        ev(s, "seer_keep", (seat,), seat=seat, card=keep)
+    else:  # hand full: the chosen card cannot be kept either
+        others.append(keep)
+    s.discard.extend(others)
+    ev(s, "seer_discard", seat=seat, cards=others)
+
+
+@power("fool")
+def fool(s: GameState, seat: int, text: int, this: int) -> None:
+    """Draw a card per opponent whose flight is stronger than yours."""
+    mine = flight_total(s, seat)
+    draw(s, seat, sum(1 for o in opponents_from_left(s, seat) if flight_total(s, o) > mine))
+
+
+@power("kobold")
+def kobold(s: GameState, seat: int, text: int, this: int) -> None:
+    """Discard any number of cards (all chosen before drawing), then draw that many."""
+    push(s, ("kobold", seat, 0, text))
+
+
+@step("kobold")
+def _kobold(s: GameState, st: Step) -> None:
+    _, seat, count, text = st
+    hand = s.hands[seat]
+    if not hand:
+        draw(s, seat, count)
+        return
+    ask(s, seat, D.KOBOLD_DISCARD, (*hand, D.DONE), text, (count,))
+
+
+@resolver(D.KOBOLD_DISCARD)
+def _kobold_discard(s: GameState, d: Decision, card: int) -> None:
+    seat = d.seat
+    count = d.ctx[0]
+    if card == D.DONE:
+        ev(s, "kobold_draw", seat=seat, count=count)
+        draw(s, seat, count)
+        return
+    s.hands[seat].remove(card)
+    s.discard.append(card)
+    forget_card(s, card)
+    ev(s, "discard_from_hand", seat=seat, card=card)
+    push(s, ("kobold", seat, count + 1, d.source))
+
+
+# --- taking gold from opponents -------------------------------------------------
+
+
+def _choose_among(s: GameState, seat: int, text: int, seats: list[int], then: str) -> None:
+    """Pick the target among tied opponents (the player chooses, L Strongest/Weakest)."""
+    if len(seats) == 1:
+        push(s, (then, seat, seats[0], text))
+    else:
+        ask(s, seat, D.CHOOSE_OPPONENT, tuple(seats), text, ())
+
+
+@resolver(D.CHOOSE_OPPONENT)
+def _choose_opponent(s: GameState, d: Decision, target: int) -> None:
+    pid = POWER[d.source]
+    then = "red_hit" if pid in ("red", "red_destroyer") else "white_hit"
+    push(s, (then, d.seat, target, d.source))
+
+
+def _strongest_opponents(s: GameState, seat: int) -> list[int]:
+    opp = opponents_from_left(s, seat)
+    totals = {o: flight_total(s, o) for o in opp}
+    best = max(totals.values())
+    return [o for o in opp if totals[o] == best]
+
+
+@power("red", "red_destroyer")
+def red(s: GameState, seat: int, text: int, this: int) -> None:
+    """The strongest opponent (your own flight ignored) pays, then you take a random card."""
+    _choose_among(s, seat, text, _strongest_opponents(s, seat), "red_hit")
+
+
+@step("red_hit")
+def _red_hit(s: GameState, st: Step) -> None:
+    _, seat, target, text = st
+    pay(s, target, 10 if POWER[text] == "red_destroyer" else 1, seat)
+    take_random(s, seat, target)
+
+
+@power("white")
+def white(s: GameState, seat: int, text: int, this: int) -> None:
+    """The weakest opponent (ties: you choose) pays you 2 gold."""
+    opp = opponents_from_left(s, seat)
+    totals = {o: flight_total(s, o) for o in opp}
+    low = min(totals.values())
+    _choose_among(s, seat, text, [o for o in opp if totals[o] == low], "white_hit")
+
+
+@step("white_hit")
+def _white_hit(s: GameState, st: Step) -> None:
+    _, seat, target, _text = st
+    pay(s, target, 2, seat)
+
+
+@power("white_hunter")
+def white_hunter(s: GameState, seat: int, text: int, this: int) -> None:
+    """Each opponent weaker than you pays you 3 gold."""
+    mine = flight_total(s, seat)
+    for o in opponents_from_left(s, seat):
+        if flight_total(s, o) < mine:
+            pay(s, o, 3, seat)
+
+
+@power("bahamut")
+def bahamut(s: GameState, seat: int, text: int, this: int) -> None:
+    """Each other player with good and evil dragons in their flight pays you 10."""
+    for o in opponents_from_left(s, seat):
+        if has_good_and_evil(s.flights[o]):
+            pay(s, o, 10, seat)
+
+
+@power("queen")
+def queen(s: GameState, seat: int, text: int, this: int) -> None:
+    """Nearest qualifying opponent on the left first: pay 5, lose a random card."""
+    for o in opponents_from_left(s, seat):
+        if has_good_and_evil(s.flights[o]):
+            pay(s, o, 5, seat)
+            take_random(s, seat, o)
+
+
+# --- Wyrmlings, Sorcerer, Illusionist, Prophet, Princess ------------------------
+
+
+@power("chromatic_wyrmling", "metallic_wyrmling")
+def wyrmling(s: GameState, seat: int, text: int, this: int) -> None:
+    """You may replace this card with an evil (good) dragon from your hand; it triggers."""
+    if this not in s.flights[seat]:
+        return
+    table = IS_EVIL if POWER[text] == "chromatic_wyrmling" else IS_GOOD
+    cards = tuple(c for c in s.hands[seat] if table[c])
+    if cards:
+        ask(s, seat, D.REPLACE_FROM_HAND, (*cards, D.PASS), text, (this,))
+
+
+@resolver(D.REPLACE_FROM_HAND)
+def _replace_from_hand(s: GameState, d: Decision, card: int) -> None:
+    if card == D.PASS:
+        return
+    seat = d.seat
+    this = d.ctx[0]
+    s.hands[seat].remove(card)
+    ev(s, "replace", seat=seat, old=this, new=card, how="wyrmling")
+    replace_in_flight(s, seat, this, card)
+    push(s, ("trigger", seat, card, card))
+
+
+@power("sorcerer")
+def sorcerer(s: GameState, seat: int, text: int, this: int) -> None:
+    """Reveal three; one replaces this card and triggers; the other two join the ante."""
+    if this not in s.flights[seat]:
+        return
+    seen: list[int] = []
+    for _ in range(3):
+        c = top_card(s)
+        if c < 0:
+            break
+        seen.append(c)
+    if not seen:
+        return
+    s.limbo.extend(seen)
+    ev(s, "sorcerer_reveal", seat=seat, cards=list(seen))
+    ask(s, seat, D.SORCERER_PICK, tuple(seen), text, (this,))
+
+
+@resolver(D.SORCERER_PICK)
+def _sorcerer_pick(s: GameState, d: Decision, card: int) -> None:
+    seat = d.seat
+    this = d.ctx[0]
+    for c in d.options:
+        s.limbo.remove(c)
+    rest = [c for c in d.options if c != card]
+    s.ante.extend(rest)
+    ev(s, "replace", seat=seat, old=this, new=card, how="sorcerer")
+    ev(s, "to_ante", cards=rest)
+    replace_in_flight(s, seat, this, card)
+    push(s, ("trigger", seat, card, card))
+
+
+@power("illusionist")
+def illusionist(s: GameState, seat: int, text: int, this: int) -> None:
+    """You may swap this card with a mortal in an opponent's flight; yours triggers."""
+    if this not in s.flights[seat]:
+        return
+    mortals = tuple(
+        c for o in opponents_from_left(s, seat) for c in s.flights[o] if IS_MORTAL[c]
+    )
+    if mortals:
+        ask(s, seat, D.ILLUSIONIST_SWAP, (*mortals, D.PASS), text, (this,))
+
+
+@resolver(D.ILLUSIONIST_SWAP)
+def _illusionist_swap(s: GameState, d: Decision, card: int) -> None:
+    if card == D.PASS:
+        return
+    seat = d.seat
+    this = d.ctx[0]
+    owner = next(o for o in range(s.n) if card in s.flights[o])
+    mine = s.flights[seat]
+    theirs = s.flights[owner]
+    mine[mine.index(this)] = card
+    theirs[theirs.index(card)] = this
+    s.dirty |= (1 << seat) | (1 << owner)
+    if s.round_card[seat] == this:
+        s.round_card[seat] = card
+    if s.round_card[owner] == card:
+        s.round_card[owner] = this
+    ev(s, "swap", seat=seat, other=owner, gave=this, took=card)
+    push(s, ("trigger", seat, card, card))
+
+
+@power("prophet")
+def prophet(s: GameState, seat: int, text: int, this: int) -> None:
+    """You may reveal a dragon in your hand and resolve its power as the Prophet's."""
+    cards = tuple(c for c in s.hands[seat] if IS_DRAGON[c] and POWER[c])
+    if cards:
+        ask(s, seat, D.PROPHET_REVEAL, (*cards, D.PASS), text, (this,))
+
+
+@resolver(D.PROPHET_REVEAL)
+def _prophet_reveal(s: GameState, d: Decision, card: int) -> None:
+    if card == D.PASS:
+        return
+    reveal_known(s, card)
+    ev(s, "prophet_reveal", seat=d.seat, card=card)
+    push(s, ("trigger", d.seat, card, d.ctx[0]))
+
+
+@power("princess")
+def princess(s: GameState, seat: int, text: int, this: int) -> None:
+    """Every good dragon in your flight triggers, one at a time, in your order."""
+    good = tuple(c for c in s.flights[seat] if IS_GOOD[c])
+    if good:
+        push(s, ("princess_next", seat, good, text))
+
+
+@step("princess_next")
+def _princess_next(s: GameState, st: Step) -> None:
+    _, seat, left, text = st
+    # Only dragons still in the flight; a Copper's replacement is not added.
+    left = tuple(c for c in left if c in s.flights[seat])
+    if not left:
+        return
+    ask(s, seat, D.PRINCESS_NEXT, left, text, left)
+
+
+@resolver(D.PRINCESS_NEXT)
+def _resolve_princess(s: GameState, d: Decision, card: int) -> None:
+    rest = tuple(c for c in d.ctx if c != card)
+    push(s, ("trigger", d.seat, card, card), ("princess_next", d.seat, rest, d.source))
+
+
+# --- gambit-long effects ------------------------------------------------------
+
+
+@power("archmage")
+def archmage(s: GameState, seat: int, text: int, this: int) -> None:
+    s.archmage |= 1 << seat
+
+
+@power("merchant_prince")
+def merchant_prince(s: GameState, seat: int, text: int, this: int) -> None:
+    s.merchant_prince = seat
+
+
+@power("druid")
+def druid(s: GameState, seat: int, text: int, this: int) -> None:
+    s.druid = True
+
+
+@power("priest")
+def priest(s: GameState, seat: int, text: int, this: int) -> None:
+    s.priest = True
+
+
+@power("wyrmpriest")
+def wyrmpriest(s: GameState, seat: int, text: int, this: int) -> None:
+    """For the rest of the gambit this card counts as every color."""
+    s.wild |= 1 << this
+    owner = next((o for o in range(s.n) if this in s.flights[o]), seat)
+    s.dirty |= 1 << owner
+
+
+@power("dragonrider")
+def dragonrider(s: GameState, seat: int, text: int, this: int) -> None:
+    """At scoring this card's strength is the weakest dragon in its flight."""
+    s.dragonrider |= 1 << this
+
+
+@power("dracolich")
+def dracolich(s: GameState, seat: int, text: int, this: int) -> None:
+    """At scoring you get +2 per evil dragon in your flight."""
+    s.dracolich[seat] += 1
+
+
+@power("dragonslayer")
+def dragonslayer(s: GameState, seat: int, text: int, this: int) -> None:
+    """Discard a weaker dragon (strength < this card) from any flight; mandatory."""
+    limit = STRENGTH[text]
+    n = s.n
+    targets = tuple(
+        c
+        for i in range(n)
+        for c in s.flights[(seat + i) % n]
+        if IS_DRAGON[c] and STRENGTH[c] < limit
+    )
+    if targets:
+        ask(s, seat, D.SLAY, targets, text)
+
+
+@resolver(D.SLAY)
+def _slay(s: GameState, d: Decision, card: int) -> None:
+    owner = next(o for o in range(s.n) if card in s.flights[o])
+    if s.round_card[owner] == card:
+        s.round_removed[owner] = True
+    discard_from_flight(s, owner, card)
+    ev(s, "slay", seat=d.seat, owner=owner, card=card)

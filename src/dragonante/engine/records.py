@@ -1,0 +1,120 @@
+"""Game records: save a game as (rules version, config, seed, answers) and replay it.
+
+A record is small JSON.  Replaying feeds the answers back into a fresh game
+and compares the final state's digest with the one stored, so a record made
+by another version of the rules (or tampered with) is caught instead of
+silently diverging.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from dragonante import RULES_VERSION
+from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.game import apply, new_game
+from dragonante.engine.state import GameState
+
+FORMAT = "dragonante-record"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; the message says why."""
+
+
+def digest(s: GameState) -> str:
+    """SHA-256 of the full state, for byte-for-byte reproducibility checks."""
+    blob = json.dumps(s.to_dict(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class GameRecord:
+    config: GameConfig
+    seed: int
+    answers: list[int] = field(default_factory=list)
+    final_digest: str | None = None
+    rules_version: int = RULES_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "rules_version": self.rules_version,
+            "config": config_to_dict(self.config),
+            "seed": self.seed,
+            "answers": list(self.answers),
+            "final_digest": self.final_digest,
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+
+def record_from_dict(data: Any) -> GameRecord:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(f"not a dragonante game record (missing \"format\": \"{FORMAT}\")")
+    version = data.get("rules_version")
+    if version != RULES_VERSION:
+        raise RecordError(
+            f"record made with rules version {version!r}; this is version {RULES_VERSION}"
+        )
+    seed = data.get("seed")
+    answers = data.get("answers")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError("record seed must be an integer")
+    if not isinstance(answers, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in answers
+    ):
+        raise RecordError("record answers must be a list of integers")
+    final = data.get("final_digest")
+    if final is not None and not isinstance(final, str):
+        raise RecordError("record final_digest must be a string")
+    try:
+        config = config_from_dict(data.get("config", {}))
+    except ConfigError as e:
+        raise RecordError(f"bad config in record: {e}") from e
+    return GameRecord(config, seed, answers, final)
+
+
+def loads(text: str) -> GameRecord:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"record is not valid JSON: {e.msg} (line {e.lineno})") from e
+    return record_from_dict(data)
+
+
+def replay(record: GameRecord, log: bool = True, verify: bool = True) -> GameState:
+    """Replay a record; raises :class:`RecordError` if an answer is illegal or the
+    final state differs from the recorded digest."""
+    s = new_game(record.config, record.seed, log=log)
+    for i, answer in enumerate(record.answers):
+        try:
+            apply(s, answer)
+        except IllegalAnswer as e:
+            raise RecordError(f"answer #{i + 1} does not replay: {e}") from e
+    if verify and record.final_digest is not None and digest(s) != record.final_digest:
+        raise RecordError("replayed game differs from the record (final digest mismatch)")
+    return s
+
+
+class Recorder:
+    """Wraps a game and records every answer given through it."""
+
+    def __init__(self, config: GameConfig, seed: int, log: bool = True) -> None:
+        self.record = GameRecord(config, seed)
+        self.state = new_game(config, seed, log=log)
+
+    def answer(self, answer: int, decision_id: int | None = None) -> None:
+        apply(self.state, answer, decision_id)
+        self.record.answers.append(answer)
+        if self.state.over:
+            self.record.final_digest = digest(self.state)
+
+    def finish(self) -> GameRecord:
+        self.record.final_digest = digest(self.state)
+        return self.record

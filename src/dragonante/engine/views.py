@@ -1,0 +1,102 @@
+"""What one seat may see: observations and the per-seat event log.
+
+These are the only ways information leaves the engine.  A seat sees its own
+hand, every public zone and count, and the private facts the rules show it
+(the Silver Seer's look, a card taken at random from or by it, its own ante
+card before the reveal, its own pick 'em choice).  It never sees another
+hand, the deck order, the unused specials (unless "show 'em"), or another
+seat's options.  ``seat=None`` is a spectator: public information only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.engine.decisions import SEER_KEEP
+from dragonante.engine.state import Event, GameState
+
+SPECTATOR = None
+
+
+def observe(s: GameState, seat: int | None) -> dict[str, Any]:
+    """A JSON-ready view of ``s`` for ``seat`` (or a spectator)."""
+    n = s.n
+    d = s.pending
+    question: dict[str, Any] | None = None
+    if d is not None:
+        question = {"id": d.id, "seat": d.seat, "kind": d.kind, "source": d.source}
+        if seat == d.seat:
+            question["options"] = list(d.options)
+    known_in_hands: dict[int, list[int]] = {}
+    if seat is not None:
+        known = s.known
+        if known:
+            for p in range(n):
+                if p != seat:
+                    cards = [c for c in s.hands[p] if (known.get(c, 0) >> seat) & 1]
+                    if cards:
+                        known_in_hands[p] = sorted(cards)
+    private_look: list[int] = []
+    if d is not None and d.kind == SEER_KEEP and seat == d.seat:
+        private_look = list(d.options)
+    reveal = s.config.deck.reveal_specials
+    return {
+        "seat": seat,
+        "players": n,
+        "phase": s.phase,
+        "gambit": s.gambit,
+        "round": s.round,
+        "leader": s.leader,
+        "hoards": list(s.hoards),
+        "stakes": s.stakes,
+        "hole": s.hole,
+        "hole_owed": list(s.hole_owed),
+        "hand": list(s.hands[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in s.hands],
+        "known_in_hands": known_in_hands,
+        "flights": [list(f) for f in s.flights],
+        "ante": list(s.ante),
+        "ante_placed": [c >= 0 for c in s.ante_choice],
+        "my_ante": s.ante_choice[seat] if seat is not None else -1,
+        "revealed": [c for c in s.limbo if d is None or d.kind != SEER_KEEP],
+        "private_look": private_look,
+        "deck_size": len(s.deck),
+        "discard": list(s.discard),
+        "specials": list(s.specials) if reveal else None,
+        "round_card": list(s.round_card),
+        "archmage": [p for p in range(n) if (s.archmage >> p) & 1],
+        "merchant_prince": s.merchant_prince,
+        "druid": s.druid,
+        "priest": s.priest,
+        "monarch": [p for p in range(n) if (s.monarch >> p) & 1],
+        "warlord": [p for p in range(n) if (s.warlord >> p) & 1],
+        "dracolich": list(s.dracolich),
+        "wild": _bits(s.wild),
+        "dragonrider": _bits(s.dragonrider),
+        "collected_colors": list(s.collected_colors),
+        "collected_strengths": list(s.collected_strengths),
+        "gambit_winner": s.gambit_winner,
+        "question": question,
+        "winners": list(s.winners),
+    }
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def visible(event: Event, seat: int | None) -> bool:
+    vis = event[0]
+    return vis is None or (seat is not None and seat in vis)
+
+
+def events_for(log: list[Event], seat: int | None, start: int = 0) -> list[Event]:
+    """The events of ``log[start:]`` that ``seat`` may see."""
+    return [e for e in log[start:] if visible(e, seat)]

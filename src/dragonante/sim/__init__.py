@@ -1,0 +1,1 @@
+"""Many games at once: random self-play, simulation statistics and benchmarks."""

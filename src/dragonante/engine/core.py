@@ -33,6 +33,9 @@ RESOLVERS: dict[str, Resolver] = {}
 POWERS: dict[str, Power] = {}
 
 STAKES = -1  # payment recipient: the stakes
+#: Extra ``GameState.dirty`` bit: a power changed a flight other than by
+#: appending the played card, so the end-of-turn fast path must not be used.
+RESHAPED = 1 << 16
 
 
 def step(name: str) -> Callable[[StepFn], StepFn]:
@@ -251,7 +254,7 @@ def has_good_and_evil(flight: list[int]) -> bool:
 def discard_from_flight(s: GameState, seat: int, card: int) -> None:
     """Remove a card from a flight to the discard pile, ending card-bound effects."""
     s.flights[seat].remove(card)
-    s.dirty |= 1 << seat
+    s.dirty |= (1 << seat) | RESHAPED
     s.discard.append(card)
     mask = ~(1 << card)
     s.wild &= mask
@@ -262,7 +265,7 @@ def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
     """Put ``new`` where ``old`` was; ``new`` becomes the card played if ``old`` was."""
     flight = s.flights[seat]
     flight[flight.index(old)] = new
-    s.dirty |= 1 << seat
+    s.dirty |= (1 << seat) | RESHAPED
     s.discard.append(old)
     mask = ~(1 << old)
     s.wild &= mask

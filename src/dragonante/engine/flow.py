@@ -32,6 +32,7 @@ from dragonante.engine.flights import detect_flight_rewards, queue_flight_reward
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
     BLOCKED_BY,
+    COLOR_MASK,
     IS_DRAGON,
     IS_EVIL,
     IS_GOOD,
@@ -48,8 +49,13 @@ _MAX_ANTE_REDOS = 50
 # --- setup ------------------------------------------------------------------
 
 
+_SPECIALS = tuple(c for c in range(N_CARDS) if SET[c] in ("legendary-dragon", "legendary-mortal"))
+_STANDARD = tuple(c for c in range(N_CARDS) if SET[c] == "legendary-standard")
+
+
 def legendary_specials() -> list[int]:
-    return [c for c in range(N_CARDS) if SET[c] in ("legendary-dragon", "legendary-mortal")]
+    """The 30 Mortals and Legendary Dragons, by card number."""
+    return list(_SPECIALS)
 
 
 def _card_of_key(key: str) -> int:
@@ -92,13 +98,14 @@ def _resolve_pick(s: GameState, d: Decision, card: int) -> None:
 @step("finish_setup")
 def _finish_setup(s: GameState, st: Step) -> None:
     cfg = s.config
-    pool = [c for c in legendary_specials() if c not in s.specials]
+    chosen = s.specials
+    pool = [c for c in _SPECIALS if c not in chosen] if chosen else list(_SPECIALS)
     s.rng = rng.shuffle(s.rng, pool)
     need = cfg.deck.special_count - len(s.specials)
     s.specials.extend(pool[:need])
     s.aside = sorted(pool[need:])
     s.specials.sort()
-    s.deck = [c for c in range(N_CARDS) if SET[c] == "legendary-standard"] + s.specials
+    s.deck = [*_STANDARD, *s.specials]
     s.rng = rng.shuffle(s.rng, s.deck)
     ev(s, "setup", players=s.n, gold=cfg.starting_gold, deck=len(s.deck))
     if cfg.deck.reveal_specials:
@@ -239,7 +246,11 @@ def _turn(s: GameState, st: Step) -> None:
         ev(s, "turn_skipped", seat=seat)
         push(s, ("turn", k + 1))
         return
-    ask(s, seat, PLAY, tuple(hand), -1, (k,))
+    if len(hand) > 1 or not s.config.auto_single:  # inlined ask(): the hottest question
+        s.decision_count += 1
+        s.pending = Decision(s.decision_count, seat, PLAY, tuple(hand), -1, (k,))
+    else:
+        ask(s, seat, PLAY, tuple(hand), -1, (k,))
 
 
 def triggers(s: GameState, seat: int, card: int, k: int) -> bool:
@@ -265,7 +276,11 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
     s.dirty |= 1 << seat
     if s.known:
         forget_card(s, card)
-    fired = triggers(s, seat, card, k)
+    if k == 0 or (s.archmage >> seat) & 1:
+        fired = True
+    else:  # triggers(), inlined
+        prev = s.round_card[seat - 1]
+        fired = prev >= 0 and STRENGTH[card] <= STRENGTH[prev]
     if s.log is not None:
         ev(s, "play", seat=seat, card=card, triggered=fired)
     if fired:
@@ -297,13 +312,39 @@ def _trigger(s: GameState, st: Step) -> None:
 def _end_turn(s: GameState, st: Step) -> None:
     """All triggered powers are done: collect special flights, then buy cards."""
     _, seat, k = st
-    if not s.stakes_emptied:
+    dirty = s.dirty
+    flight = s.flights[seat]
+    if dirty == 1 << seat and (len(flight) < 3 or (not s.wild and _no_new_flight(flight))):
+        s.dirty = 0  # fast path: only the active flight gained a card, and no triple
+    elif not s.stakes_emptied:
         rewards = detect_flight_rewards(s, seat)
         if rewards:
             s.queue.append(("after_rewards", seat, k))
             push(s, *rewards)
             return
     _after_rewards(s, ("after_rewards", seat, k))
+
+
+def _no_new_flight(flight: list[int]) -> bool:
+    """True if the last card of ``flight`` shares neither a color nor a strength
+    with two other cards (so appending it cannot have completed a flight)."""
+    card = flight[-1]
+    st = STRENGTH[card]
+    cm = COLOR_MASK[card]
+    same_st = 0
+    for c in flight:
+        if STRENGTH[c] == st:
+            same_st += 1
+    if same_st >= 3:
+        return False
+    if cm:
+        same_col = 0
+        for c in flight:
+            if COLOR_MASK[c] & cm:
+                same_col += 1
+        if same_col >= 3:
+            return False
+    return True
 
 
 @step("after_rewards")
@@ -316,11 +357,12 @@ def _after_rewards(s: GameState, st: Step) -> None:
         push(s, ("decide_winner", 1))
         return
     hands = s.hands
-    n = s.n
-    for i in range(n):
-        p = (seat + i) % n
-        if not hands[p]:
-            buy(s, p)
+    if not all(hands):
+        n = s.n
+        for i in range(n):
+            p = (seat + i) % n
+            if not hands[p]:
+                buy(s, p)
     _turn(s, ("turn", k + 1))
 
 

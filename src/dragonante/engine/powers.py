@@ -14,6 +14,7 @@ from typing import Any
 
 from dragonante.engine import decisions as D
 from dragonante.engine.core import (
+    RESHAPED,
     STAKES,
     ask,
     discard_from_flight,
@@ -472,7 +473,7 @@ def _illusionist_swap(s: GameState, d: Decision, card: int) -> None:
     theirs = s.flights[owner]
     mine[mine.index(this)] = card
     theirs[theirs.index(card)] = this
-    s.dirty |= (1 << seat) | (1 << owner)
+    s.dirty |= (1 << seat) | (1 << owner) | RESHAPED
     if s.round_card[seat] == this:
         s.round_card[seat] = card
     if s.round_card[owner] == card:
@@ -550,7 +551,7 @@ def wyrmpriest(s: GameState, seat: int, text: int, this: int) -> None:
     """For the rest of the gambit this card counts as every color."""
     s.wild |= 1 << this
     owner = next((o for o in range(s.n) if this in s.flights[o]), seat)
-    s.dirty |= 1 << owner
+    s.dirty |= (1 << owner) | RESHAPED
 
 
 @power("dragonrider")

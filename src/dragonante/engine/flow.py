@@ -74,7 +74,7 @@ def _setup(s: GameState, st: Step) -> None:
     if deck_opts.selection == "pick_em":
         push(s, ("pick_special", 0), ("finish_setup",))
     else:
-        push(s, ("finish_setup",))
+        s.queue.append(("finish_setup",))
 
 
 @step("pick_special")
@@ -82,7 +82,7 @@ def _pick_special(s: GameState, st: Step) -> None:
     k = st[1]
     if k >= s.n:
         return
-    push(s, ("pick_special", k + 1))
+    s.queue.append(("pick_special", k + 1))
     taken = set(s.specials)
     options = tuple(c for c in legendary_specials() if c not in taken)
     ask(s, k, PICK_SPECIAL, options)
@@ -112,7 +112,7 @@ def _finish_setup(s: GameState, st: Step) -> None:
         ev(s, "specials_shown", cards=list(s.specials))
     for p in range(s.n):
         draw(s, p, cfg.rules.starting_hand)
-    push(s, ("begin_gambit", 0))
+    s.queue.append(("begin_gambit", 0))
 
 
 # --- step 1: ante -----------------------------------------------------------
@@ -144,17 +144,17 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.gambit_winner = -1
     s.ante_choice = [-1] * n
     ev(s, "gambit_start", gambit=s.gambit, stakes=s.stakes)
-    push(s, ("ante_ask", start, 0, 0))
+    s.queue.append(("ante_ask", start, 0, 0))
 
 
 @step("ante_ask")
 def _ante_ask(s: GameState, st: Step) -> None:
     _, start, k, redo = st
     if k >= s.n:
-        push(s, ("ante_reveal", start, redo))
+        s.queue.append(("ante_reveal", start, redo))
         return
     seat = (start + k) % s.n
-    push(s, ("ante_ask", start, k + 1, redo))
+    s.queue.append(("ante_ask", start, k + 1, redo))
     hand = s.hands[seat]
     if hand:
         ask(s, seat, ANTE, tuple(hand))
@@ -169,18 +169,21 @@ def _resolve_ante(s: GameState, d: Decision, card: int) -> None:
 
 
 def strongest_untied(cards: list[int]) -> int:
-    """Index into ``cards`` of the strongest card tied with no other (-1 if none)."""
-    counts: dict[int, int] = {}
+    """Index into ``cards`` of the strongest card tied with no other (-1 if none).
+
+    ``-1`` entries (no card) are ignored.  Used for the first leader (ante)
+    and for each next round's leader.
+    """
+    counts = [0] * 16
     for c in cards:
         if c >= 0:
-            st = STRENGTH[c]
-            counts[st] = counts.get(st, 0) + 1
+            counts[STRENGTH[c]] += 1
     best = -1
     best_i = -1
     for i, c in enumerate(cards):
         if c >= 0:
             st = STRENGTH[c]
-            if counts[st] == 1 and st > best:
+            if st > best and counts[st] == 1:
                 best = st
                 best_i = i
     return best_i
@@ -203,7 +206,7 @@ def _ante_reveal(s: GameState, st: Step) -> None:
         s.ante_choice = [-1] * n
         for i in range(n):
             draw(s, (start + i) % n, 1)
-        push(s, ("ante_ask", start, 0, redo + 1))
+        s.queue.append(("ante_ask", start, 0, redo + 1))
         return
     if lead < 0:  # nobody could ante, or endless redos: keep the previous leader
         lead = start
@@ -215,7 +218,7 @@ def _ante_reveal(s: GameState, st: Step) -> None:
     for i in range(n):
         pay(s, (lead + i) % n, amount, STAKES)
     s.phase = PLAY_PHASE
-    push(s, ("round_start",))
+    s.queue.append(("round_start",))
 
 
 # --- step 2: rounds and turns ----------------------------------------------
@@ -236,7 +239,7 @@ def _round_start(s: GameState, st: Step) -> None:
 def _turn(s: GameState, st: Step) -> None:
     k = st[1]
     if k >= s.n:
-        push(s, ("round_end",))
+        s.queue.append(("round_end",))
         return
     seat = (s.leader + k) % s.n
     hand = s.hands[seat]
@@ -244,7 +247,7 @@ def _turn(s: GameState, st: Step) -> None:
         buy(s, seat)
     if not hand:  # nothing to play even after buying (deck and discard exhausted)
         ev(s, "turn_skipped", seat=seat)
-        push(s, ("turn", k + 1))
+        s.queue.append(("turn", k + 1))
         return
     if len(hand) > 1 or not s.config.auto_single:  # inlined ask(): the hottest question
         s.decision_count += 1
@@ -264,6 +267,15 @@ def triggers(s: GameState, seat: int, card: int, k: int) -> bool:
         return True
     prev = s.round_card[(seat - 1) % s.n]
     return prev >= 0 and STRENGTH[card] <= STRENGTH[prev]
+
+
+def would_trigger(s: GameState, seat: int, card: int) -> bool:
+    """Would ``card`` trigger if ``seat`` played it now, in its turn of this round?
+
+    The hint the interfaces show on each card in hand; it reads only public
+    facts (the leader, the cards played this round, the Archmage).
+    """
+    return triggers(s, seat, card, (seat - s.leader) % s.n)
 
 
 @resolver(PLAY)
@@ -354,7 +366,7 @@ def _after_rewards(s: GameState, st: Step) -> None:
     if s.stakes_emptied:
         ev(s, "stakes_empty")
         s.queue.clear()
-        push(s, ("decide_winner", 1))
+        s.queue.append(("decide_winner", 1))
         return
     hands = s.hands
     if not all(hands):
@@ -375,11 +387,11 @@ def _round_end(s: GameState, st: Step) -> None:
     ev(s, "round_end", round=s.round, leader=s.leader)
     if all(c < 0 for c in s.round_card):
         # Nobody could play: ties can never break, so score what there is.
-        push(s, ("scoring_check", 1))
+        s.queue.append(("scoring_check", 1))
     elif s.round >= s.config.rules.min_rounds:
-        push(s, ("scoring_check", 0))
+        s.queue.append(("scoring_check", 0))
     else:
-        push(s, ("round_start",))
+        s.queue.append(("round_start",))
 
 
 # --- step 3: scoring ---------------------------------------------------------
@@ -440,7 +452,7 @@ def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
 @step("scoring_check")
 def _scoring_check(s: GameState, st: Step) -> None:
     final = st[1]
-    push(s, ("decide_winner", final))
+    s.queue.append(("decide_winner", final))
     rider = dragonrider_strengths(s)
     if rider and not s.stakes_emptied:
         queue_flight_rewards(s, s.leader, rider)
@@ -454,16 +466,16 @@ def _decide_winner(s: GameState, st: Step) -> None:
     if not final:
         if len(best) > 1:
             ev(s, "tie", seats=best)
-            push(s, ("round_start",))
+            s.queue.append(("round_start",))
             return
         if s.round == 3 and s.warlord:
             winner = best[0] if best else -1
             if any((s.warlord >> p) & 1 and p != winner for p in range(s.n)):
                 ev(s, "warlord_round")
-                push(s, ("round_start",))
+                s.queue.append(("round_start",))
                 return
     winner = best[0] if len(best) == 1 else -1
-    push(s, ("award", winner))
+    s.queue.append(("award", winner))
 
 
 @step("award")
@@ -512,7 +524,7 @@ def _award(s: GameState, st: Step) -> None:
     per = s.config.rules.draw_per_gambit
     for i in range(n):
         draw(s, (start + i) % n, per)
-    push(s, ("begin_gambit", start))
+    s.queue.append(("begin_gambit", start))
 
 
 def _finish_game(s: GameState) -> None:

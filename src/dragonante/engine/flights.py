@@ -17,13 +17,13 @@ from dragonante.engine.core import (
     STAKES,
     ask,
     ev,
-    reveal_known,
     opponents_from_left,
     pay,
     push,
     resolver,
-    step,
+    reveal_known,
     steal,
+    step,
 )
 from dragonante.engine.decisions import TAKE_ANTE, Decision
 from dragonante.engine.state import GameState
@@ -122,9 +122,7 @@ def detect_flight_rewards(
     return rewards
 
 
-def queue_flight_rewards(
-    s: GameState, first: int, override: dict[int, int] | None = None
-) -> bool:
+def queue_flight_rewards(s: GameState, first: int, override: dict[int, int] | None = None) -> bool:
     """Detect new special flights and schedule their rewards; True if any."""
     rewards = detect_flight_rewards(s, first, override)
     if rewards:

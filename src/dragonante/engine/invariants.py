@@ -14,7 +14,9 @@ from dragonante.engine.state import GameState
 from dragonante.engine.tables import CARD_ID, N_CARDS, SET
 
 _LEGENDARY = frozenset(
-    c for c in range(N_CARDS) if SET[c] in ("legendary-standard", "legendary-dragon", "legendary-mortal")
+    c
+    for c in range(N_CARDS)
+    if SET[c] in ("legendary-standard", "legendary-dragon", "legendary-mortal")
 )
 
 

@@ -32,8 +32,8 @@ from dragonante.engine.core import (
     resolver,
     reveal_known,
     right_of,
-    step,
     steal,
+    step,
     take_random,
     top_card,
 )
@@ -100,7 +100,11 @@ def brass(s: GameState, seat: int, text: int, this: int) -> None:
 @power("brass_sultan", "green_schemer")
 def sultan_schemer(s: GameState, seat: int, text: int, this: int) -> None:
     """Both neighbours choose, left first (in a 2-player game the opponent twice)."""
-    push(s, ("give_or_pay", left_of(s, seat), seat, text), ("give_or_pay", right_of(s, seat), seat, text))
+    push(
+        s,
+        ("give_or_pay", left_of(s, seat), seat, text),
+        ("give_or_pay", right_of(s, seat), seat, text),
+    )
 
 
 @power("green")
@@ -262,7 +266,7 @@ def silver_seer(s: GameState, seat: int, text: int, this: int) -> None:
 @resolver(D.SEER_KEEP)
 def _seer_keep(s: GameState, d: Decision, keep: int) -> None:
     seat = d.seat
-    seen = [c for c in d.options]
+    seen = list(d.options)
     for c in seen:
         s.limbo.remove(c)
     others = [c for c in seen if c != keep]
@@ -455,9 +459,7 @@ def illusionist(s: GameState, seat: int, text: int, this: int) -> None:
     """You may swap this card with a mortal in an opponent's flight; yours triggers."""
     if this not in s.flights[seat]:
         return
-    mortals = tuple(
-        c for o in opponents_from_left(s, seat) for c in s.flights[o] if IS_MORTAL[c]
-    )
+    mortals = tuple(c for o in opponents_from_left(s, seat) for c in s.flights[o] if IS_MORTAL[c])
     if mortals:
         ask(s, seat, D.ILLUSIONIST_SWAP, (*mortals, D.PASS), text, (this,))
 

@@ -56,7 +56,7 @@ class GameRecord:
 
 def record_from_dict(data: Any) -> GameRecord:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"not a dragonante game record (missing \"format\": \"{FORMAT}\")")
+        raise RecordError(f'not a dragonante game record (missing "format": "{FORMAT}")')
     version = data.get("rules_version")
     if version != RULES_VERSION:
         raise RecordError(

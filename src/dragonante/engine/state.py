@@ -38,8 +38,8 @@ class GameState:
         "collected_colors",
         "collected_strengths",
         "config",
-        "deck",
         "decision_count",
+        "deck",
         "dirty",
         "discard",
         "dracolich",
@@ -73,8 +73,8 @@ class GameState:
         "stakes",
         "stakes_emptied",
         "warlord",
-        "winners",
         "wild",
+        "winners",
     )
 
     def __init__(self, config: GameConfig, seed: int) -> None:

@@ -34,9 +34,7 @@ IS_GOOD: tuple[bool, ...] = tuple(
 IS_EVIL: tuple[bool, ...] = tuple(
     IS_DRAGON[i] and c.type.alignment == "evil" for i, c in enumerate(ALL_CARDS)
 )
-COLOR_MASK: tuple[int, ...] = tuple(
-    sum(COLOR_BIT[col] for col in c.type.colors) for c in ALL_CARDS
-)
+COLOR_MASK: tuple[int, ...] = tuple(sum(COLOR_BIT[col] for col in c.type.colors) for c in ALL_CARDS)
 COLOR_INDEXES: tuple[tuple[int, ...], ...] = tuple(
     tuple(COLORS.index(col) for col in c.type.colors) for c in ALL_CARDS
 )

@@ -33,7 +33,10 @@ def observe(s: GameState, seat: int | None) -> dict[str, Any]:
         if known:
             for p in range(n):
                 if p != seat:
-                    cards = [c for c in s.hands[p] if (known.get(c, 0) >> seat) & 1]
+                    # A known card anted face down is still "in that player's
+                    # hand" until the reveal: listing it elsewhere would leak the ante.
+                    held = [*s.hands[p], s.ante_choice[p]]
+                    cards = [c for c in held if c >= 0 and (known.get(c, 0) >> seat) & 1]
                     if cards:
                         known_in_hands[p] = sorted(cards)
     private_look: list[int] = []

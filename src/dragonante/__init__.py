@@ -1,0 +1,15 @@
+"""dragonante: the definitive digital Three-Dragon Ante.
+
+Packages, with one-way dependencies ``interfaces -> sim -> bots -> engine -> cards``:
+
+* :mod:`dragonante.cards` - every card as data;
+* :mod:`dragonante.engine` - the pure, standard-library rules state machine;
+* :mod:`dragonante.sim` - self-play, simulation and benchmarks;
+* :mod:`dragonante.interfaces` - the command line and other front ends.
+"""
+
+__version__ = "0.1.0"
+
+#: Bumped whenever the engine's behaviour changes, so old game records are
+#: refused instead of replaying into a different game.
+RULES_VERSION = 1

@@ -1,0 +1,1 @@
+"""Front ends over the engine: the command line (and later the terminal UI and web)."""

@@ -6,7 +6,9 @@ specials, other seats' unrevealed ante cards, another seat's private look)
 is shuffled among those hidden places, keeping every count and every fact
 ``seat`` does know (its hand, public zones, cards revealed into a hand).
 The result is a state ``seat`` cannot tell apart from the real one, so
-searching it never uses information the seat does not have.
+searching it never uses information the seat does not have; and because the
+re-deal starts from a canonical order, two real states that differ only in
+what ``seat`` cannot see give the same determinized state for the same seed.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def determinize(s: GameState, seat: int, seed: int) -> GameState:
         if c.ante_choice[p] >= 0:
             # Which of its cards p anted face down is hidden too, even for a
             # card we know p holds: mix p's ante slot with its hand first.
-            held = [*hand, c.ante_choice[p]]
+            held = sorted([*hand, c.ante_choice[p]])
             r = rng.shuffle(r, held)
             hand[:] = held[:-1]
             c.ante_choice[p] = held[-1]
@@ -59,6 +61,9 @@ def determinize(s: GameState, seat: int, seed: int) -> GameState:
             slots.append((c.limbo, i))
             pool.append(card)
     old = list(pool)
+    # Shuffle from a canonical order: the result then depends only on which
+    # cards are hidden (a fact the seat knows), never on where they really are.
+    pool.sort()
     rng.shuffle(r, pool)
     for (zone, i), card in zip(slots, pool, strict=True):
         zone[i] = card

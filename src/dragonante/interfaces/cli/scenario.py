@@ -1,0 +1,90 @@
+"""``dragonante scenario run FILE...``: play rules scenarios and report pass/fail."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dragonante.interfaces.cli.app import UserError, app
+from dragonante.scenarios import ScenarioError, load, run
+
+scenario_app = typer.Typer(
+    help="Rules scenarios: set a table, script the answers, check the results.",
+    no_args_is_help=True,
+)
+app.add_typer(scenario_app, name="scenario")
+
+
+def _expand(paths: list[Path]) -> list[Path]:
+    """Files as given; directories contribute every ``*.toml`` below them, sorted."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.toml")))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise UserError(f"{p}: no such file or directory")
+    if not out:
+        raise UserError("no scenario files found")
+    return out
+
+
+@scenario_app.command("run")
+def run_command(
+    files: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Print every event of each scenario.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON result per line.")] = False,
+) -> None:
+    """Run scenarios; prints PASS/FAIL per file and exits 0 only if all pass.
+
+    Exit codes: 0 all passed, 1 some scenario failed, 2 some file could not be
+    read or parsed (reported as one ERROR line each).
+    """
+    failed = 0
+    broken = 0
+    paths = _expand(files)
+    for path in paths:
+        try:
+            result = run(load(path))
+        except ScenarioError as e:
+            broken += 1
+            if as_json:
+                typer.echo(json.dumps({"file": str(path), "passed": False, "error": str(e)}))
+            else:
+                typer.echo(f"ERROR {e}", err=True)
+            continue
+        if not result.passed:
+            failed += 1
+        if as_json:
+            typer.echo(
+                json.dumps(
+                    {
+                        "file": str(path),
+                        "title": result.scenario.title,
+                        "passed": result.passed,
+                        "failures": result.failures,
+                    }
+                )
+            )
+            continue
+        mark = "PASS" if result.passed else "FAIL"
+        typer.echo(f"{mark} {path}: {result.scenario.title}")
+        for f in result.failures:
+            typer.echo(f"     - {f}")
+        if verbose:
+            for vis, kind, data in result.events:
+                who = "" if vis is None else f" (seen by {','.join(map(str, vis))})"
+                typer.echo(f"       {kind}{who}: {data}")
+    if not as_json:
+        summary = f"{len(paths) - failed - broken} passed, {failed} failed"
+        typer.echo(summary + (f", {broken} unreadable" if broken else ""))
+    if broken:
+        raise typer.Exit(2)
+    if failed:
+        raise typer.Exit(1)

@@ -1,0 +1,11 @@
+"""Rules scenarios: small TOML files that set a table, script answers and assert results.
+
+They serve the test suite, a player settling a rules argument
+(``dragonante scenario run FILE``) and whoever adds cards later.  The format
+is documented in ``docs/scenarios.md``.
+"""
+
+from dragonante.scenarios.format import Scenario, ScenarioError, load, parse
+from dragonante.scenarios.runner import Result, run
+
+__all__ = ["Result", "Scenario", "ScenarioError", "load", "parse", "run"]

@@ -1,0 +1,366 @@
+"""The rules-scenario file format: parse and validate a TOML scenario.
+
+A scenario sets a table, scripts the answers and states the expected
+results (see ``docs/scenarios.md`` for the full format with examples).  This
+module turns the TOML text into a :class:`Scenario` and rejects anything it
+does not understand with a :class:`ScenarioError` that names the file and
+the offending key, so a typo in a rules test never passes silently.
+
+Cards are written by their physical id (``L-std-red-12``, ``L-mor-druid``);
+answers by card id, seat number, or one of the words ``pass``, ``done``,
+``yes``, ``no``, ``give`` / ``stakes`` (Blue Dragon modes).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dragonante.cards import CARD_BY_ID
+from dragonante.engine import decisions as q
+from dragonante.engine.config import ConfigError, GameConfig, config_from_dict
+from dragonante.engine.position import Position
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be read; the message names the file and the key."""
+
+
+#: Words accepted as answers, by meaning.
+ANSWER_WORDS: dict[str, int] = {
+    "pass": q.PASS,
+    "pay": q.PASS,
+    "done": q.DONE,
+    "yes": q.YES,
+    "no": q.NO,
+    "give": 0,  # Blue Dragon: each opponent gives you gold
+    "stakes": 1,  # Blue Dragon: each opponent pays the stakes per card in your flight
+}
+
+#: Keys allowed in ``[table]``, with what they hold.
+_TABLE_KEYS = {
+    "start": "turn | ante | round_end | new",
+    "seed": "integer",
+    "hands": "list of card-id lists, one per seat",
+    "flights": "list of card-id lists, one per seat",
+    "ante": "card ids",
+    "deck_top": "card ids, first is drawn first",
+    "discard": "card ids",
+    "specials_in_deck": "special card ids shuffled into the deck under deck_top",
+    "hoards": "gold per seat",
+    "stakes": "integer",
+    "hole": "integer",
+    "hole_owed": "gold each seat owes the hole",
+    "gambit": "integer",
+    "round": "integer",
+    "leader": "seat",
+    "turn": "players who already played this round",
+    "round_cards": "card id (or empty string) each seat played this round",
+    "archmage": "seats",
+    "merchant_prince": "seat",
+    "druid": "boolean",
+    "priest": "boolean",
+    "monarch": "seats",
+    "warlord": "seats",
+    "dracolich": "seats",
+    "wild": "card ids of triggered Wyrmpriests",
+    "dragonrider": "card ids of triggered Dragonriders",
+    "collected_colors": "per seat, list of color names",
+    "collected_strengths": "per seat, list of strengths",
+}
+
+#: Keys allowed in ``[expect]`` and in a step's ``expect``.
+EXPECT_KEYS = frozenset(
+    {
+        "hoards",
+        "stakes",
+        "hole",
+        "hole_owed",
+        "hands",
+        "hand_sizes",
+        "flights",
+        "ante",
+        "deck_top",
+        "deck_size",
+        "discard",
+        "discard_contains",
+        "leader",
+        "round",
+        "gambit",
+        "phase",
+        "gambit_winner",
+        "winners",
+        "totals",
+        "pending",
+        "events",
+        "events_absent",
+        "triggered",
+        "not_triggered",
+        "round_cards",
+        "collected_colors",
+        "collected_strengths",
+        "archmage",
+        "merchant_prince",
+        "druid",
+        "priest",
+    }
+)
+
+
+@dataclass(slots=True)
+class Step:
+    """One scripted answer: who is asked, what, and what they answer."""
+
+    seat: int
+    ask: str
+    answer: int
+    answer_text: str
+    options: tuple[int, ...] | None = None
+    expect: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Scenario:
+    path: str
+    title: str
+    rule: str
+    config: GameConfig
+    position: Position | None
+    seed: int
+    steps: list[Step]
+    expect: dict[str, Any]
+    stop: str = "boundary"  # boundary | any
+
+
+def card(value: Any, where: str) -> int:
+    """A card id to its engine number, or a clear error."""
+    if not isinstance(value, str):
+        raise ScenarioError(f"{where}: expected a card id string, got {value!r}")
+    c = CARD_BY_ID.get(value)
+    if c is None:
+        hint = [cid for cid in CARD_BY_ID if cid.startswith(value)]
+        more = f" (did you mean {', '.join(hint[:6])}?)" if hint else ""
+        raise ScenarioError(f"{where}: unknown card id {value!r}{more}")
+    return c.index
+
+
+def cards(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list of card ids")
+    return [card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _ints(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise ScenarioError(f"{where}: expected a list of integers")
+    return list(value)
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(f"{where}: expected an integer, got {value!r}")
+    return value
+
+
+def per_seat_cards(value: Any, where: str, players: int) -> list[list[int]]:
+    if not isinstance(value, list) or len(value) > players:
+        raise ScenarioError(f"{where}: expected a list of at most {players} card-id lists")
+    out = [cards(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return out + [[] for _ in range(players - len(out))]
+
+
+def answer_value(value: Any, where: str) -> int:
+    """An answer as written in a scenario to the integer the engine takes."""
+    if isinstance(value, bool):
+        raise ScenarioError(f"{where}: write yes/no, not true/false")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        word = ANSWER_WORDS.get(value.lower())
+        if word is not None:
+            return word
+        return card(value, where)
+    raise ScenarioError(f"{where}: expected a card id, a seat number or a word, got {value!r}")
+
+
+def _position(table: dict[str, Any], players: int, where: str) -> Position:
+    from dragonante.engine.tables import COLORS
+
+    for key in table:
+        if key not in _TABLE_KEYS:
+            raise ScenarioError(
+                f"{where}.{key}: unknown table key; known keys: {', '.join(sorted(_TABLE_KEYS))}"
+            )
+    if "hands" not in table:
+        raise ScenarioError(f"{where}.hands: every table needs the players' hands")
+    pos = Position(hands=per_seat_cards(table["hands"], f"{where}.hands", players))
+    if "flights" in table:
+        pos.flights = per_seat_cards(table["flights"], f"{where}.flights", players)
+    for key in ("ante", "deck_top", "discard", "specials_in_deck"):
+        if key in table:
+            setattr(pos, key, cards(table[key], f"{where}.{key}"))
+    for key in ("stakes", "hole", "gambit", "round", "leader", "turn", "merchant_prince"):
+        if key in table:
+            setattr(pos, key, _int(table[key], f"{where}.{key}"))
+    for key in ("hoards", "hole_owed"):
+        if key in table:
+            setattr(pos, key, _ints(table[key], f"{where}.{key}"))
+    for key in ("archmage", "monarch", "warlord", "dracolich"):
+        if key in table:
+            setattr(pos, key, _ints(table[key], f"{where}.{key}"))
+    for key in ("wild", "dragonrider"):
+        if key in table:
+            setattr(pos, key, cards(table[key], f"{where}.{key}"))
+    for key in ("druid", "priest"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ScenarioError(f"{where}.{key}: expected true or false")
+            setattr(pos, key, table[key])
+    if "round_cards" in table:
+        rc = table["round_cards"]
+        if not isinstance(rc, list) or len(rc) != players:
+            raise ScenarioError(f"{where}.round_cards: expected one entry per seat")
+        pos.round_cards = [
+            -1 if v in ("", None) else card(v, f"{where}.round_cards[{i}]")
+            for i, v in enumerate(rc)
+        ]
+    if "collected_colors" in table:
+        cc = table["collected_colors"]
+        if not isinstance(cc, list) or len(cc) != players:
+            raise ScenarioError(f"{where}.collected_colors: expected one list per seat")
+        masks = []
+        for i, colors in enumerate(cc):
+            mask = 0
+            for col in colors:
+                if col not in COLORS:
+                    raise ScenarioError(f"{where}.collected_colors[{i}]: unknown color {col!r}")
+                mask |= 1 << COLORS.index(col)
+            masks.append(mask)
+        pos.collected_colors = masks
+    if "collected_strengths" in table:
+        cs = table["collected_strengths"]
+        if not isinstance(cs, list) or len(cs) != players:
+            raise ScenarioError(f"{where}.collected_strengths: expected one list per seat")
+        pos.collected_strengths = [
+            sum(1 << st for st in _ints(v, f"{where}.collected_strengths[{i}]"))
+            for i, v in enumerate(cs)
+        ]
+    start = table.get("start", "turn")
+    if start not in ("turn", "ante", "round_end"):
+        raise ScenarioError(f"{where}.start: expected turn, ante, round_end or new")
+    pos.start = start
+    return pos
+
+
+def _expect(data: Any, where: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{where}: expected a table of expectations")
+    for key in data:
+        if key not in EXPECT_KEYS:
+            raise ScenarioError(
+                f"{where}.{key}: unknown expectation; known: {', '.join(sorted(EXPECT_KEYS))}"
+            )
+    return dict(data)
+
+
+def parse(text: str, path: str = "<scenario>") -> Scenario:
+    """Parse scenario TOML text; raises :class:`ScenarioError` on any problem."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{path}: not valid TOML: {e}") from e
+    known = {"title", "rule", "config", "table", "step", "expect", "stop"}
+    for key in data:
+        if key not in known:
+            raise ScenarioError(f"{path}: unknown top-level key {key!r}")
+    title = data.get("title")
+    if not isinstance(title, str) or not title:
+        raise ScenarioError(f"{path}: a scenario needs a title")
+    rule = data.get("rule", "")
+    if not isinstance(rule, str):
+        raise ScenarioError(f"{path}: rule must be a string")
+    try:
+        config = config_from_dict(data.get("config", {}))
+    except ConfigError as e:
+        raise ScenarioError(f"{path}: config: {e}") from e
+    table = data.get("table")
+    if not isinstance(table, dict):
+        raise ScenarioError(f"{path}: a scenario needs a [table]")
+    seed = _int(table.get("seed", 0), f"{path}: table.seed")
+    position: Position | None
+    if table.get("start") == "new":
+        extra = set(table) - {"start", "seed"}
+        if extra:
+            raise ScenarioError(
+                f"{path}: table.start = 'new' deals a fresh game; remove {sorted(extra)}"
+            )
+        position = None
+    else:
+        position = _position(
+            {k: v for k, v in table.items() if k != "seed"}, config.players, f"{path}: table"
+        )
+    steps: list[Step] = []
+    raw_steps = data.get("step", [])
+    if not isinstance(raw_steps, list):
+        raise ScenarioError(f"{path}: steps are written as [[step]] tables")
+    for i, st in enumerate(raw_steps):
+        where = f"{path}: step {i + 1}"
+        for key in st:
+            if key not in ("seat", "ask", "answer", "options", "expect"):
+                raise ScenarioError(f"{where}: unknown key {key!r}")
+        if "seat" not in st or "ask" not in st or "answer" not in st:
+            raise ScenarioError(f"{where}: needs seat, ask and answer")
+        seat = _int(st["seat"], f"{where}.seat")
+        if not 0 <= seat < config.players:
+            raise ScenarioError(f"{where}.seat: no seat {seat} at a {config.players}-player table")
+        if st["ask"] not in q.KINDS:
+            raise ScenarioError(
+                f"{where}.ask: unknown question {st['ask']!r}; known: {', '.join(q.KINDS)}"
+            )
+        options = None
+        if "options" in st:
+            if not isinstance(st["options"], list):
+                raise ScenarioError(f"{where}.options: expected a list")
+            options = tuple(
+                answer_value(v, f"{where}.options[{j}]") for j, v in enumerate(st["options"])
+            )
+        steps.append(
+            Step(
+                seat=seat,
+                ask=st["ask"],
+                answer=answer_value(st["answer"], f"{where}.answer"),
+                answer_text=str(st["answer"]),
+                options=options,
+                expect=_expect(st.get("expect", {}), f"{where}.expect"),
+            )
+        )
+    stop = data.get("stop", "boundary")
+    if stop not in ("boundary", "any"):
+        raise ScenarioError(f"{path}: stop must be 'boundary' or 'any'")
+    return Scenario(
+        path=path,
+        title=title,
+        rule=rule,
+        config=config,
+        position=position,
+        seed=seed,
+        steps=steps,
+        expect=_expect(data.get("expect", {}), f"{path}: expect"),
+        stop=stop,
+    )
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and parse a scenario file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(f"{p}: cannot read: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{p}: not UTF-8 text") from e
+    return parse(text, str(p))

@@ -1,0 +1,305 @@
+"""Run a rules scenario: set the table, play the script, check the expectations.
+
+Strict by design (the XMage card-test model): every question the engine
+asks must be the next scripted step (same seat, same kind), every scripted
+answer must be used and legal, and when the script ends the game must be
+waiting at a natural boundary (a ``play`` or ``ante`` question, or the game
+is over) unless the scenario says ``stop = "any"``.  A question nobody
+scripted is a failure, so a scenario cannot pass while a power silently
+asked something unexpected.  The game's conservation laws are checked at the
+end of every scenario as well.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from dragonante.cards import ALL_CARDS
+from dragonante.engine import decisions as q
+from dragonante.engine.core import flight_total
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.game import apply, new_game
+from dragonante.engine.invariants import violations
+from dragonante.engine.position import PositionError, build_position
+from dragonante.engine.state import Event, GameState
+from dragonante.engine.tables import COLORS
+from dragonante.scenarios.format import Scenario, ScenarioError, answer_value, card, cards
+
+_BOUNDARY = frozenset({q.PLAY, q.ANTE})
+
+
+@dataclass(slots=True)
+class Result:
+    """Outcome of one scenario: ``failures`` is empty when it passed."""
+
+    scenario: Scenario
+    failures: list[str] = field(default_factory=list)
+    state: GameState | None = None
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def name(c: int) -> str:
+    """A card number as its physical id (readable in failure messages)."""
+    if c == q.PASS:
+        return "pass"
+    if c == q.DONE:
+        return "done"
+    if 0 <= c < len(ALL_CARDS):
+        return ALL_CARDS[c].id
+    return str(c)
+
+
+def describe_options(kind: str, options: tuple[int, ...]) -> str:
+    if kind in q.SEAT_ANSWERS or kind in q.CODE_ANSWERS:
+        return ", ".join(str(o) for o in options)
+    return ", ".join(name(o) for o in options)
+
+
+def run(scenario: Scenario) -> Result:
+    """Play ``scenario`` and collect every mismatch with its expectations."""
+    result = Result(scenario)
+    try:
+        if scenario.position is None:
+            s = new_game(scenario.config, scenario.seed)
+        else:
+            s = build_position(scenario.config, scenario.position, scenario.seed)
+    except PositionError as e:
+        result.failures.append(f"table: {e}")
+        return result
+    result.state = s
+    assert s.log is not None
+    start = 0
+    for i, st in enumerate(scenario.steps, 1):
+        d = s.pending
+        where = f"step {i} (seat {st.seat} {st.ask} -> {st.answer_text})"
+        if d is None:
+            result.failures.append(f"{where}: the game is over; this answer was never asked for")
+            break
+        if d.seat != st.seat or d.kind != st.ask:
+            result.failures.append(
+                f"{where}: unscripted question: seat {d.seat} is asked {d.kind!r} "
+                f"(options: {describe_options(d.kind, d.options)})"
+            )
+            break
+        if st.options is not None and sorted(st.options) != sorted(d.options):
+            result.failures.append(
+                f"{where}: options are {describe_options(d.kind, d.options)}, "
+                f"expected {describe_options(d.kind, st.options)}"
+            )
+        try:
+            apply(s, st.answer, d.id)
+        except IllegalAnswer:
+            result.failures.append(
+                f"{where}: not a legal answer; legal: {describe_options(d.kind, d.options)}"
+            )
+            break
+        if st.expect:
+            _check(s, st.expect, s.log[start:], f"after step {i}", result.failures)
+    else:
+        d = s.pending
+        if d is not None and scenario.stop == "boundary" and d.kind not in _BOUNDARY:
+            result.failures.append(
+                f"end of script: unscripted question: seat {d.seat} is asked {d.kind!r} "
+                f"(options: {describe_options(d.kind, d.options)})"
+            )
+    _check(s, scenario.expect, s.log[start:], "expect", result.failures)
+    result.failures.extend(f"invariant: {v}" for v in violations(s))
+    result.events = s.log[start:]
+    return result
+
+
+def _multiset(xs: list[int]) -> list[str]:
+    return sorted(name(x) for x in xs)
+
+
+def _per_seat(value: Any, n: int, where: str) -> dict[int, Any]:
+    """Per-seat expectations given as a full list or a table keyed by seat number."""
+    if isinstance(value, list):
+        if len(value) != n:
+            raise ScenarioError(f"{where}: expected {n} entries, one per seat")
+        return dict(enumerate(value))
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not k.isdigit() or int(k) >= n:
+                raise ScenarioError(f"{where}: {k!r} is not a seat")
+            out[int(k)] = v
+        return out
+    raise ScenarioError(f"{where}: expected a list per seat or a table keyed by seat")
+
+
+def _event_matches(event: Event, spec: Any, where: str) -> bool:
+    _, kind, data = event
+    if isinstance(spec, str):
+        return kind == spec
+    if isinstance(spec, dict):
+        if spec.get("kind") != kind:
+            return False
+        for key, want in spec.items():
+            if key == "kind":
+                continue
+            got = data.get(key)
+            if isinstance(want, str) and isinstance(got, int) and key in _CARD_FIELDS:
+                if got != card(want, where):
+                    return False
+            elif isinstance(want, list) and isinstance(got, list) and key in _CARD_FIELDS:
+                if sorted(got) != sorted(cards(want, where)):
+                    return False
+            elif got != want:
+                return False
+        return True
+    raise ScenarioError(f"{where}: an event is a kind string or a table with a 'kind'")
+
+
+_CARD_FIELDS = frozenset({"card", "old", "new", "gave", "took", "this", "cards"})
+
+
+def _check(
+    s: GameState, expect: dict[str, Any], events: list[Event], where: str, out: list[str]
+) -> None:
+    n = s.n
+
+    def mismatch(key: str, got: Any, want: Any) -> None:
+        out.append(f"{where}: {key} is {got!r}, expected {want!r}")
+
+    for key, want in expect.items():
+        at = f"{where}.{key}"
+        if key in ("hoards", "hole_owed", "hand_sizes", "totals"):
+            got: Any = {
+                "hoards": list(s.hoards),
+                "hole_owed": list(s.hole_owed),
+                "hand_sizes": [len(h) for h in s.hands],
+                "totals": [flight_total(s, p) for p in range(n)],
+            }[key]
+            if got != want:
+                mismatch(key, got, want)
+        elif key in (
+            "stakes",
+            "hole",
+            "leader",
+            "round",
+            "gambit",
+            "gambit_winner",
+            "merchant_prince",
+            "druid",
+            "priest",
+            "phase",
+        ):
+            got = getattr(s, key)
+            if got != want:
+                mismatch(key, got, want)
+        elif key == "deck_size":
+            if len(s.deck) != want:
+                mismatch(key, len(s.deck), want)
+        elif key == "winners":
+            if sorted(s.winners) != sorted(want):
+                mismatch(key, list(s.winners), want)
+        elif key == "archmage":
+            got = [p for p in range(n) if (s.archmage >> p) & 1]
+            if got != sorted(want):
+                mismatch(key, got, want)
+        elif key == "hands":
+            for p, ids in _per_seat(want, n, at).items():
+                got_h = _multiset(s.hands[p])
+                if got_h != sorted(name(c) for c in cards(ids, at)):
+                    mismatch(f"hands[{p}]", got_h, sorted(ids))
+        elif key == "flights":
+            for p, ids in _per_seat(want, n, at).items():
+                got_f = [name(c) for c in s.flights[p]]
+                if got_f != [name(c) for c in cards(ids, at)]:
+                    mismatch(f"flights[{p}]", got_f, ids)
+        elif key == "round_cards":
+            got_rc = ["" if c < 0 else name(c) for c in s.round_card]
+            if got_rc != want:
+                mismatch(key, got_rc, want)
+        elif key in ("ante", "discard"):
+            zone = s.ante if key == "ante" else s.discard
+            if _multiset(zone) != sorted(name(c) for c in cards(want, at)):
+                mismatch(key, _multiset(zone), sorted(want))
+        elif key == "discard_contains":
+            missing = [w for w in want if card(w, at) not in s.discard]
+            if missing:
+                out.append(f"{where}: discard pile lacks {missing}")
+        elif key == "deck_top":
+            top = [name(c) for c in reversed(s.deck[-len(want) :])] if want else []
+            if top != want:
+                mismatch(key, top, want)
+        elif key == "pending":
+            _check_pending(s, want, at, out)
+        elif key in ("events", "events_absent"):
+            _check_events(events, key, want, at, out)
+        elif key in ("triggered", "not_triggered"):
+            fired = {e[2]["card"] for e in events if e[1] == "power"}
+            for cid in want:
+                did = card(cid, at) in fired
+                if did != (key == "triggered"):
+                    out.append(
+                        f"{where}: {cid} {'did not trigger' if not did else 'triggered'}, "
+                        f"expected {'a trigger' if key == 'triggered' else 'no trigger'}"
+                    )
+        elif key in ("collected_colors", "collected_strengths"):
+            for p, vals in _per_seat(want, n, at).items():
+                mask = getattr(s, key)[p]
+                if key == "collected_colors":
+                    got_c = [c for i, c in enumerate(COLORS) if (mask >> i) & 1]
+                    if sorted(got_c) != sorted(vals):
+                        mismatch(f"{key}[{p}]", got_c, vals)
+                else:
+                    got_s = [i for i in range(32) if (mask >> i) & 1]
+                    if got_s != sorted(vals):
+                        mismatch(f"{key}[{p}]", got_s, vals)
+
+
+def _check_pending(s: GameState, want: Any, at: str, out: list[str]) -> None:
+    d = s.pending
+    if want in ("over", "none"):
+        if d is not None:
+            out.append(f"{at}: seat {d.seat} is asked {d.kind!r}, expected the game over")
+        return
+    if not isinstance(want, dict):
+        raise ScenarioError(f"{at}: expected 'over' or a table with seat and kind")
+    if d is None:
+        out.append(f"{at}: the game is over, expected a question")
+        return
+    if "seat" in want and d.seat != want["seat"]:
+        out.append(f"{at}: seat {d.seat} is asked, expected seat {want['seat']}")
+    if "kind" in want and d.kind != want["kind"]:
+        out.append(f"{at}: the question is {d.kind!r}, expected {want['kind']!r}")
+    if "options" in want:
+        opts = sorted(answer_value(v, at) for v in want["options"])
+        if sorted(d.options) != opts:
+            out.append(
+                f"{at}: options are {describe_options(d.kind, d.options)}, "
+                f"expected {describe_options(d.kind, tuple(opts))}"
+            )
+
+
+def _check_events(events: list[Event], key: str, want: Any, at: str, out: list[str]) -> None:
+    if not isinstance(want, list):
+        raise ScenarioError(f"{at}: expected a list of events")
+    if key == "events":
+        # In order, as a subsequence of what happened.
+        i = 0
+        for spec in want:
+            while i < len(events) and not _event_matches(events[i], spec, at):
+                i += 1
+            if i == len(events):
+                out.append(f"{at}: no event {spec!r} (in this order) among {_kinds(events)}")
+                return
+            i += 1
+    else:
+        for spec in want:
+            hit = next((e for e in events if _event_matches(e, spec, at)), None)
+            if hit is not None:
+                out.append(f"{at}: event {spec!r} happened: {hit[1]} {hit[2]}")
+
+
+def _kinds(events: list[Event]) -> str:
+    counts = Counter(e[1] for e in events)
+    return ", ".join(f"{k}x{v}" if v > 1 else k for k, v in counts.items())

@@ -1,0 +1,177 @@
+"""The scenario runner is strict: unscripted questions, unused or illegal answers and
+wrong expectations all fail, and malformed files give clear errors."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from dragonante.interfaces.cli import app
+from dragonante.scenarios import ScenarioError, parse, run
+
+BASE = """
+title = "Red Dragon takes from the strongest opponent"
+[config]
+players = 3
+[table]
+hoards = [10, 10, 10]
+stakes = 5
+flights = [[], ["L-std-gold-13"], ["L-std-white-1"]]
+hands = [["L-std-red-2", "L-std-black-1"], ["L-std-blue-1"], ["L-std-green-1"]]
+deck_top = ["L-std-white-2", "L-std-white-4", "L-std-white-5", "L-std-white-6", "L-std-white-8"]
+"""
+
+
+def test_a_correct_script_passes() -> None:
+    text = (
+        BASE
+        + """
+[[step]]
+seat = 0
+ask = "play"
+answer = "L-std-red-2"
+# Seat 1 lost its only card, so it buys: reveals the White 2, pays 2, draws 4.
+[expect]
+hoards = [11, 7, 10]
+stakes = 7
+discard = ["L-std-white-2"]
+pending = { seat = 1, kind = "play" }
+[expect.hands]
+0 = ["L-std-black-1", "L-std-blue-1"]
+1 = ["L-std-white-4", "L-std-white-5", "L-std-white-6", "L-std-white-8"]
+"""
+    )
+    result = run(parse(text))
+    assert result.passed, result.failures
+
+
+def test_wrong_expectation_fails_with_the_values() -> None:
+    text = (
+        BASE
+        + """
+[[step]]
+seat = 0
+ask = "play"
+answer = "L-std-red-2"
+[expect]
+hoards = [10, 10, 10]
+"""
+    )
+    result = run(parse(text))
+    assert result.failures == ["expect: hoards is [11, 7, 10], expected [10, 10, 10]"]
+
+
+def test_unscripted_question_fails() -> None:
+    # Seat 0 plays the Blue-free hand; next seat 1 must play, but the script
+    # claims seat 2 is asked.
+    text = (
+        BASE
+        + """
+[[step]]
+seat = 0
+ask = "play"
+answer = "L-std-black-1"
+[[step]]
+seat = 2
+ask = "play"
+answer = "L-std-green-1"
+"""
+    )
+    result = run(parse(text))
+    assert len(result.failures) == 1
+    assert "unscripted question: seat 1 is asked 'play'" in result.failures[0]
+
+
+def test_script_ending_inside_a_power_fails() -> None:
+    text = (
+        BASE.replace('"L-std-red-2", "L-std-black-1"', '"L-std-blue-2", "L-std-black-1"')
+        + """
+[[step]]
+seat = 0
+ask = "play"
+answer = "L-std-blue-2"
+"""
+    )
+    result = run(parse(text))
+    assert any(
+        "end of script: unscripted question" in f and "blue_mode" in f for f in result.failures
+    )
+
+
+def test_illegal_answer_fails() -> None:
+    text = (
+        BASE
+        + """
+[[step]]
+seat = 0
+ask = "play"
+answer = "L-std-gold-2"
+"""
+    )
+    result = run(parse(text))
+    assert "not a legal answer" in result.failures[0]
+
+
+def test_answers_after_game_over_fail() -> None:
+    text = """
+title = "answers past the end"
+[config]
+players = 2
+[table]
+hoards = [1, 5]
+hole_owed = [1, 0]
+stakes = 2
+round = 3
+turn = 1
+leader = 0
+flights = [["L-std-gold-13", "L-std-gold-11", "L-std-gold-9"], ["L-std-white-1", "L-std-white-2"]]
+round_cards = ["L-std-gold-9", ""]
+hands = [["L-std-red-2", "L-std-red-3"], ["L-std-white-3", "L-std-black-1"]]
+[[step]]
+seat = 1
+ask = "play"
+answer = "L-std-black-1"
+[[step]]
+seat = 0
+ask = "ante"
+answer = "L-std-red-2"
+"""
+    result = run(parse(text))
+    assert result.failures, "a step after the game ended must fail"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("title = 'x'\n[table]\nhands = [['L-std-nope']]", "unknown card id 'L-std-nope'"),
+        ("title = 'x'\n[table]\nhnads = []", "unknown table key"),
+        ("[table]\nhands = []", "needs a title"),
+        ("title = 'x'\n[table\n", "not valid TOML"),
+        ("title = 'x'\n[config]\nplayers = 9\n[table]\nhands = []", "players must be 2-6"),
+        (
+            "title = 'x'\n[table]\nhands = []\n[[step]]\nseat = 0\nask = 'dance'\nanswer = 1",
+            "unknown question 'dance'",
+        ),
+        ("title = 'x'\n[table]\nhands = []\n[expect]\nhoard = [1]", "unknown expectation"),
+    ],
+)
+def test_malformed_files_are_clear_errors(text: str, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        parse(text, "bad.toml")
+
+
+def test_cli_exit_codes(tmp_path) -> None:
+    runner = CliRunner()
+    good = tmp_path / "good.toml"
+    good.write_text(BASE + '[[step]]\nseat = 0\nask = "play"\nanswer = "L-std-red-2"\n')
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BASE + "[expect]\nstakes = 99\n")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("title = [")
+    assert runner.invoke(app, ["scenario", "run", str(good)]).exit_code == 0
+    res = runner.invoke(app, ["scenario", "run", str(good), str(bad)])
+    assert res.exit_code == 1
+    assert "PASS" in res.output and "FAIL" in res.output
+    res = runner.invoke(app, ["scenario", "run", str(broken)])
+    assert res.exit_code == 2
+    assert "Traceback" not in res.output

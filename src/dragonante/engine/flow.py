@@ -259,14 +259,18 @@ def _turn(s: GameState, st: Step) -> None:
 def triggers(s: GameState, seat: int, card: int, k: int) -> bool:
     """Does ``card``, played by ``seat`` as the k-th card of the round, trigger?
 
-    The leader's card always does; a later card does if its strength is at
-    most that of the card just played by the player on the right; the
-    Archmage makes every later card of its player trigger.
+    The first card of the round always does (normally the leader's; if the
+    leader had no card to play, the first card actually played); a later
+    card does if its strength is at most that of the card just played by the
+    player on the right; the Archmage makes every later card of its player
+    trigger.
     """
     if k == 0 or (s.archmage >> seat) & 1:
         return True
     prev = s.round_card[(seat - 1) % s.n]
-    return prev >= 0 and STRENGTH[card] <= STRENGTH[prev]
+    if prev < 0:
+        return all(c < 0 for c in s.round_card)
+    return STRENGTH[card] <= STRENGTH[prev]
 
 
 def would_trigger(s: GameState, seat: int, card: int) -> bool:
@@ -290,9 +294,12 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         forget_card(s, card)
     if k == 0 or (s.archmage >> seat) & 1:
         fired = True
-    else:  # triggers(), inlined
+    else:  # triggers(), inlined for the hot path
         prev = s.round_card[seat - 1]
-        fired = prev >= 0 and STRENGTH[card] <= STRENGTH[prev]
+        if prev >= 0:
+            fired = STRENGTH[card] <= STRENGTH[prev]
+        else:  # the player on the right played nothing: first card of the round?
+            fired = all(c < 0 or c == card for c in s.round_card)
     if s.log is not None:
         ev(s, "play", seat=seat, card=card, triggered=fired)
     if fired:

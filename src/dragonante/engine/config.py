@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from dragonante.cards import CARD_TYPES
+from dragonante.engine.decks import PRESETS, DeckError, fixed_deck
 
 #: Deck selections of the Legendary Appendix 1.
 SELECTIONS = ("random", "druids_party", "pick_em", "traditional", "agreed")
@@ -23,6 +24,12 @@ TRADITIONAL_SPECIALS: tuple[str, ...] = (
     "L-mor-fool", "L-mor-priest", "L-mor-princess", "L-mor-thief", "L-leg-tiamat",
 )  # fmt: skip
 GOLD_CHOICES = (8, 10, 12, 15)
+#: Rulesets: the Legendary Edition, Emperor's Gambit, and an approximation of
+#: the original 2005 rules as Emperor's Gambit describes them (rules-notes §3).
+RULESETS = ("legendary", "emperors_gambit", "original")
+DEBT_MODELS = ("hole", "creditors", "immediate")
+#: ``strength_flight_ante_cards`` value meaning "all the remaining ante cards".
+ALL_ANTE_CARDS = -1
 
 
 class ConfigError(ValueError):
@@ -33,22 +40,41 @@ class ConfigError(ValueError):
 class DeckOptions:
     """How the 80-card Legendary deck is built (Setup step 2, Appendix 1)."""
 
+    #: Which cards: ``legendary`` (70 + specials chosen by ``selection``),
+    #: ``eg_full``, an Emperor's Gambit theme deck, or ``custom``.
+    preset: str = "legendary"
     selection: str = "random"
     #: "Show 'em": everyone sees which specials were added.
     reveal_specials: bool = False
     #: Card keys (e.g. ``L-mor-druid``) always added; the rest are random.
     forced_includes: tuple[str, ...] = ()
     special_count: int = 10
+    #: ``custom`` preset: card-type keys (all cards of the type) and card ids.
+    custom: tuple[str, ...] = ()
+    #: Theme decks: use 6 of the 7 Legendary cards of each original color (A53).
+    original_colors_six_cards: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Rule switches; defaults are the Legendary Edition with rules-notes rulings."""
+    """Rule switches; defaults are the Legendary Edition with rules-notes rulings.
+
+    ``Rules.preset(name)`` gives a ruleset's defaults (rules-notes §2,
+    options.md §1); any field can then be changed on its own.
+    """
 
     ruleset: str = "legendary"
     mortals_form_color_flight: bool = True
     mortals_in_strength_flights: bool = True
+    #: Ante cards a strength flight takes (2 L, 3 EG; -1: all, the original rule).
     strength_flight_ante_cards: int = 2
+    #: Unpaid gold: ``hole`` (L: owed to the hole, nobody receives it),
+    #: ``creditors`` (EG: debts to players and the stakes settled in order at
+    #: Step 4), ``immediate`` (original: debts repaid as soon as gold comes in).
+    debt_model: str = "hole"
+    #: EG (A39): repaid debts to the stakes go to the gambit ``winner`` or the
+    #: ``next_stakes``.
+    stake_debt_recipient: str = "winner"
     hand_limit: int = 10
     starting_hand: int = 6
     draw_per_gambit: int = 2
@@ -63,6 +89,28 @@ class Rules:
     #: Slang "hole in the house": the winner does not get the hole gold.
     hole_recipient: str = "game_winner"
 
+    @classmethod
+    def preset(cls, ruleset: str, **changes: Any) -> Rules:
+        """The defaults of ``ruleset``, with ``changes`` applied."""
+        if ruleset not in RULESETS:
+            raise ConfigError(f"unknown ruleset {ruleset!r}; choose from {', '.join(RULESETS)}")
+        base: dict[str, Any] = {"ruleset": ruleset}
+        if ruleset == "emperors_gambit":
+            base.update(
+                mortals_form_color_flight=False,
+                strength_flight_ante_cards=3,
+                debt_model="creditors",
+            )
+        elif ruleset == "original":
+            base.update(
+                mortals_form_color_flight=False,
+                mortals_in_strength_flights=False,
+                strength_flight_ante_cards=ALL_ANTE_CARDS,
+                debt_model="immediate",
+            )
+        base.update(changes)
+        return cls(**base)
+
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
@@ -70,6 +118,9 @@ class GameConfig:
 
     players: int = 4
     gold_per_player: int = 10
+    #: If positive, every hoard starts with this much instead (the original
+    #: rules' fixed 50, or any agreed amount: EG optional rule 6).
+    starting_gold_fixed: int = 0
     deck: DeckOptions = field(default_factory=DeckOptions)
     rules: Rules = field(default_factory=Rules)
     #: Apply questions with a single legal answer automatically (they are logged).
@@ -77,6 +128,9 @@ class GameConfig:
 
     @property
     def starting_gold(self) -> int:
+        """Each player's starting hoard: 10 (or the chosen amount) x players."""
+        if self.starting_gold_fixed > 0:
+            return self.starting_gold_fixed
         return self.players * self.gold_per_player
 
     def validate(self) -> GameConfig:
@@ -85,7 +139,24 @@ class GameConfig:
             raise ConfigError(f"players must be 2-6, got {self.players}")
         if self.gold_per_player < 1:
             raise ConfigError(f"gold_per_player must be positive, got {self.gold_per_player}")
+        if self.starting_gold_fixed < 0:
+            raise ConfigError("starting_gold_fixed cannot be negative")
         d = self.deck
+        if d.preset not in PRESETS:
+            raise ConfigError(f"unknown deck preset {d.preset!r}; choose from {', '.join(PRESETS)}")
+        if d.preset != "legendary":
+            try:
+                cards = fixed_deck(d.preset, d.custom)
+            except DeckError as e:
+                raise ConfigError(str(e)) from e
+            need = (self.rules.starting_hand + 2) * self.players
+            if len(cards) < need:
+                raise ConfigError(
+                    f"the {d.preset} deck has {len(cards)} cards; {self.players} players "
+                    f"need at least {need}"
+                )
+        elif d.custom:
+            raise ConfigError("custom cards are only used with the custom preset")
         if d.selection not in SELECTIONS:
             raise ConfigError(
                 f"unknown deck selection {d.selection!r}; choose from {', '.join(SELECTIONS)}"
@@ -107,16 +178,20 @@ class GameConfig:
         if d.selection == "pick_em" and len(d.forced_includes) + self.players > d.special_count:
             raise ConfigError("pick 'em needs room for one pick per player")
         r = self.rules
-        if r.ruleset != "legendary":
-            raise ConfigError(f"unknown ruleset {r.ruleset!r}; this version plays 'legendary'")
+        if r.ruleset not in RULESETS:
+            raise ConfigError(f"unknown ruleset {r.ruleset!r}; choose from {', '.join(RULESETS)}")
+        if r.debt_model not in DEBT_MODELS:
+            raise ConfigError(f"debt_model is one of {', '.join(DEBT_MODELS)}")
+        if r.stake_debt_recipient not in ("winner", "next_stakes"):
+            raise ConfigError("stake_debt_recipient is 'winner' or 'next_stakes'")
         if r.hand_limit < r.buy_fill_to or r.hand_limit < 1:
             raise ConfigError("hand_limit must be at least buy_fill_to")
         if r.starting_hand > r.hand_limit:
             raise ConfigError("starting_hand cannot exceed hand_limit")
         if r.min_rounds < 1:
             raise ConfigError("min_rounds must be at least 1")
-        if r.strength_flight_ante_cards < 0:
-            raise ConfigError("strength_flight_ante_cards cannot be negative")
+        if r.strength_flight_ante_cards < ALL_ANTE_CARDS:
+            raise ConfigError("strength_flight_ante_cards is a count, or -1 for all")
         if r.empty_stakes_pending_rewards not in ("skip", "resolve"):
             raise ConfigError("empty_stakes_pending_rewards is 'skip' or 'resolve'")
         if r.no_eligible_winner != "carry_stakes":
@@ -130,7 +205,7 @@ class GameConfig:
         if isinstance(changes.get("deck"), dict):
             changes["deck"] = _build(DeckOptions, changes["deck"], "deck")
         if isinstance(changes.get("rules"), dict):
-            changes["rules"] = _build(Rules, changes["rules"], "rules")
+            changes["rules"] = _rules(changes["rules"])
         return replace(self, **changes)
 
 
@@ -138,7 +213,20 @@ def config_to_dict(config: GameConfig) -> dict[str, Any]:
     """A JSON-ready dict (tuples become lists)."""
     d = asdict(config)
     d["deck"]["forced_includes"] = list(config.deck.forced_includes)
+    d["deck"]["custom"] = list(config.deck.custom)
     return d
+
+
+def _rules(data: Any) -> Rules:
+    """Rules from a dict: the named ruleset's defaults, then the listed changes."""
+    if not isinstance(data, dict):
+        raise ConfigError("rules must be an object")
+    ruleset = data.get("ruleset", "legendary")
+    if not isinstance(ruleset, str):
+        raise ConfigError("rules.ruleset must be a string")
+    base = Rules.preset(ruleset)
+    changes = _build(Rules, data, "rules")
+    return replace(base, **{k: getattr(changes, k) for k in data})
 
 
 def _build(cls: Any, data: Any, where: str) -> Any:
@@ -173,11 +261,12 @@ def config_from_dict(data: Any) -> GameConfig:
         raise ConfigError("config must be an object")
     data = dict(data)
     deck = _build(DeckOptions, data.pop("deck", {}), "deck")
-    rules = _build(Rules, data.pop("rules", {}), "rules")
+    rules = _rules(data.pop("rules", {}))
     top = _build(_Top, data, "config")
     return GameConfig(
         players=top.players,
         gold_per_player=top.gold_per_player,
+        starting_gold_fixed=top.starting_gold_fixed,
         deck=deck,
         rules=rules,
         auto_single=top.auto_single,
@@ -188,4 +277,5 @@ def config_from_dict(data: Any) -> GameConfig:
 class _Top:
     players: int = 4
     gold_per_player: int = 10
+    starting_gold_fixed: int = 0
     auto_single: bool = True

@@ -28,6 +28,7 @@ from dragonante.engine.core import (
     step,
 )
 from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
+from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.flights import detect_flight_rewards, queue_flight_rewards
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
@@ -65,6 +66,9 @@ def _card_of_key(key: str) -> int:
 @step("setup")
 def _setup(s: GameState, st: Step) -> None:
     deck_opts = s.config.deck
+    if deck_opts.preset != "legendary":
+        s.queue.append(("finish_setup",))
+        return
     forced = list(deck_opts.forced_includes)
     if deck_opts.selection == "druids_party" and "L-mor-druid" not in forced:
         forced.insert(0, "L-mor-druid")
@@ -95,20 +99,42 @@ def _resolve_pick(s: GameState, d: Decision, card: int) -> None:
     ev(s, "pick_special", vis, seat=d.seat, card=card)
 
 
+def _choose_cards(s: GameState) -> None:
+    """Fill ``s.deck`` (unshuffled), ``s.specials`` and ``s.aside`` from the deck options."""
+    opts = s.config.deck
+    if opts.preset == "legendary":
+        chosen = s.specials
+        pool = [c for c in _SPECIALS if c not in chosen] if chosen else list(_SPECIALS)
+        s.rng = rng.shuffle(s.rng, pool)
+        need = opts.special_count - len(s.specials)
+        s.specials.extend(pool[:need])
+        s.aside = sorted(pool[need:])
+        s.specials.sort()
+        s.deck = [*_STANDARD, *s.specials]
+        return
+    cards = fixed_deck(opts.preset, opts.custom)
+    aside: list[int] = []
+    if opts.original_colors_six_cards:
+        # A53: the original edition had 6 dragons per color, Legendary has 7;
+        # one of each original color is set aside unseen, at random.
+        for key in original_colors(opts.preset):
+            of_color = [c for c in cards if KEY[c] == key]
+            s.rng, k = rng.below(s.rng, len(of_color))
+            aside.append(of_color[k])
+        cards = [c for c in cards if c not in aside]
+    s.specials = []
+    s.aside = sorted(aside)
+    s.deck = cards
+
+
 @step("finish_setup")
 def _finish_setup(s: GameState, st: Step) -> None:
     cfg = s.config
-    chosen = s.specials
-    pool = [c for c in _SPECIALS if c not in chosen] if chosen else list(_SPECIALS)
-    s.rng = rng.shuffle(s.rng, pool)
-    need = cfg.deck.special_count - len(s.specials)
-    s.specials.extend(pool[:need])
-    s.aside = sorted(pool[need:])
-    s.specials.sort()
-    s.deck = [*_STANDARD, *s.specials]
+    _choose_cards(s)
+    s.universe = tuple(sorted([*s.deck, *s.aside]))
     s.rng = rng.shuffle(s.rng, s.deck)
     ev(s, "setup", players=s.n, gold=cfg.starting_gold, deck=len(s.deck))
-    if cfg.deck.reveal_specials:
+    if cfg.deck.reveal_specials and s.specials:
         ev(s, "specials_shown", cards=list(s.specials))
     for p in range(s.n):
         draw(s, p, cfg.rules.starting_hand)

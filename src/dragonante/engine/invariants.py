@@ -39,10 +39,11 @@ def violations(s: GameState) -> list[str]:
     if dupes:
         out.append(f"cards in two zones: {dupes}")
     if s.phase != "setup":
-        missing = _LEGENDARY - counts.keys()
+        universe = set(s.universe)
+        missing = universe - counts.keys()
         if missing:
             out.append(f"cards missing: {sorted(CARD_ID[c] for c in missing)}")
-        extra = counts.keys() - _LEGENDARY
+        extra = counts.keys() - universe
         if extra:
             out.append(f"unknown cards: {sorted(CARD_ID[c] for c in extra)}")
     limit = s.config.rules.hand_limit

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from dragonante.engine import rng
 from dragonante.engine.config import GameConfig
+from dragonante.engine.decks import fixed_deck
 from dragonante.engine.flow import legendary_specials
 from dragonante.engine.game import run
 from dragonante.engine.state import ANTE_PHASE, PLAY_PHASE, GameState
-from dragonante.engine.tables import N_CARDS, SET
+from dragonante.engine.tables import CARD_ID, N_CARDS, SET
 
 
 class PositionError(ValueError):
@@ -85,24 +86,47 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         placed.extend(h)
     for f in s.flights:
         placed.extend(f)
+    preset = config.deck.preset
+    pool = (
+        frozenset(c for c in range(N_CARDS) if SET[c] != "emperors-gambit")
+        if preset == "legendary"
+        else frozenset(fixed_deck(preset, config.deck.custom))
+    )
     seen: set[int] = set()
     for c in placed:
-        if not 0 <= c < N_CARDS or SET[c] == "emperors-gambit":
-            raise PositionError(f"card {c} is not a Legendary card")
+        if c not in pool:
+            name = CARD_ID[c] if 0 <= c < N_CARDS else str(c)
+            raise PositionError(f"card {name} is not in the {preset} deck")
         if c in seen:
-            raise PositionError(f"card {c} is placed twice")
+            raise PositionError(f"card {CARD_ID[c]} is placed twice")
         seen.add(c)
     limit = config.rules.hand_limit
     for p, h in enumerate(s.hands):
         if len(h) > limit:
             raise PositionError(f"seat {p} holds {len(h)} cards (limit {limit})")
-    standard = [c for c in range(N_CARDS) if SET[c] == "legendary-standard" and c not in seen]
-    s.rng = rng.shuffle(s.rng, standard)
-    under = standard + list(pos.specials_in_deck)
-    s.rng = rng.shuffle(s.rng, under) if pos.specials_in_deck else s.rng
+    if preset == "legendary":
+        standard = [c for c in range(N_CARDS) if SET[c] == "legendary-standard" and c not in seen]
+        s.rng = rng.shuffle(s.rng, standard)
+        under = standard + list(pos.specials_in_deck)
+        s.rng = rng.shuffle(s.rng, under) if pos.specials_in_deck else s.rng
+        s.aside = [c for c in legendary_specials() if c not in seen]
+        s.specials = sorted(c for c in seen if SET[c] != "legendary-standard")
+    else:
+        # A fixed deck: every card not placed is in the deck; nothing is aside.
+        under = [c for c in sorted(pool) if c not in seen]
+        s.rng = rng.shuffle(s.rng, under)
+        s.aside = []
+        s.specials = []
     s.deck = under + list(reversed(pos.deck_top))
-    s.aside = [c for c in legendary_specials() if c not in seen]
-    s.specials = sorted(c for c in seen if SET[c] != "legendary-standard")
+    s.universe = tuple(
+        sorted(
+            [
+                *s.deck,
+                *s.aside,
+                *(c for c in placed if c not in pos.deck_top and c not in pos.specials_in_deck),
+            ]
+        )
+    )
     if pos.hoards is not None:
         if len(pos.hoards) != n or any(h < 0 for h in pos.hoards):
             raise PositionError("hoards must give a non-negative amount for every seat")

@@ -72,6 +72,7 @@ class GameState:
         "specials",
         "stakes",
         "stakes_emptied",
+        "universe",
         "warlord",
         "wild",
         "winners",
@@ -89,6 +90,9 @@ class GameState:
         self.aside: list[int] = []
         #: The specials in this game's deck (public only with "show 'em").
         self.specials: list[int] = []
+        #: Every physical card of this game (deck, hands, aside...), sorted;
+        #: fixed at setup, shared by clones.
+        self.universe: tuple[int, ...] = ()
         self.ante: list[int] = []
         self.ante_choice: list[int] = [-1] * n
         self.limbo: list[int] = []
@@ -147,6 +151,7 @@ class GameState:
         c.discard = self.discard[:]
         c.aside = self.aside[:]
         c.specials = self.specials[:]
+        c.universe = self.universe
         c.ante = self.ante[:]
         c.ante_choice = self.ante_choice[:]
         c.limbo = self.limbo[:]
@@ -194,6 +199,7 @@ class GameState:
             "discard": self.discard,
             "aside": self.aside,
             "specials": self.specials,
+            "universe": list(self.universe),
             "ante": self.ante,
             "ante_choice": self.ante_choice,
             "limbo": self.limbo,

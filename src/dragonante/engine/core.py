@@ -120,10 +120,13 @@ def right_of(s: GameState, seat: int) -> int:
 
 
 def pay(s: GameState, payer: int, amount: int, to: int) -> None:
-    """``payer`` pays ``amount`` to a seat or to the stakes.
+    """``payer`` pays ``amount`` to a seat or to the stakes; pay what you can.
 
-    Legendary "losing your hoard": pay what you can; the rest is tracked as
-    gold owed to the hole (nobody receives it), settled at Step 4.
+    What cannot be paid follows the ruleset's debt model (D19): the
+    Legendary hole (an amount owed to the hole, nobody receives it), or an
+    Emperor's Gambit debt to that player or to the stakes, settled in the
+    order incurred at Step 4 (``creditors``; ``immediate`` repays as soon as
+    the debtor gains gold, the original rules).
     """
     if amount <= 0:
         return
@@ -132,20 +135,53 @@ def pay(s: GameState, payer: int, amount: int, to: int) -> None:
     hoards[payer] -= paid
     if to == STAKES:
         s.stakes += paid
-    else:
-        hoards[to] += paid
+    elif paid:
+        credit(s, to, paid)
     short = amount - paid
     if short:
-        s.hole_owed[payer] += short
+        if s.config.rules.debt_model == "hole":
+            s.hole_owed[payer] += short
+        else:
+            s.debts.append((payer, to, short))
     if s.log is not None:
         ev(s, "pay", payer=payer, to=to, amount=amount, paid=paid, short=short)
+
+
+def credit(s: GameState, seat: int, amount: int) -> None:
+    """Gold arrives in ``seat``'s hoard (original rules: it repays debts at once)."""
+    s.hoards[seat] += amount
+    if s.debts and s.config.rules.debt_model == "immediate":
+        repay_debts(s, seat)
+
+
+def repay_debts(s: GameState, seat: int) -> None:
+    """Original rules: ``seat`` repays its debts, oldest first, with what it has."""
+    i = 0
+    debts = s.debts
+    while i < len(debts) and s.hoards[seat] > 0:
+        debtor, creditor, owed = debts[i]
+        if debtor != seat:
+            i += 1
+            continue
+        paid = min(owed, s.hoards[seat])
+        s.hoards[seat] -= paid
+        if creditor == STAKES:
+            s.stakes += paid
+        else:
+            s.hoards[creditor] += paid
+        ev(s, "debt_paid", seat=seat, to=creditor, owed=owed, paid=paid)
+        if paid == owed:
+            del debts[i]
+        else:
+            debts[i] = (debtor, creditor, owed - paid)
+            i += 1
 
 
 def steal(s: GameState, seat: int, amount: int) -> None:
     """Take gold from the stakes; never more than is there (A40)."""
     take = amount if s.stakes >= amount else s.stakes
     s.stakes -= take
-    s.hoards[seat] += take
+    credit(s, seat, take)
     if s.log is not None:
         ev(s, "steal", seat=seat, amount=amount, taken=take)
     if s.stakes == 0:

@@ -540,7 +540,7 @@ def _award(s: GameState, st: Step) -> None:
     s.discard.extend(s.ante)
     s.ante.clear()
     s.round_card = [-1] * n
-    # Step 4: pay into the hole.
+    # Step 4: pay into the hole (L) or settle debts (EG).
     for p in range(n):
         owed = s.hole_owed[p]
         if owed:
@@ -549,6 +549,8 @@ def _award(s: GameState, st: Step) -> None:
             s.hole += paid
             s.hole_owed[p] = 0
             ev(s, "hole_paid", seat=p, owed=owed, paid=paid)
+    if s.debts:
+        settle_debts(s, winner)
     if any(h == 0 for h in s.hoards):
         _finish_game(s)
         return
@@ -558,6 +560,34 @@ def _award(s: GameState, st: Step) -> None:
     for i in range(n):
         draw(s, (start + i) % n, per)
     s.queue.append(("begin_gambit", start))
+
+
+def settle_debts(s: GameState, winner: int) -> None:
+    """EG Step 4: debtors repay as much as they can, in the order the debts arose.
+
+    The gambit winner ignores its debts to the stakes; by now the stakes have
+    gone to the winner, so a repaid stake-debt goes to the winner, or to the
+    next gambit's stakes when there was no winner (A39,
+    ``stake_debt_recipient``).
+    """
+    to_winner = s.config.rules.stake_debt_recipient == "winner" and winner >= 0
+    for debtor, creditor, owed in s.debts:
+        if creditor == STAKES and debtor == winner:
+            ev(s, "debt_waived", seat=debtor, owed=owed)
+            continue
+        paid = owed if s.hoards[debtor] >= owed else s.hoards[debtor]
+        s.hoards[debtor] -= paid
+        to = creditor
+        if creditor == STAKES:
+            if to_winner:
+                to = winner
+                s.hoards[winner] += paid
+            else:
+                s.stakes += paid
+        else:
+            s.hoards[creditor] += paid
+        ev(s, "debt_paid", seat=debtor, to=to, owed=owed, paid=paid)
+    s.debts.clear()
 
 
 def _finish_game(s: GameState) -> None:

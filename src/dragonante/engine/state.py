@@ -38,6 +38,7 @@ class GameState:
         "collected_colors",
         "collected_strengths",
         "config",
+        "debts",
         "decision_count",
         "deck",
         "dirty",
@@ -104,6 +105,9 @@ class GameState:
         self.stakes = 0
         self.hole = 0
         self.hole_owed: list[int] = [0] * n
+        #: Emperor's Gambit debts, in the order incurred: (debtor, creditor
+        #: seat or -1 for the stakes, amount).
+        self.debts: list[tuple[int, int, int]] = []
         self.gambit = 0
         self.round = 0
         self.leader = 0
@@ -162,6 +166,7 @@ class GameState:
         c.stakes = self.stakes
         c.hole = self.hole
         c.hole_owed = self.hole_owed[:]
+        c.debts = self.debts[:]
         c.gambit = self.gambit
         c.round = self.round
         c.leader = self.leader
@@ -210,6 +215,7 @@ class GameState:
             "stakes": self.stakes,
             "hole": self.hole,
             "hole_owed": self.hole_owed,
+            "debts": [list(d) for d in self.debts],
             "gambit": self.gambit,
             "round": self.round,
             "leader": self.leader,

@@ -54,6 +54,7 @@ def observe(s: GameState, seat: int | None) -> dict[str, Any]:
         "stakes": s.stakes,
         "hole": s.hole,
         "hole_owed": list(s.hole_owed),
+        "debts": [list(d) for d in s.debts],
         "hand": list(s.hands[seat]) if seat is not None else None,
         "hand_sizes": [len(h) for h in s.hands],
         "known_in_hands": known_in_hands,

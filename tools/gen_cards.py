@@ -17,7 +17,6 @@ OUT = Path(__file__).resolve().parent.parent / "src" / "dragonante" / "cards" / 
 #: Power family ids for card types whose power is not simply named after the key.
 POWER_OVERRIDES = {
     "L-leg-tiamat": "",  # dragon god ability only, no power
-    "EG-io": "",  # dragon god ability only
     "EG-wyrmpriest": "eg_wyrmpriest",  # differs from the Legendary Wyrmpriest (rules-notes §2)
 }
 

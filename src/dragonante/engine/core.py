@@ -15,7 +15,7 @@ from typing import Any
 from dragonante.engine import rng
 from dragonante.engine.decisions import Decision
 from dragonante.engine.state import Event, GameState
-from dragonante.engine.tables import IS_EVIL, IS_GOOD, STRENGTH
+from dragonante.engine.tables import ANTE_EFFECT, IS_EVIL, IS_GOOD, STRENGTH
 
 Step = tuple[Any, ...]
 StepFn = Callable[[GameState, Step], None]
@@ -309,3 +309,42 @@ def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
     if s.round_card[seat] == old:
         s.round_card[seat] = new
     forget_card(s, new)
+
+
+# --- the ante and ante effects (Emperor's Gambit) ---------------------------
+
+
+def ante_has(s: GameState, effect: str) -> bool:
+    """Is a card with this ante effect in the ante right now?
+
+    Ante effects work only while their card is in the ante (EG "Ante
+    Effects"), so this looks at the ante each time instead of remembering.
+    """
+    if not s.has_ante_fx:
+        return False
+    return any(ANTE_EFFECT[c] == effect for c in s.ante)
+
+
+def put_into_ante(s: GameState, card: int, seat: int) -> None:
+    """``seat`` puts ``card`` into the ante mid-gambit (Exarch, Purple, Sorcerer).
+
+    The card brings its ante effect with it; one that acts "when this card is
+    put into the ante" (the Dragon Turtle) resolves at once (A48).
+    """
+    s.ante.append(card)
+    forget_card(s, card)
+    ev(s, "to_ante", seat=seat, cards=[card])
+    if ANTE_EFFECT[card] == "dragon_turtle":
+        dragon_turtle_ante(s, seat)
+
+
+def dragon_turtle_ante(s: GameState, first: int) -> None:
+    """Dragon Turtle ante effect: each player pays the stakes the strength of the
+    weakest ante card (the Turtle included), clockwise from ``first`` (A36, A48)."""
+    if not s.ante:
+        return
+    amount = min(STRENGTH[c] for c in s.ante)
+    ev(s, "ante_effect", effect="dragon_turtle", amount=amount)
+    n = s.n
+    for i in range(n):
+        pay(s, (first + i) % n, amount, STAKES)

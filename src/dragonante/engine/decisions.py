@@ -14,6 +14,7 @@ from typing import Final
 # Special answers (card numbers and seats are >= 0).
 PASS: Final = -1  # decline an optional power / "pay the gold instead"
 DONE: Final = -2  # stop picking (Kobold)
+ALL: Final = -3  # Adventurer: discard your entire hand
 YES: Final = 1
 NO: Final = 0
 
@@ -35,15 +36,22 @@ KOBOLD_DISCARD: Final = "kobold_discard"  # card to discard, or DONE
 PRINCESS_NEXT: Final = "princess_next"  # which good dragon's power triggers next
 PROPHET_REVEAL: Final = "prophet_reveal"  # dragon in hand, or PASS
 SLAY: Final = "slay"  # Dragonslayer: dragon to discard from any flight
+# Emperor's Gambit
+ANTE_PUT: Final = "ante_put"  # Exarch (each opponent), Purple: card from hand into the ante
+ADVENTURER_DISCARD: Final = "adventurer_discard"  # one card from hand, or ALL
+HATCHLING_COPY: Final = "hatchling_copy"  # weaker card in any flight whose power to copy
+TURTLE_NEXT: Final = "turtle_next"  # Dragon Turtle: which other mortal triggers next
+ADVENTURER_STACK: Final = "adventurer_stack"  # Adventurer split: who gets a bigger stack
 
 KINDS: Final = (
     PICK_SPECIAL, ANTE, PLAY, BLUE_MODE, GIVE_OR_PAY, CHOOSE_OPPONENT, TAKE_ANTE,
     REPLACE_FROM_HAND, TRICKSTER_DISCARD, TRIGGER_NEW, SEER_KEEP, SORCERER_PICK,
     ILLUSIONIST_SWAP, KOBOLD_DISCARD, PRINCESS_NEXT, PROPHET_REVEAL, SLAY,
+    ANTE_PUT, ADVENTURER_DISCARD, HATCHLING_COPY, TURTLE_NEXT, ADVENTURER_STACK,
 )  # fmt: skip
 
 #: Kinds whose integer answers are seats rather than card numbers.
-SEAT_ANSWERS: Final = frozenset({CHOOSE_OPPONENT})
+SEAT_ANSWERS: Final = frozenset({CHOOSE_OPPONENT, ADVENTURER_STACK})
 #: Kinds whose answers are codes (YES/NO, 0/1) rather than cards.
 CODE_ANSWERS: Final = frozenset({BLUE_MODE, TRIGGER_NEW})
 

@@ -27,7 +27,7 @@ from dragonante.engine.core import (
 )
 from dragonante.engine.decisions import TAKE_ANTE, Decision
 from dragonante.engine.state import GameState
-from dragonante.engine.tables import COLOR_INDEXES, COLOR_MASK, COLORS, IS_MORTAL, STRENGTH
+from dragonante.engine.tables import COLOR_INDEXES, COLOR_MASK, COLORS, IS_EVIL, IS_MORTAL, STRENGTH
 
 Step = tuple[Any, ...]
 
@@ -61,7 +61,9 @@ def completed_colors(s: GameState, seat: int) -> list[tuple[int, int]]:
     if not candidates:
         return []
     collected = s.collected_colors[seat]
-    mortals_ok = s.config.rules.mortals_form_color_flight
+    # Three Mortals are a color under Legendary rules (D6); under Emperor's
+    # Gambit rules only for the owner of a triggered EG Wyrmpriest.
+    mortals_ok = s.config.rules.mortals_form_color_flight or (s.mortal_flights >> seat) & 1
     found: list[tuple[int, int]] = []
     for ci in sorted(candidates):
         if (collected >> ci) & 1 or (ci == _MORTAL and not mortals_ok):
@@ -150,6 +152,8 @@ def _strength_reward(s: GameState, st: Step) -> None:
     ev(s, "strength_flight", seat=p, strength=strength)
     steal(s, p, strength)
     take = s.config.rules.strength_flight_ante_cards
+    if take < 0:  # the original rule: all the remaining ante cards
+        take = len(s.ante)
     if take:
         push(s, ("take_ante", p, take, 0, -1))
     _flight_done(s, p)
@@ -164,9 +168,9 @@ def _flight_done(s: GameState, p: int) -> None:
 def _take_ante(s: GameState, st: Step) -> None:
     """Take ``left`` ante cards into ``p``'s hand, one question per card.
 
-    ``weakest`` (0/1/2) restricts the choice to the weakest cards (Bronze):
-    2 means "the two weakest" with room for only one card, where the player
-    picks either of the two weakest.
+    ``weakest`` restricts the choice: 0 any ante card; 1 the weakest (Bronze);
+    2 "the two weakest" with room for only one card, where the player picks
+    either of the two weakest; 3 evil dragons only (Iron Dragon).
     """
     _, p, left, weakest, source = st
     ante = s.ante
@@ -175,6 +179,10 @@ def _take_ante(s: GameState, st: Step) -> None:
         return
     if weakest == 0:
         options = tuple(sorted(ante))
+    elif weakest == 3:
+        options = tuple(sorted(c for c in ante if IS_EVIL[c]))
+        if not options:
+            return
     else:
         strengths = sorted(STRENGTH[c] for c in ante)
         cap = strengths[0] if weakest == 1 or len(strengths) == 1 else strengths[1]

@@ -15,8 +15,10 @@ from dragonante.engine.config import TRADITIONAL_SPECIALS
 from dragonante.engine.core import (
     POWERS,
     STAKES,
+    ante_has,
     ask,
     buy,
+    dragon_turtle_ante,
     draw,
     ev,
     forget_card,
@@ -27,16 +29,19 @@ from dragonante.engine.core import (
     resolver,
     step,
 )
-from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
+from dragonante.engine.decisions import ADVENTURER_STACK, ANTE, PICK_SPECIAL, PLAY, Decision
 from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.flights import detect_flight_rewards, queue_flight_rewards
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
+    ANTE_EFFECT,
     BLOCKED_BY,
     COLOR_MASK,
+    HAS_ANTE_EFFECT,
     IS_DRAGON,
     IS_EVIL,
     IS_GOOD,
+    IS_MORTAL,
     KEY,
     N_CARDS,
     POWER,
@@ -132,6 +137,7 @@ def _finish_setup(s: GameState, st: Step) -> None:
     cfg = s.config
     _choose_cards(s)
     s.universe = tuple(sorted([*s.deck, *s.aside]))
+    s.has_ante_fx = any(c in HAS_ANTE_EFFECT for c in s.universe)
     s.rng = rng.shuffle(s.rng, s.deck)
     ev(s, "setup", players=s.n, gold=cfg.starting_gold, deck=len(s.deck))
     if cfg.deck.reveal_specials and s.specials:
@@ -165,6 +171,9 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.dracolich = [0] * n
     s.dragonrider = 0
     s.wild = 0
+    s.emperor = [0] * n
+    s.score_round = 0
+    s.mortal_flights = 0
     s.stakes_emptied = False
     s.dirty = 0
     s.gambit_winner = -1
@@ -243,6 +252,12 @@ def _ante_reveal(s: GameState, st: Step) -> None:
     ev(s, "ante_paid", leader=lead, amount=amount)
     for i in range(n):
         pay(s, (lead + i) % n, amount, STAKES)
+    if s.has_ante_fx:
+        # "When revealed" ante effects resolve after the normal ante, clockwise
+        # from the first leader; ante cards of a redo never apply (A48).
+        for c in anted:
+            if ANTE_EFFECT[c] == "dragon_turtle":
+                dragon_turtle_ante(s, lead)
     s.phase = PLAY_PHASE
     s.queue.append(("round_start",))
 
@@ -269,6 +284,12 @@ def _turn(s: GameState, st: Step) -> None:
         return
     seat = (s.leader + k) % s.n
     hand = s.hands[seat]
+    if k == 0 and s.has_ante_fx and ante_has(s, "spy"):
+        # Spy ante effect: whoever takes the first turn of a round pays each
+        # opponent 2 gold before playing.
+        ev(s, "ante_effect", effect="spy", seat=seat)
+        for o in opponents_from_left(s, seat):
+            pay(s, seat, 2, o)
     if len(hand) == 1:  # buying cards, first situation
         buy(s, seat)
     if not hand:  # nothing to play even after buying (deck and discard exhausted)
@@ -293,6 +314,8 @@ def triggers(s: GameState, seat: int, card: int, k: int) -> bool:
     """
     if k == 0 or (s.archmage >> seat) & 1:
         return True
+    if STRENGTH[card] >= 10 and ante_has(s, "exarch"):
+        return True  # Exarch ante effect (a card qualifying twice triggers once)
     prev = s.round_card[(seat - 1) % s.n]
     if prev < 0:
         return all(c < 0 for c in s.round_card)
@@ -320,6 +343,8 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         forget_card(s, card)
     if k == 0 or (s.archmage >> seat) & 1:
         fired = True
+    elif s.has_ante_fx:
+        fired = triggers(s, seat, card, k)
     else:  # triggers(), inlined for the hot path
         prev = s.round_card[seat - 1]
         if prev >= 0:
@@ -421,7 +446,7 @@ def _round_end(s: GameState, st: Step) -> None:
     if all(c < 0 for c in s.round_card):
         # Nobody could play: ties can never break, so score what there is.
         s.queue.append(("scoring_check", 1))
-    elif s.round >= s.config.rules.min_rounds:
+    elif s.round >= s.config.rules.min_rounds and s.round >= s.score_round:
         s.queue.append(("scoring_check", 0))
     else:
         s.queue.append(("round_start",))
@@ -444,7 +469,7 @@ def dragonrider_strengths(s: GameState) -> dict[int, int]:
 
 
 def scoring_totals(s: GameState) -> list[int]:
-    """Flight strengths as scored: Dragonrider and Dracolich adjustments apply (A31)."""
+    """Flight strengths as scored: Dragonrider, Dracolich and Emperor apply (A31)."""
     rider = dragonrider_strengths(s)
     totals = []
     for p, flight in enumerate(s.flights):
@@ -454,21 +479,30 @@ def scoring_totals(s: GameState) -> list[int]:
             total += rider.get(c, STRENGTH[c]) if rider else STRENGTH[c]
             if IS_EVIL[c]:
                 evil += 1
-        total += 2 * evil * s.dracolich[p]
+        total += 2 * evil * s.dracolich[p] + 4 * s.emperor[p]
         totals.append(total)
     return totals
 
 
+_BLOCKING = {"evil": IS_EVIL, "good": IS_GOOD, "mortal": IS_MORTAL}
+
+
 def may_win(s: GameState, seat: int) -> bool:
-    """Dragon-god abilities: Bahamut with an evil dragon, Tiamat with a good one, can't win."""
+    """Dragon-god abilities: Bahamut with an evil dragon, Tiamat with a good one,
+    Io with a mortal in the same flight can't win the gambit."""
     flight = s.flights[seat]
     for c in flight:
         blocked = BLOCKED_BY[c]
         if blocked:
-            table = IS_EVIL if blocked == "evil" else IS_GOOD
+            table = _BLOCKING[blocked]
             if any(table[x] for x in flight):
                 return False
     return True
+
+
+def weakest_wins(s: GameState) -> bool:
+    """The Druid's power or the Hatchling's ante effect: the weakest flight wins (A29)."""
+    return s.druid or ante_has(s, "hatchling")
 
 
 def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
@@ -477,7 +511,7 @@ def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
     eligible = [p for p in range(s.n) if may_win(s, p)]
     if not eligible:
         return [], totals
-    pick = min if s.druid else max
+    pick = min if weakest_wins(s) else max
     best = pick(totals[p] for p in eligible)
     return [p for p in eligible if totals[p] == best], totals
 
@@ -513,27 +547,87 @@ def _decide_winner(s: GameState, st: Step) -> None:
 
 @step("award")
 def _award(s: GameState, st: Step) -> None:
+    """Step 3: the winner takes the stakes (shared by the Adventurer and Priest)."""
+    winner = st[1]
+    s.gambit_winner = winner
+    s.queue.append(("end_gambit", winner))
+    if winner < 0:
+        ev(s, "no_winner", stakes=s.stakes)
+        return
+    amount = s.stakes
+    s.stakes = 0
+    sharers: list[int] = []
+    if ante_has(s, "adventurer"):
+        # Adventurer ante effect: split evenly with the opponents who scored a
+        # special flight this gambit (even if no longer intact, A49).
+        sharers = [
+            o
+            for o in opponents_from_left(s, winner)
+            if s.collected_colors[o] or s.collected_strengths[o]
+        ]
+    if not sharers:
+        _winner_share(s, winner, amount)
+        return
+    k = len(sharers) + 1
+    small, big = divmod(amount, k)
+    ev(s, "adventurer_split", winner=winner, seats=sharers, amount=amount)
+    s.queue.append(("adventurer_stacks", winner, small, big, 0))
+
+
+@step("adventurer_stacks")
+def _adventurer_stacks(s: GameState, st: Step) -> None:
+    """Hand out the Adventurer's stacks: the winner chooses who gets the bigger ones."""
+    _, winner, small, big_left, given = st
+    seats = [winner] + [
+        o
+        for o in opponents_from_left(s, winner)
+        if s.collected_colors[o] or s.collected_strengths[o]
+    ]
+    if big_left:
+        options = tuple(p for p in seats if not (given >> p) & 1)
+        ask(s, winner, ADVENTURER_STACK, options, -1, (small, big_left, given))
+        return
+    for p in seats:
+        if not (given >> p) & 1 and p != winner:
+            s.hoards[p] += small
+            ev(s, "stack", seat=p, amount=small)
+    if not (given >> winner) & 1:
+        _winner_share(s, winner, small)
+
+
+@resolver(ADVENTURER_STACK)
+def _resolve_stack(s: GameState, d: Decision, seat: int) -> None:
+    small, big_left, given = d.ctx
+    if seat == d.seat:
+        _winner_share(s, seat, small + 1)
+    else:
+        s.hoards[seat] += small + 1
+        ev(s, "stack", seat=seat, amount=small + 1)
+    s.queue.append(("adventurer_stacks", d.seat, small, big_left - 1, given | (1 << seat)))
+
+
+def _winner_share(s: GameState, winner: int, amount: int) -> None:
+    """The winner's gold from the stakes: the Priest splits it, the Monarch gives."""
+    if s.priest:
+        share = amount // 2
+        partner = left_of(s, winner)
+        s.hoards[winner] += amount - share
+        s.hoards[partner] += share
+        ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
+    else:
+        s.hoards[winner] += amount
+    ev(s, "gambit_won", winner=winner, amount=amount)
+    if (s.monarch >> winner) & 1:
+        ev(s, "monarch_gift", seat=winner)
+        for o in opponents_from_left(s, winner):
+            pay(s, winner, 3, o)
+
+
+@step("end_gambit")
+def _end_gambit(s: GameState, st: Step) -> None:
+    """Discard flights and ante; Step 4 (hole or debts, game end); Step 5 (draw)."""
     winner = st[1]
     n = s.n
-    s.gambit_winner = winner
-    if winner >= 0:
-        amount = s.stakes
-        s.stakes = 0
-        if s.priest:
-            share = amount // 2
-            partner = left_of(s, winner)
-            s.hoards[winner] += amount - share
-            s.hoards[partner] += share
-            ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
-        else:
-            s.hoards[winner] += amount
-        ev(s, "gambit_won", winner=winner, amount=amount)
-        if (s.monarch >> winner) & 1:
-            ev(s, "monarch_gift", seat=winner)
-            for o in opponents_from_left(s, winner):
-                pay(s, winner, 3, o)
-    else:
-        ev(s, "no_winner", stakes=s.stakes)
     for flight in s.flights:
         s.discard.extend(flight)
         flight.clear()

@@ -46,11 +46,13 @@ class GameState:
         "dracolich",
         "dragonrider",
         "druid",
+        "emperor",
         "flights",
         "gambit",
         "gambit_winner",
         "gold_total",
         "hands",
+        "has_ante_fx",
         "hoards",
         "hole",
         "hole_owed",
@@ -60,6 +62,7 @@ class GameState:
         "log",
         "merchant_prince",
         "monarch",
+        "mortal_flights",
         "n",
         "pending",
         "phase",
@@ -69,6 +72,7 @@ class GameState:
         "round",
         "round_card",
         "round_removed",
+        "score_round",
         "seed",
         "specials",
         "stakes",
@@ -125,6 +129,14 @@ class GameState:
         self.dracolich: list[int] = [0] * n  # scoring bonus triggers per seat
         self.dragonrider = 0  # bit mask of card numbers with a triggered Dragonrider
         self.wild = 0  # bit mask of card numbers counting as every color
+        self.emperor: list[int] = [0] * n  # Emperor triggers per seat (+4 each at scoring)
+        #: The gambit is scored from the end of this round on (Emperor: 4).
+        self.score_round = 0
+        #: Seats allowed a three-Mortal color flight by a triggered EG Wyrmpriest.
+        self.mortal_flights = 0
+        #: Whether any card of this game has an ante effect (EG): lets
+        #: Legendary-only games skip every ante-effect check.
+        self.has_ante_fx = False
         self.stakes_emptied = False
         #: Seats whose flight changed since special flights were last checked.
         self.dirty = 0
@@ -183,6 +195,10 @@ class GameState:
         c.dracolich = self.dracolich[:]
         c.dragonrider = self.dragonrider
         c.wild = self.wild
+        c.emperor = self.emperor[:]
+        c.score_round = self.score_round
+        c.mortal_flights = self.mortal_flights
+        c.has_ante_fx = self.has_ante_fx
         c.stakes_emptied = self.stakes_emptied
         c.dirty = self.dirty
         c.gambit_winner = self.gambit_winner
@@ -232,6 +248,10 @@ class GameState:
             "dracolich": self.dracolich,
             "dragonrider": self.dragonrider,
             "wild": self.wild,
+            "emperor": self.emperor,
+            "score_round": self.score_round,
+            "mortal_flights": self.mortal_flights,
+            "has_ante_fx": self.has_ante_fx,
             "stakes_emptied": self.stakes_emptied,
             "dirty": self.dirty,
             "gambit_winner": self.gambit_winner,

@@ -555,7 +555,6 @@ def _award(s: GameState, st: Step) -> None:
         ev(s, "no_winner", stakes=s.stakes)
         return
     amount = s.stakes
-    s.stakes = 0
     sharers: list[int] = []
     if ante_has(s, "adventurer"):
         # Adventurer ante effect: split evenly with the opponents who scored a
@@ -566,8 +565,10 @@ def _award(s: GameState, st: Step) -> None:
             if s.collected_colors[o] or s.collected_strengths[o]
         ]
     if not sharers:
+        s.stakes = 0
         _winner_share(s, winner, amount)
         return
+    # The stacks leave the stakes one by one, so the gold is always somewhere.
     k = len(sharers) + 1
     small, big = divmod(amount, k)
     ev(s, "adventurer_split", winner=winner, seats=sharers, amount=amount)
@@ -589,15 +590,18 @@ def _adventurer_stacks(s: GameState, st: Step) -> None:
         return
     for p in seats:
         if not (given >> p) & 1 and p != winner:
+            s.stakes -= small
             s.hoards[p] += small
             ev(s, "stack", seat=p, amount=small)
     if not (given >> winner) & 1:
+        s.stakes -= small
         _winner_share(s, winner, small)
 
 
 @resolver(ADVENTURER_STACK)
 def _resolve_stack(s: GameState, d: Decision, seat: int) -> None:
     small, big_left, given = d.ctx
+    s.stakes -= small + 1
     if seat == d.seat:
         _winner_share(s, seat, small + 1)
     else:

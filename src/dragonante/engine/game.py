@@ -16,13 +16,14 @@ from __future__ import annotations
 from dragonante.engine import flights as _flights
 from dragonante.engine import flow as _flow
 from dragonante.engine import powers as _powers
+from dragonante.engine import powers_eg as _powers_eg
 from dragonante.engine import rng
 from dragonante.engine.config import GameConfig
 from dragonante.engine.core import RESOLVERS, STEPS
 from dragonante.engine.decisions import Decision, IllegalAnswer
 from dragonante.engine.state import GameState
 
-_REGISTERED = (_flights, _flow, _powers)
+_REGISTERED = (_flights, _flow, _powers, _powers_eg)
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0, log: bool = True) -> GameState:

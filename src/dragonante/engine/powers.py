@@ -28,6 +28,7 @@ from dragonante.engine.core import (
     pay,
     power,
     push,
+    put_into_ante,
     replace_in_flight,
     resolver,
     reveal_known,
@@ -114,23 +115,31 @@ def green(s: GameState, seat: int, text: int, this: int) -> None:
 
 @step("give_or_pay")
 def _give_or_pay(s: GameState, st: Step) -> None:
-    """Brass: a stronger good dragon; Green: a weaker evil dragon (than ``text``, A13)."""
+    """The giver chooses a card to give or PASS to pay (5 gold; Steel: 4).
+
+    Brass: a good dragon stronger than ``text``; Green: an evil dragon weaker
+    than ``text`` (A13); Steel: a mortal.
+    """
     _, giver, receiver, text = st
     strength = STRENGTH[text]
-    if IS_GOOD[text]:
+    amount = 5
+    if POWER[text] == "steel":
+        cards = tuple(c for c in s.hands[giver] if IS_MORTAL[c])
+        amount = 4
+    elif IS_GOOD[text]:
         cards = tuple(c for c in s.hands[giver] if IS_GOOD[c] and STRENGTH[c] > strength)
     else:
         cards = tuple(c for c in s.hands[giver] if IS_EVIL[c] and STRENGTH[c] < strength)
-    ask(s, giver, D.GIVE_OR_PAY, (*cards, D.PASS), text, (receiver,))
+    ask(s, giver, D.GIVE_OR_PAY, (*cards, D.PASS), text, (receiver, amount))
 
 
 @resolver(D.GIVE_OR_PAY)
 def _resolve_give_or_pay(s: GameState, d: Decision, card: int) -> None:
-    receiver = d.ctx[0]
+    receiver, amount = d.ctx
     giver = d.seat
     if card == D.PASS:
         ev(s, "chose_pay", seat=giver, to=receiver)
-        pay(s, giver, 5, receiver)
+        pay(s, giver, amount, receiver)
         return
     ev(s, "gives_card", seat=giver, to=receiver, card=card)
     reveal_known(s, card)
@@ -320,19 +329,28 @@ def _kobold_discard(s: GameState, d: Decision, card: int) -> None:
 # --- taking gold from opponents -------------------------------------------------
 
 
-def _choose_among(s: GameState, seat: int, text: int, seats: list[int], then: str) -> None:
-    """Pick the target among tied opponents (the player chooses, L Strongest/Weakest)."""
+def choose_among(
+    s: GameState, seat: int, text: int, seats: list[int], then: str, extra: tuple[int, ...] = ()
+) -> None:
+    """Pick the target among tied opponents (the player chooses, L Strongest/Weakest),
+    then run step ``then`` as ``(then, seat, target, text, *extra)``."""
     if len(seats) == 1:
-        push(s, (then, seat, seats[0], text))
+        push(s, (then, seat, seats[0], text, *extra))
     else:
-        ask(s, seat, D.CHOOSE_OPPONENT, tuple(seats), text, ())
+        ask(s, seat, D.CHOOSE_OPPONENT, tuple(seats), text, extra)
 
 
 @resolver(D.CHOOSE_OPPONENT)
 def _choose_opponent(s: GameState, d: Decision, target: int) -> None:
-    pid = POWER[d.source]
-    then = "red_hit" if pid in ("red", "red_destroyer") else "white_hit"
-    push(s, (then, d.seat, target, d.source))
+    push(s, (CHOSEN_STEP[POWER[d.source]], d.seat, target, d.source, *d.ctx))
+
+
+#: The step that continues each power after its player chose among tied opponents.
+CHOSEN_STEP: dict[str, str] = {
+    "red": "red_hit",
+    "red_destroyer": "red_hit",
+    "white": "white_hit",
+}
 
 
 def _strongest_opponents(s: GameState, seat: int) -> list[int]:
@@ -345,7 +363,7 @@ def _strongest_opponents(s: GameState, seat: int) -> list[int]:
 @power("red", "red_destroyer")
 def red(s: GameState, seat: int, text: int, this: int) -> None:
     """The strongest opponent (your own flight ignored) pays, then you take a random card."""
-    _choose_among(s, seat, text, _strongest_opponents(s, seat), "red_hit")
+    choose_among(s, seat, text, _strongest_opponents(s, seat), "red_hit")
 
 
 @step("red_hit")
@@ -361,7 +379,7 @@ def white(s: GameState, seat: int, text: int, this: int) -> None:
     opp = opponents_from_left(s, seat)
     totals = {o: flight_total(s, o) for o in opp}
     low = min(totals.values())
-    _choose_among(s, seat, text, [o for o in opp if totals[o] == low], "white_hit")
+    choose_among(s, seat, text, [o for o in opp if totals[o] == low], "white_hit")
 
 
 @step("white_hit")
@@ -447,11 +465,13 @@ def _sorcerer_pick(s: GameState, d: Decision, card: int) -> None:
     for c in d.options:
         s.limbo.remove(c)
     rest = [c for c in d.options if c != card]
-    s.ante.extend(rest)
     ev(s, "replace", seat=seat, old=this, new=card, how="sorcerer")
-    ev(s, "to_ante", cards=rest)
     replace_in_flight(s, seat, this, card)
     push(s, ("trigger", seat, card, card))
+    # The other two go into the ante, bringing their ante effects (EG note;
+    # the Dragon Turtle is the only one acting on entry, so order is moot).
+    for c in rest:
+        put_into_ante(s, c, seat)
 
 
 @power("illusionist")

@@ -1,0 +1,303 @@
+"""The powers of the Emperor's Gambit cards (EG Appendix 3).
+
+Same conventions as :mod:`dragonante.engine.powers`: ``text`` is the card
+whose text resolves (its strength is the one compared, A13) and ``this`` the
+card "this card" means (they differ under the Prophet or the Hatchling,
+A43).  The Queen and the Sorcerer share the Legendary definitions; the EG
+Wyrmpriest has its own.  Ante effects are not powers: they live in
+:mod:`dragonante.engine.flow` and :mod:`dragonante.engine.core`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.engine import decisions as D
+from dragonante.engine import rng
+from dragonante.engine.core import (
+    RESHAPED,
+    STAKES,
+    ask,
+    draw,
+    ev,
+    flight_total,
+    forget_card,
+    left_of,
+    opponents_from_left,
+    pay,
+    power,
+    push,
+    put_into_ante,
+    replace_in_flight,
+    resolver,
+    steal,
+    step,
+)
+from dragonante.engine.decisions import Decision
+from dragonante.engine.powers import CHOSEN_STEP, choose_among
+from dragonante.engine.state import GameState
+from dragonante.engine.tables import COLOR_MASK, IS_EVIL, IS_GOOD, IS_MORTAL, KEY, POWER, STRENGTH
+
+Step = tuple[Any, ...]
+
+
+@power("adamantine")
+def adamantine(s: GameState, seat: int, text: int, this: int) -> None:
+    """Draw a card; each opponent pays 1 gold to the stakes (the draw happens even
+    if they go into debt)."""
+    draw(s, seat, 1)
+    for o in opponents_from_left(s, seat):
+        pay(s, o, 1, STAKES)
+
+
+@power("brown")
+def brown(s: GameState, seat: int, text: int, this: int) -> None:
+    """Steal 1, and 2 more if your flight has no good dragon (all that is left if less)."""
+    steal(s, seat, 1)
+    if not any(IS_GOOD[c] for c in s.flights[seat]):
+        steal(s, seat, 2)
+
+
+@power("earthquake")
+def earthquake(s: GameState, seat: int, text: int, this: int) -> None:
+    """Each opponent pays you one gold per Earthquake Dragon in all flights and the ante."""
+    count = sum(1 for f in s.flights for c in f if KEY[c] == "EG-earthquake")
+    count += sum(1 for c in s.ante if KEY[c] == "EG-earthquake")
+    for o in opponents_from_left(s, seat):
+        pay(s, o, count, seat)
+
+
+@power("io")
+def io(s: GameState, seat: int, text: int, this: int) -> None:
+    """Each player, you first, pays the stakes gold equal to the number of players."""
+    n = s.n
+    for i in range(n):
+        pay(s, (seat + i) % n, n, STAKES)
+
+
+@power("mercury")
+def mercury(s: GameState, seat: int, text: int, this: int) -> None:
+    """Draw a card for each color of good dragon in your flight (this one included)."""
+    colors = 0
+    for c in s.flights[seat]:
+        if IS_GOOD[c]:
+            colors |= COLOR_MASK[c]
+    draw(s, seat, colors.bit_count())
+
+
+@power("mithral")
+def mithral(s: GameState, seat: int, text: int, this: int) -> None:
+    """Each player with three or fewer cards draws one (you first, then clockwise);
+    then you draw one more."""
+    n = s.n
+    for i in range(n):
+        p = (seat + i) % n
+        if len(s.hands[p]) <= 3:
+            draw(s, p, 1)
+    draw(s, seat, 1)
+
+
+@power("iron")
+def iron(s: GameState, seat: int, text: int, this: int) -> None:
+    """Put an evil dragon from the ante into your hand (none there: no effect)."""
+    push(s, ("take_ante", seat, 1, 3, text))
+
+
+@power("spy")
+def spy(s: GameState, seat: int, text: int, this: int) -> None:
+    """Put any one ante card into your hand, even one with an ante effect."""
+    push(s, ("take_ante", seat, 1, 0, text))
+
+
+# --- the ante: Purple, Exarch ---------------------------------------------------
+
+
+@power("purple")
+def purple(s: GameState, seat: int, text: int, this: int) -> None:
+    """Draw a card, then put a card from your hand into the ante."""
+    draw(s, seat, 1)
+    push(s, ("ante_put", seat, text))
+
+
+@power("exarch")
+def exarch(s: GameState, seat: int, text: int, this: int) -> None:
+    """Each opponent, from your left, puts a card from their hand into the ante."""
+    push(s, *(("ante_put", o, text) for o in opponents_from_left(s, seat)))
+
+
+@step("ante_put")
+def _ante_put(s: GameState, st: Step) -> None:
+    _, seat, text = st
+    hand = s.hands[seat]
+    if hand:
+        ask(s, seat, D.ANTE_PUT, tuple(hand), text)
+
+
+@resolver(D.ANTE_PUT)
+def _resolve_ante_put(s: GameState, d: Decision, card: int) -> None:
+    s.hands[d.seat].remove(card)
+    put_into_ante(s, card, d.seat)
+
+
+# --- taking gold from the strongest: Gray ----------------------------------------
+
+
+@power("gray")
+def gray(s: GameState, seat: int, text: int, this: int) -> None:
+    """The strongest opponent (ties: you choose) pays 1 gold per evil dragon in the ante."""
+    opp = opponents_from_left(s, seat)
+    totals = {o: flight_total(s, o) for o in opp}
+    best = max(totals.values())
+    choose_among(s, seat, text, [o for o in opp if totals[o] == best], "gray_hit")
+
+
+@step("gray_hit")
+def _gray_hit(s: GameState, st: Step) -> None:
+    _, seat, target, _text = st
+    pay(s, target, sum(1 for c in s.ante if IS_EVIL[c]), seat)
+
+
+CHOSEN_STEP["gray"] = "gray_hit"
+
+
+# --- Steel: the left opponent gives a mortal or pays 4 -----------------------------
+
+
+@power("steel")
+def steel(s: GameState, seat: int, text: int, this: int) -> None:
+    push(s, ("give_or_pay", left_of(s, seat), seat, text))
+
+
+# --- Shadow: a random card from the fullest hand replaces it ------------------------
+
+
+@power("shadow")
+def shadow(s: GameState, seat: int, text: int, this: int) -> None:
+    """Take a random card from the opponent with the most cards (ties: you choose);
+    it replaces this card and its power triggers."""
+    if this not in s.flights[seat]:
+        return
+    opp = opponents_from_left(s, seat)
+    most = max(len(s.hands[o]) for o in opp)
+    if most == 0:
+        return
+    tied = [o for o in opp if len(s.hands[o]) == most]
+    choose_among(s, seat, text, tied, "shadow_take", (this,))
+
+
+@step("shadow_take")
+def _shadow_take(s: GameState, st: Step) -> None:
+    _, seat, victim, _text, this = st
+    if this not in s.flights[seat]:
+        return
+    hand = s.hands[victim]
+    if not hand or len(s.hands[seat]) >= s.config.rules.hand_limit:
+        # A35: a take into a full hand is ignored.
+        ev(s, "take_random_none", taker=seat, victim=victim)
+        return
+    s.rng, k = rng.below(s.rng, len(hand))
+    card = hand.pop(k)
+    forget_card(s, card)
+    ev(s, "take_random", taker=seat, victim=victim)
+    ev(s, "replace", seat=seat, old=this, new=card, how="shadow")
+    replace_in_flight(s, seat, this, card)
+    push(s, ("trigger", seat, card, card))
+
+
+CHOSEN_STEP["shadow"] = "shadow_take"
+
+
+# --- Adventurer: discard one card or the whole hand, draw as many --------------------
+
+
+@power("adventurer")
+def adventurer(s: GameState, seat: int, text: int, this: int) -> None:
+    hand = s.hands[seat]
+    if not hand:
+        return
+    options = (*hand, D.ALL) if len(hand) > 1 else tuple(hand)
+    ask(s, seat, D.ADVENTURER_DISCARD, options, text)
+
+
+@resolver(D.ADVENTURER_DISCARD)
+def _adventurer_discard(s: GameState, d: Decision, card: int) -> None:
+    seat = d.seat
+    hand = s.hands[seat]
+    gone = list(hand) if card == D.ALL else [card]
+    for c in gone:
+        hand.remove(c)
+        s.discard.append(c)
+        forget_card(s, c)
+        ev(s, "discard_from_hand", seat=seat, card=c)
+    draw(s, seat, len(gone))
+
+
+# --- Hatchling: copy a weaker card's power ------------------------------------------
+
+
+@power("hatchling")
+def hatchling(s: GameState, seat: int, text: int, this: int) -> None:
+    """Copy the power of a strictly weaker card in any flight (A50); mandatory if one
+    exists.  Ante effects and dragon-god abilities are not powers and are not copied."""
+    limit = STRENGTH[text]
+    n = s.n
+    targets = tuple(
+        c
+        for i in range(n)
+        for c in s.flights[(seat + i) % n]
+        if STRENGTH[c] < limit and POWER[c] and c != this
+    )
+    if targets:
+        ask(s, seat, D.HATCHLING_COPY, targets, text, (this,))
+
+
+@resolver(D.HATCHLING_COPY)
+def _hatchling_copy(s: GameState, d: Decision, card: int) -> None:
+    ev(s, "copy", seat=d.seat, card=card)
+    push(s, ("trigger", d.seat, card, d.ctx[0]))
+
+
+# --- Dragon Turtle: each other mortal in your flight triggers -------------------------
+
+
+@power("dragon_turtle")
+def dragon_turtle(s: GameState, seat: int, text: int, this: int) -> None:
+    """The power of each other mortal in your flight triggers, in the order you choose."""
+    mortals = tuple(c for c in s.flights[seat] if IS_MORTAL[c] and c != this and POWER[c])
+    if mortals:
+        push(s, ("turtle_next", seat, mortals, text))
+
+
+@step("turtle_next")
+def _turtle_next(s: GameState, st: Step) -> None:
+    _, seat, left, text = st
+    left = tuple(c for c in left if c in s.flights[seat])
+    if not left:
+        return
+    ask(s, seat, D.TURTLE_NEXT, left, text, left)
+
+
+@resolver(D.TURTLE_NEXT)
+def _resolve_turtle(s: GameState, d: Decision, card: int) -> None:
+    rest = tuple(c for c in d.ctx if c != card)
+    push(s, ("trigger", d.seat, card, card), ("turtle_next", d.seat, rest, d.source))
+
+
+# --- Emperor and the EG Wyrmpriest: effects for the rest of the gambit ----------------
+
+
+@power("emperor")
+def emperor(s: GameState, seat: int, text: int, this: int) -> None:
+    """Not scored until after round 4 (no effect from round 4 on); +4 at scoring."""
+    s.emperor[seat] += 1
+    s.score_round = max(s.score_round, 4)
+
+
+@power("eg_wyrmpriest")
+def eg_wyrmpriest(s: GameState, seat: int, text: int, this: int) -> None:
+    """Counts as a dragon of any color for color flights, and its owner may complete
+    a color flight with three mortals, for the rest of the gambit."""
+    s.wild |= 1 << this
+    owner = next((o for o in range(s.n) if this in s.flights[o]), seat)
+    s.mortal_flights |= 1 << owner
+    s.dirty |= (1 << owner) | RESHAPED

@@ -113,6 +113,29 @@ class Rules:
 
 
 @dataclass(frozen=True, slots=True)
+class Ending:
+    """When the game ends besides "a hoard is empty at Step 4" (EG optional rules).
+
+    Zero switches a rule off.  The time limit is kept by the interface (the
+    engine has no clock): when it runs out it calls
+    :func:`dragonante.engine.game.call_last_gambit`, and exactly one more
+    gambit is played after the current one.  A series of games is played
+    with :mod:`dragonante.engine.series`.
+    """
+
+    #: Play this many gambits, then the most gold wins (optional rule 4).
+    gambits: int = 0
+    #: The game ends at Step 4 when a hoard holds at least this much (rule 3).
+    target_gold: int = 0
+    #: Empty hoards eliminate players until this many remain (rule 2).
+    players_remaining: int = 0
+    #: Informational for interfaces: minutes before the last gambit (rule 5).
+    time_limit_minutes: int = 0
+    #: Games in a series, scored by combined final gold (rule 1).
+    series_games: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class GameConfig:
     """Everything about a table except the seed and the answers."""
 
@@ -123,6 +146,7 @@ class GameConfig:
     starting_gold_fixed: int = 0
     deck: DeckOptions = field(default_factory=DeckOptions)
     rules: Rules = field(default_factory=Rules)
+    ending: Ending = field(default_factory=Ending)
     #: Apply questions with a single legal answer automatically (they are logged).
     auto_single: bool = True
 
@@ -184,6 +208,20 @@ class GameConfig:
             raise ConfigError(f"debt_model is one of {', '.join(DEBT_MODELS)}")
         if r.stake_debt_recipient not in ("winner", "next_stakes"):
             raise ConfigError("stake_debt_recipient is 'winner' or 'next_stakes'")
+        ending = self.ending
+        for name in (
+            "gambits",
+            "target_gold",
+            "players_remaining",
+            "time_limit_minutes",
+            "series_games",
+        ):
+            if getattr(ending, name) < 0:
+                raise ConfigError(f"ending.{name} cannot be negative")
+        if ending.players_remaining and not 1 <= ending.players_remaining < self.players:
+            raise ConfigError(
+                f"ending.players_remaining must be 1-{self.players - 1} at this table"
+            )
         if r.hand_limit < r.buy_fill_to or r.hand_limit < 1:
             raise ConfigError("hand_limit must be at least buy_fill_to")
         if r.starting_hand > r.hand_limit:
@@ -206,6 +244,8 @@ class GameConfig:
             changes["deck"] = _build(DeckOptions, changes["deck"], "deck")
         if isinstance(changes.get("rules"), dict):
             changes["rules"] = _rules(changes["rules"])
+        if isinstance(changes.get("ending"), dict):
+            changes["ending"] = _build(Ending, changes["ending"], "ending")
         return replace(self, **changes)
 
 
@@ -262,6 +302,7 @@ def config_from_dict(data: Any) -> GameConfig:
     data = dict(data)
     deck = _build(DeckOptions, data.pop("deck", {}), "deck")
     rules = _rules(data.pop("rules", {}))
+    ending = _build(Ending, data.pop("ending", {}), "ending")
     top = _build(_Top, data, "config")
     return GameConfig(
         players=top.players,
@@ -269,6 +310,7 @@ def config_from_dict(data: Any) -> GameConfig:
         starting_gold_fixed=top.starting_gold_fixed,
         deck=deck,
         rules=rules,
+        ending=ending,
         auto_single=top.auto_single,
     ).validate()
 

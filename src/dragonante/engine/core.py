@@ -103,17 +103,41 @@ def push(s: GameState, *steps: Step) -> None:
 
 
 def opponents_from_left(s: GameState, seat: int) -> list[int]:
-    """Every other seat, clockwise starting with the player on ``seat``'s left."""
+    """Every other player still in the game, clockwise from ``seat``'s left."""
     n = s.n
+    if s.out:
+        return [p for i in range(1, n) if not (s.out >> (p := (seat + i) % n)) & 1]
     return [(seat + i) % n for i in range(1, n)]
 
 
+def clockwise(s: GameState, start: int) -> list[int]:
+    """Every player still in the game, clockwise, starting with ``start`` (A36)."""
+    n = s.n
+    order = [(start + i) % n for i in range(n)]
+    return [p for p in order if not (s.out >> p) & 1] if s.out else order
+
+
 def left_of(s: GameState, seat: int) -> int:
-    return (seat + 1) % s.n
+    """The next player clockwise (eliminated players have left the table)."""
+    n = s.n
+    p = (seat + 1) % n
+    while (s.out >> p) & 1 and p != seat:
+        p = (p + 1) % n
+    return p
 
 
 def right_of(s: GameState, seat: int) -> int:
-    return (seat - 1) % s.n
+    """The previous player clockwise (eliminated players have left the table)."""
+    n = s.n
+    p = (seat - 1) % n
+    while (s.out >> p) & 1 and p != seat:
+        p = (p - 1) % n
+    return p
+
+
+def players_in(s: GameState) -> int:
+    """How many players are still in the game."""
+    return s.n - s.out.bit_count()
 
 
 # --- gold -------------------------------------------------------------------
@@ -345,6 +369,5 @@ def dragon_turtle_ante(s: GameState, first: int) -> None:
         return
     amount = min(STRENGTH[c] for c in s.ante)
     ev(s, "ante_effect", effect="dragon_turtle", amount=amount)
-    n = s.n
-    for i in range(n):
-        pay(s, (first + i) % n, amount, STAKES)
+    for p in clockwise(s, first):
+        pay(s, p, amount, STAKES)

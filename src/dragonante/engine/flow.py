@@ -18,6 +18,7 @@ from dragonante.engine.core import (
     ante_has,
     ask,
     buy,
+    clockwise,
     dragon_turtle_ante,
     draw,
     ev,
@@ -25,6 +26,7 @@ from dragonante.engine.core import (
     left_of,
     opponents_from_left,
     pay,
+    players_in,
     push,
     resolver,
     step,
@@ -191,7 +193,7 @@ def _ante_ask(s: GameState, st: Step) -> None:
     seat = (start + k) % s.n
     s.queue.append(("ante_ask", start, k + 1, redo))
     hand = s.hands[seat]
-    if hand:
+    if hand and not (s.out >> seat) & 1:
         ask(s, seat, ANTE, tuple(hand))
 
 
@@ -239,8 +241,8 @@ def _ante_reveal(s: GameState, st: Step) -> None:
         ev(s, "ante_redo")
         s.discard.extend(anted)
         s.ante_choice = [-1] * n
-        for i in range(n):
-            draw(s, (start + i) % n, 1)
+        for p in clockwise(s, start):
+            draw(s, p, 1)
         s.queue.append(("ante_ask", start, 0, redo + 1))
         return
     if lead < 0:  # nobody could ante, or endless redos: keep the previous leader
@@ -250,8 +252,8 @@ def _ante_reveal(s: GameState, st: Step) -> None:
     s.ante = anted
     s.ante_choice = [-1] * n
     ev(s, "ante_paid", leader=lead, amount=amount)
-    for i in range(n):
-        pay(s, (lead + i) % n, amount, STAKES)
+    for p in clockwise(s, lead):
+        pay(s, p, amount, STAKES)
     if s.has_ante_fx:
         # "When revealed" ante effects resolve after the normal ante, clockwise
         # from the first leader; ante cards of a redo never apply (A48).
@@ -283,6 +285,9 @@ def _turn(s: GameState, st: Step) -> None:
         s.queue.append(("round_end",))
         return
     seat = (s.leader + k) % s.n
+    if s.out and (s.out >> seat) & 1:  # eliminated: no longer at the table
+        s.queue.append(("turn", k + 1))
+        return
     hand = s.hands[seat]
     if k == 0 and s.has_ante_fx and ante_has(s, "spy"):
         # Spy ante effect: whoever takes the first turn of a round pays each
@@ -428,9 +433,7 @@ def _after_rewards(s: GameState, st: Step) -> None:
         return
     hands = s.hands
     if not all(hands):
-        n = s.n
-        for i in range(n):
-            p = (seat + i) % n
+        for p in clockwise(s, seat):
             if not hands[p]:
                 buy(s, p)
     _turn(s, ("turn", k + 1))
@@ -508,7 +511,7 @@ def weakest_wins(s: GameState) -> bool:
 def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
     """(eligible seats with the best scored flight, scored totals)."""
     totals = scoring_totals(s)
-    eligible = [p for p in range(s.n) if may_win(s, p)]
+    eligible = [p for p in range(s.n) if not (s.out >> p) & 1 and may_win(s, p)]
     if not eligible:
         return [], totals
     pick = min if weakest_wins(s) else max
@@ -649,15 +652,46 @@ def _end_gambit(s: GameState, st: Step) -> None:
             ev(s, "hole_paid", seat=p, owed=owed, paid=paid)
     if s.debts:
         settle_debts(s, winner)
-    if any(h == 0 for h in s.hoards):
+    if _game_ends(s):
         _finish_game(s)
         return
     # Step 5: draw two apiece, winner first (A25: else the last leader).
     start = winner if winner >= 0 else s.leader
+    if (s.out >> start) & 1:
+        start = left_of(s, start)
     per = s.config.rules.draw_per_gambit
-    for i in range(n):
-        draw(s, (start + i) % n, per)
+    for p in clockwise(s, start):
+        draw(s, p, per)
     s.queue.append(("begin_gambit", start))
+
+
+def _game_ends(s: GameState) -> bool:
+    """Step 4's game-end check, with the optional endings (EG optional rules).
+
+    Normally the game ends as soon as a hoard is empty.  With
+    ``players_remaining`` an empty hoard eliminates its player instead (the
+    hand is discarded) until that many players remain (options.md §4).
+    """
+    end = s.config.ending
+    broke = [p for p in range(s.n) if s.hoards[p] == 0 and not (s.out >> p) & 1]
+    if broke and end.players_remaining:
+        if players_in(s) - len(broke) > end.players_remaining:
+            for p in broke:
+                s.out |= 1 << p
+                s.discard.extend(s.hands[p])
+                s.hands[p].clear()
+                ev(s, "eliminated", seat=p)
+            broke = []
+        else:
+            return True
+    if broke:
+        return True
+    if end.target_gold and max(s.hoards) >= end.target_gold:
+        ev(s, "target_reached", target=end.target_gold)
+        return True
+    if end.gambits and s.gambit >= end.gambits:
+        return True
+    return bool(s.last_gambit and s.gambit >= s.last_gambit)
 
 
 def settle_debts(s: GameState, winner: int) -> None:

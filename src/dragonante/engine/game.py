@@ -72,3 +72,10 @@ def legal_answers(s: GameState) -> tuple[int, ...]:
 
 def current_decision(s: GameState) -> Decision | None:
     return s.pending
+
+
+def call_last_gambit(s: GameState) -> None:
+    """The time limit ran out (EG optional rule 5): finish the current gambit,
+    play exactly one more, then the game ends and the most gold wins."""
+    if not s.over and not s.last_gambit:
+        s.last_gambit = s.gambit + 1

@@ -17,6 +17,7 @@ from dragonante.engine.core import (
     RESHAPED,
     STAKES,
     ask,
+    clockwise,
     discard_from_flight,
     draw,
     ev,
@@ -243,9 +244,7 @@ def gold_monarch(s: GameState, seat: int, text: int, this: int) -> None:
 
 def silver_draws(s: GameState, seat: int) -> None:
     """Each player with a good dragon in their flight draws one, you first, then clockwise."""
-    n = s.n
-    for i in range(n):
-        p = (seat + i) % n
+    for p in clockwise(s, seat):
         if any(IS_GOOD[c] for c in s.flights[p]):
             draw(s, p, 1)
 

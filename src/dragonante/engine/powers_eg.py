@@ -18,6 +18,7 @@ from dragonante.engine.core import (
     RESHAPED,
     STAKES,
     ask,
+    clockwise,
     draw,
     ev,
     flight_total,
@@ -25,6 +26,7 @@ from dragonante.engine.core import (
     left_of,
     opponents_from_left,
     pay,
+    players_in,
     power,
     push,
     put_into_ante,
@@ -70,9 +72,9 @@ def earthquake(s: GameState, seat: int, text: int, this: int) -> None:
 @power("io")
 def io(s: GameState, seat: int, text: int, this: int) -> None:
     """Each player, you first, pays the stakes gold equal to the number of players."""
-    n = s.n
-    for i in range(n):
-        pay(s, (seat + i) % n, n, STAKES)
+    n = players_in(s)
+    for p in clockwise(s, seat):
+        pay(s, p, n, STAKES)
 
 
 @power("mercury")
@@ -89,9 +91,7 @@ def mercury(s: GameState, seat: int, text: int, this: int) -> None:
 def mithral(s: GameState, seat: int, text: int, this: int) -> None:
     """Each player with three or fewer cards draws one (you first, then clockwise);
     then you draw one more."""
-    n = s.n
-    for i in range(n):
-        p = (seat + i) % n
+    for p in clockwise(s, seat):
         if len(s.hands[p]) <= 3:
             draw(s, p, 1)
     draw(s, seat, 1)

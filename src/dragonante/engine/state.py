@@ -57,6 +57,7 @@ class GameState:
         "hole",
         "hole_owed",
         "known",
+        "last_gambit",
         "leader",
         "limbo",
         "log",
@@ -64,6 +65,7 @@ class GameState:
         "monarch",
         "mortal_flights",
         "n",
+        "out",
         "pending",
         "phase",
         "priest",
@@ -149,6 +151,10 @@ class GameState:
         self.pending: Decision | None = None
         self.decision_count = 0
         self.winners: tuple[int, ...] = ()
+        #: Eliminated seats (bit mask), with ``ending.players_remaining``.
+        self.out = 0
+        #: The gambit after which the game ends (time limit called), 0: none.
+        self.last_gambit = 0
         self.log: list[Event] | None = None
 
     @property
@@ -207,6 +213,8 @@ class GameState:
         c.pending = self.pending  # decisions are never mutated
         c.decision_count = self.decision_count
         c.winners = self.winners
+        c.out = self.out
+        c.last_gambit = self.last_gambit
         c.log = self.log if keep_log else None
         return c
 
@@ -260,4 +268,6 @@ class GameState:
             "pending": None if self.pending is None else self.pending.to_dict(),
             "decision_count": self.decision_count,
             "winners": list(self.winners),
+            "out": self.out,
+            "last_gambit": self.last_gambit,
         }

@@ -1,0 +1,107 @@
+"""The Emperor's Gambit optional rules: series, players remaining, target gold,
+a set number of gambits, a time limit, any starting gold (options.md §4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dragonante.engine import ConfigError, GameConfig, apply
+from dragonante.engine.config import Ending
+from dragonante.engine.game import call_last_gambit, new_game
+from dragonante.engine.series import Series
+from dragonante.engine.state import GameState
+from dragonante.sim.selfplay import play_random
+
+
+def finish(s: GameState, seed: int = 0, until_gambit: int | None = None) -> None:
+    pick = random.Random(seed)
+    while not s.over and (until_gambit is None or s.gambit < until_gambit):
+        d = s.pending
+        assert d is not None
+        apply(s, pick.choice(d.options))
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_players_remaining_eliminates_instead_of_ending(players: int) -> None:
+    config = GameConfig(players=players, gold_per_player=8, ending=Ending(players_remaining=2))
+    eliminated_somewhere = False
+    for seed in range(40):
+        s, result = play_random(config, seed, check=True, log=True)
+        assert result.completed and not result.violations
+        out = [p for p in range(players) if (s.out >> p) & 1]
+        assert s.log is not None
+        assert sorted(e[2]["seat"] for e in s.log if e[1] == "eliminated") == out
+        for p in out:
+            assert s.hoards[p] == 0 and not s.hands[p]
+        # Play stops once no more than two players have gold (or a last
+        # elimination would leave fewer than two).
+        assert players - len(out) >= 2
+        eliminated_somewhere |= bool(out)
+        # The game never ends while more than two players have gold.
+        assert sum(1 for h in s.hoards if h > 0) <= 2 or min(s.hoards) == 0
+    # With three players the first broke player already leaves only two.
+    assert eliminated_somewhere == (players > 3)
+
+
+def test_eliminated_players_take_no_turns() -> None:
+    config = GameConfig(players=4, gold_per_player=8, ending=Ending(players_remaining=1))
+    for seed in range(30):
+        s, _ = play_random(config, seed, log=True)
+        assert s.log is not None
+        gone: set[int] = set()
+        for _vis, kind, data in s.log:
+            if kind == "eliminated":
+                gone.add(data["seat"])
+            elif kind in ("play", "ante_placed", "draw_card"):
+                assert data["seat"] not in gone, (seed, kind, data)
+
+
+def test_a_set_number_of_gambits() -> None:
+    for seed in range(30):
+        s, result = play_random(GameConfig(players=4, ending=Ending(gambits=3)), seed)
+        assert result.completed and s.gambit <= 3
+        top = max(s.hoards)
+        assert set(s.winners) == {p for p in range(4) if s.hoards[p] == top}
+
+
+def test_target_gold() -> None:
+    config = GameConfig(players=3, ending=Ending(target_gold=40))
+    for seed in range(30):
+        s, result = play_random(config, seed, log=True)
+        assert result.completed
+        assert s.log is not None
+        reached = any(e[1] == "target_reached" for e in s.log)
+        broke = any(e[1] == "game_over" and 0 in e[2]["hoards"] for e in s.log)
+        assert reached or broke
+
+
+def test_time_limit_plays_exactly_one_more_gambit() -> None:
+    s = new_game(GameConfig(players=4, gold_per_player=15), seed=3)
+    finish(s, 1, until_gambit=2)
+    assert not s.over and s.gambit == 2
+    call_last_gambit(s)
+    finish(s, 1)
+    assert s.gambit <= 3
+
+
+def test_series_scores_combined_gold() -> None:
+    series = Series(GameConfig(players=3, ending=Ending(series_games=3)), seed=9, log=False)
+    for i in range(3):
+        assert series.index == i
+        finish(series.current, i)
+        series.next_game()
+    assert series.over
+    totals = series.totals()
+    assert totals == [sum(r[p] for r in series.results) for p in range(3)]
+    assert series.winners() == tuple(p for p in range(3) if totals[p] == max(totals))
+    with pytest.raises(ValueError, match="series is over"):
+        series.next_game()
+
+
+def test_ending_validation() -> None:
+    with pytest.raises(ConfigError, match="players_remaining must be 1-3"):
+        GameConfig(players=4, ending=Ending(players_remaining=4)).validate()
+    with pytest.raises(ConfigError, match="cannot be negative"):
+        GameConfig(ending=Ending(gambits=-1)).validate()

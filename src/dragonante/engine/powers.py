@@ -531,6 +531,8 @@ def princess(s: GameState, seat: int, text: int, this: int) -> None:
 @step("princess_next")
 def _princess_next(s: GameState, st: Step) -> None:
     _, seat, left, text = st
+    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        return  # A26: the gambit ended; the rest of the chain never resolves
     # Only dragons still in the flight; a Copper's replacement is not added.
     left = tuple(c for c in left if c in s.flights[seat])
     if not left:

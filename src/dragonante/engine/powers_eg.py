@@ -271,6 +271,8 @@ def dragon_turtle(s: GameState, seat: int, text: int, this: int) -> None:
 @step("turtle_next")
 def _turtle_next(s: GameState, st: Step) -> None:
     _, seat, left, text = st
+    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        return  # A26, as for the Princess
     left = tuple(c for c in left if c in s.flights[seat])
     if not left:
         return

@@ -1,7 +1,7 @@
 """Conservation laws of the game, checked by the random-game tests and `simulate`.
 
 * Gold: hoards + stakes + the hole always equal the starting gold (gold owed
-  to the hole is an IOU, not gold).
+  to the hole, and Emperor's Gambit debts, are IOUs, not gold).
 * Cards: every physical card of the game is in exactly one zone.
 * Hands never exceed the hand limit.
 """
@@ -11,13 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from dragonante.engine.state import GameState
-from dragonante.engine.tables import CARD_ID, N_CARDS, SET
-
-_LEGENDARY = frozenset(
-    c
-    for c in range(N_CARDS)
-    if SET[c] in ("legendary-standard", "legendary-dragon", "legendary-mortal")
-)
+from dragonante.engine.tables import CARD_ID
 
 
 def violations(s: GameState) -> list[str]:

@@ -144,3 +144,29 @@ def test_clone_is_independent_and_does_not_copy_history() -> None:
     apply(c, d.options[0])
     assert c.to_dict() != s.to_dict()
     assert s.pending is d
+
+
+def test_same_game_in_separate_processes() -> None:
+    """Byte-for-byte across interpreters, whatever their hash seed."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import random\n"
+        "from dragonante.engine import GameConfig, apply, new_game\n"
+        "from dragonante.engine.records import digest\n"
+        "s = new_game(GameConfig(players=5), seed=77)\n"
+        "pick = random.Random(5)\n"
+        "while not s.over:\n"
+        "    apply(s, pick.choice(s.pending.options))\n"
+        "print(digest(s))\n"
+    )
+    outs = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        outs.add(out.stdout.strip())
+    assert len(outs) == 1

@@ -61,6 +61,9 @@ class Position:
     dragonrider: Sequence[int] = ()  # card numbers of triggered Dragonriders
     collected_colors: list[int] | None = None
     collected_strengths: list[int] | None = None
+    #: Emperor's Gambit debts in the order incurred: (debtor, creditor seat
+    #: or -1 for the stakes, amount).
+    debts: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool = True) -> GameState:
@@ -137,6 +140,7 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         if len(pos.hole_owed) != n:
             raise PositionError("hole_owed must list every seat")
         s.hole_owed = list(pos.hole_owed)
+    s.debts = list(pos.debts)
     # The gold in play is whatever the position holds; conservation checks against it.
     s.gold_total = sum(s.hoards) + s.stakes + s.hole
     s.gambit = pos.gambit

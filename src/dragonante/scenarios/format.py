@@ -37,6 +37,7 @@ ANSWER_WORDS: dict[str, int] = {
     "no": q.NO,
     "give": 0,  # Blue Dragon: each opponent gives you gold
     "stakes": 1,  # Blue Dragon: each opponent pays the stakes per card in your flight
+    "all": q.ALL,  # Adventurer: discard your entire hand
 }
 
 #: Keys allowed in ``[table]``, with what they hold.
@@ -69,6 +70,7 @@ _TABLE_KEYS = {
     "dragonrider": "card ids of triggered Dragonriders",
     "collected_colors": "per seat, list of color names",
     "collected_strengths": "per seat, list of strengths",
+    "debts": "EG debts in the order incurred: [debtor, creditor, amount], -1 = stakes",
 }
 
 #: Keys allowed in ``[expect]`` and in a step's ``expect``.
@@ -105,6 +107,7 @@ EXPECT_KEYS = frozenset(
         "merchant_prince",
         "druid",
         "priest",
+        "debts",
     }
 )
 
@@ -220,6 +223,8 @@ def _position(table: dict[str, Any], players: int, where: str) -> Position:
             if not isinstance(table[key], bool):
                 raise ScenarioError(f"{where}.{key}: expected true or false")
             setattr(pos, key, table[key])
+    if "debts" in table:
+        pos.debts = _debts(table["debts"], players, f"{where}.debts")
     if "round_cards" in table:
         rc = table["round_cards"]
         if not isinstance(rc, list) or len(rc) != players:
@@ -254,6 +259,21 @@ def _position(table: dict[str, Any], players: int, where: str) -> Position:
         raise ScenarioError(f"{where}.start: expected turn, ante, round_end or new")
     pos.start = start
     return pos
+
+
+def _debts(value: Any, players: int, where: str) -> list[tuple[int, int, int]]:
+    """EG debts as ``[debtor, creditor, amount]`` triples (creditor -1: the stakes)."""
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: expected a list of [debtor, creditor, amount]")
+    out = []
+    for i, d in enumerate(value):
+        t = _ints(d, f"{where}[{i}]")
+        if len(t) != 3 or not 0 <= t[0] < players or not -1 <= t[1] < players or t[2] <= 0:
+            raise ScenarioError(
+                f"{where}[{i}]: expected [debtor seat, creditor seat or -1, amount > 0]"
+            )
+        out.append((t[0], t[1], t[2]))
+    return out
 
 
 def _expect(data: Any, where: str) -> dict[str, Any]:

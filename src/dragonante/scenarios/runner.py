@@ -50,6 +50,8 @@ def name(c: int) -> str:
         return "pass"
     if c == q.DONE:
         return "done"
+    if c == q.ALL:
+        return "all"
     if 0 <= c < len(ALL_CARDS):
         return ALL_CARDS[c].id
     return str(c)
@@ -194,6 +196,10 @@ def _check(
             got = getattr(s, key)
             if got != want:
                 mismatch(key, got, want)
+        elif key == "debts":
+            got_d = [list(d) for d in s.debts]
+            if got_d != [list(d) for d in want]:
+                mismatch(key, got_d, want)
         elif key == "deck_size":
             if len(s.deck) != want:
                 mismatch(key, len(s.deck), want)

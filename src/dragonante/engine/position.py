@@ -19,7 +19,7 @@ from dragonante.engine.decks import fixed_deck
 from dragonante.engine.flow import legendary_specials
 from dragonante.engine.game import run
 from dragonante.engine.state import ANTE_PHASE, PLAY_PHASE, GameState
-from dragonante.engine.tables import CARD_ID, N_CARDS, SET
+from dragonante.engine.tables import CARD_ID, HAS_ANTE_EFFECT, N_CARDS, SET
 
 
 class PositionError(ValueError):
@@ -130,6 +130,8 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
             ]
         )
     )
+    # As at setup: ante effects (EG) are checked only in games whose cards have them.
+    s.has_ante_fx = any(c in HAS_ANTE_EFFECT for c in s.universe)
     if pos.hoards is not None:
         if len(pos.hoards) != n or any(h < 0 for h in pos.hoards):
             raise PositionError("hoards must give a non-negative amount for every seat")

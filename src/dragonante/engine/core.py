@@ -349,17 +349,18 @@ def ante_has(s: GameState, effect: str) -> bool:
     return any(ANTE_EFFECT[c] == effect for c in s.ante)
 
 
-def put_into_ante(s: GameState, card: int, seat: int) -> None:
+def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
     """``seat`` puts ``card`` into the ante mid-gambit (Exarch, Purple, Sorcerer).
 
     The card brings its ante effect with it; one that acts "when this card is
-    put into the ante" (the Dragon Turtle) resolves at once (A48).
+    put into the ante" (the Dragon Turtle) resolves at once (A48), clockwise
+    from the ``active`` player whose power it is (A36; default ``seat``).
     """
     s.ante.append(card)
     forget_card(s, card)
     ev(s, "to_ante", seat=seat, cards=[card])
     if ANTE_EFFECT[card] == "dragon_turtle":
-        dragon_turtle_ante(s, seat)
+        dragon_turtle_ante(s, seat if active < 0 else active)
 
 
 def dragon_turtle_ante(s: GameState, first: int) -> None:

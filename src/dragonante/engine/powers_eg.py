@@ -116,27 +116,28 @@ def spy(s: GameState, seat: int, text: int, this: int) -> None:
 def purple(s: GameState, seat: int, text: int, this: int) -> None:
     """Draw a card, then put a card from your hand into the ante."""
     draw(s, seat, 1)
-    push(s, ("ante_put", seat, text))
+    push(s, ("ante_put", seat, text, seat))
 
 
 @power("exarch")
 def exarch(s: GameState, seat: int, text: int, this: int) -> None:
     """Each opponent, from your left, puts a card from their hand into the ante."""
-    push(s, *(("ante_put", o, text) for o in opponents_from_left(s, seat)))
+    push(s, *(("ante_put", o, text, seat) for o in opponents_from_left(s, seat)))
 
 
 @step("ante_put")
 def _ante_put(s: GameState, st: Step) -> None:
-    _, seat, text = st
+    _, seat, text, active = st
     hand = s.hands[seat]
     if hand:
-        ask(s, seat, D.ANTE_PUT, tuple(hand), text)
+        ask(s, seat, D.ANTE_PUT, tuple(hand), text, (active,))
 
 
 @resolver(D.ANTE_PUT)
 def _resolve_ante_put(s: GameState, d: Decision, card: int) -> None:
     s.hands[d.seat].remove(card)
-    put_into_ante(s, card, d.seat)
+    # A Dragon Turtle put in by an Exarch's opponent charges from the Exarch's player (A36).
+    put_into_ante(s, card, d.seat, d.ctx[0])
 
 
 # --- taking gold from the strongest: Gray ----------------------------------------

@@ -1,0 +1,91 @@
+"""The Dice Gambit's d12 dragon table (options.md §8.2).
+
+A d12 roll names the dragon "card": its type, alignment and strength die
+(dragon gods have a fixed strength and roll nothing).  A regular dragon's
+power amount is half its strength die ("1/2 the strength dice type"), which
+does not depend on the strength rolled.  Entry 0 is not a dragon: it marks
+a slot whose god was just sacrificed or destroyed and whose replacement has
+not entered play yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+GOOD: Final = "good"
+EVIL: Final = "evil"
+
+
+@dataclass(frozen=True, slots=True)
+class DragonType:
+    """One row of the dragon card table."""
+
+    #: The d12 face that rolls this dragon (0: an empty slot awaiting a replacement).
+    face: int
+    name: str
+    alignment: str
+    #: Sides of the strength die (0 for dragon gods, whose strength is fixed).
+    die: int
+    #: The fixed strength of a dragon god (0 for regular dragons).
+    fixed: int
+    god: bool
+
+    @property
+    def half_die(self) -> int:
+        """A regular dragon's power amount: half its strength die (d8 -> 4)."""
+        return self.die // 2
+
+    @property
+    def good(self) -> bool:
+        return self.alignment == GOOD
+
+    @property
+    def evil(self) -> bool:
+        return self.alignment == EVIL
+
+    @property
+    def strength_text(self) -> str:
+        return str(self.fixed) if self.god else f"1d{self.die}"
+
+
+EMPTY: Final = 0
+TIAMAT: Final = 1
+BRASS: Final = 2
+WHITE: Final = 3
+COPPER: Final = 4
+BLACK: Final = 5
+BRONZE: Final = 6
+GREEN: Final = 7
+SILVER: Final = 8
+BLUE: Final = 9
+GOLD: Final = 10
+RED: Final = 11
+BAHAMUT: Final = 12
+
+#: The table, indexed by d12 face (index 0: an empty slot).
+DRAGONS: Final[tuple[DragonType, ...]] = (
+    DragonType(EMPTY, "(replacement pending)", "", 0, 0, False),
+    DragonType(TIAMAT, "Tiamat", EVIL, 0, 1, True),
+    DragonType(BRASS, "Brass", GOOD, 4, 0, False),
+    DragonType(WHITE, "White", EVIL, 4, 0, False),
+    DragonType(COPPER, "Copper", GOOD, 6, 0, False),
+    DragonType(BLACK, "Black", EVIL, 6, 0, False),
+    DragonType(BRONZE, "Bronze", GOOD, 8, 0, False),
+    DragonType(GREEN, "Green", EVIL, 8, 0, False),
+    DragonType(SILVER, "Silver", GOOD, 10, 0, False),
+    DragonType(BLUE, "Blue", EVIL, 10, 0, False),
+    DragonType(GOLD, "Gold", GOOD, 12, 0, False),
+    DragonType(RED, "Red", EVIL, 12, 0, False),
+    DragonType(BAHAMUT, "Bahamut", GOOD, 0, 13, True),
+)
+
+#: The die that names a dragon, and the die of the tie-breaker roll-off.
+TYPE_DIE: Final = 12
+ORDER_DIE: Final = 12
+TIEBREAK_DIE: Final = 20
+
+
+def dragon(face: int) -> DragonType:
+    """The dragon a d12 face names (``0``: an empty slot)."""
+    return DRAGONS[face]

@@ -356,11 +356,19 @@ def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
     put into the ante" (the Dragon Turtle) resolves at once (A48), clockwise
     from the ``active`` player whose power it is (A36; default ``seat``).
     """
-    s.ante.append(card)
-    forget_card(s, card)
-    ev(s, "to_ante", seat=seat, cards=[card])
-    if ANTE_EFFECT[card] == "dragon_turtle":
-        dragon_turtle_ante(s, seat if active < 0 else active)
+    put_cards_into_ante(s, [card], seat, active)
+
+
+def put_cards_into_ante(s: GameState, cards: list[int], seat: int, active: int = -1) -> None:
+    """Several cards put into the ante at once (the Sorcerer's two): all are in
+    the ante before a Dragon Turtle among them resolves."""
+    s.ante.extend(cards)
+    for card in cards:
+        forget_card(s, card)
+    ev(s, "to_ante", seat=seat, cards=list(cards))
+    for card in cards:
+        if ANTE_EFFECT[card] == "dragon_turtle":
+            dragon_turtle_ante(s, seat if active < 0 else active)
 
 
 def dragon_turtle_ante(s: GameState, first: int) -> None:

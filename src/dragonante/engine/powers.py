@@ -29,7 +29,7 @@ from dragonante.engine.core import (
     pay,
     power,
     push,
-    put_into_ante,
+    put_cards_into_ante,
     replace_in_flight,
     resolver,
     reveal_known,
@@ -467,10 +467,9 @@ def _sorcerer_pick(s: GameState, d: Decision, card: int) -> None:
     ev(s, "replace", seat=seat, old=this, new=card, how="sorcerer")
     replace_in_flight(s, seat, this, card)
     push(s, ("trigger", seat, card, card))
-    # The other two go into the ante, bringing their ante effects (EG note;
-    # the Dragon Turtle is the only one acting on entry, so order is moot).
-    for c in rest:
-        put_into_ante(s, c, seat)
+    # The other two go into the ante together, bringing their ante effects (EG
+    # note): a Dragon Turtle among them pays the weakest of all ante cards.
+    put_cards_into_ante(s, rest, seat)
 
 
 @power("illusionist")

@@ -28,10 +28,8 @@ from __future__ import annotations
 from dragonante.dice.config import ConfigError, DiceConfig
 from dragonante.dice.decisions import Decision, IllegalAnswer
 from dragonante.dice.game import apply, new_game, run
+from dragonante.dice.records import DICE_RULES_VERSION
 from dragonante.dice.state import PHYSICAL, SEEDED, DiceState
-
-#: Bumped whenever the dice engine's behaviour changes, so old saves are refused.
-DICE_RULES_VERSION = 1
 
 __all__ = [
     "DICE_RULES_VERSION",

@@ -17,6 +17,7 @@ from dragonante.dice.powers import play_dragon
 from dragonante.dice.rolls import roll
 from dragonante.dice.state import STAKES, DiceState, Step
 from dragonante.dice.table import ORDER_DIE
+from dragonante.dice.views import tracker
 
 
 def starting_ante(s: DiceState, seat: int) -> int:
@@ -92,7 +93,18 @@ def _round(s: DiceState, st: Step) -> None:
         return
     s.round = r
     emit(s, "round_start", round=r)
-    push(s, *(("turn", p) for p in s.order), ("end_of_play",) if last else ("round", r + 1))
+    push(
+        s,
+        *(("turn", p) for p in s.order),
+        ("round_end", r),
+        ("end_of_play",) if last else ("round", r + 1),
+    )
+
+
+@step("round_end")
+def _round_end(s: DiceState, st: Step) -> None:
+    if s.log is not None:
+        emit(s, "round_end", round=st[1], tracker=tracker(s))
 
 
 def can_withdraw(s: DiceState) -> bool:
@@ -146,14 +158,16 @@ def _gambit_end(s: DiceState, st: Step) -> None:
             s.totals[p] += s.hoards[p]
     else:
         s.totals = list(s.hoards)
-    emit(
-        s,
-        "gambit_end",
-        gambit=s.gambit,
-        winner=s.gambit_winner,
-        hoards=list(s.hoards),
-        totals=list(s.totals),
-    )
+    if s.log is not None:
+        emit(
+            s,
+            "gambit_end",
+            gambit=s.gambit,
+            winner=s.gambit_winner,
+            hoards=list(s.hoards),
+            totals=list(s.totals),
+            tracker=tracker(s),
+        )
     push(s, ("gambit_start",) if s.gambit < s.config.gambits else ("game_end",))
 
 

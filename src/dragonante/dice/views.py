@@ -52,9 +52,12 @@ def sheet(s: DiceState, seat: int) -> dict[str, Any]:
     }
 
 
-def observe(s: DiceState) -> dict[str, Any]:
-    """The whole table as every seat sees it."""
-    d = s.pending
+def tracker(s: DiceState) -> dict[str, Any]:
+    """Every player's sheet and the stakes: the table's tracker at this moment.
+
+    ``round_end`` and ``gambit_end`` events carry one, so an interface can
+    show the sheets as they were then even if the game has moved on since.
+    """
     return {
         "gambit": s.gambit,
         "gambits": s.config.gambits,
@@ -62,9 +65,18 @@ def observe(s: DiceState) -> dict[str, Any]:
         "rounds": s.config.rounds_per_gambit,
         "first": s.first,
         "order": list(s.order),
-        "first_rolls": list(s.first_rolls),
         "stakes": s.stakes,
+        "combined": s.config.multi_gambit and s.config.multi_gambit_hoard == "reset",
         "sheets": [sheet(s, p) for p in range(s.n)],
+    }
+
+
+def observe(s: DiceState) -> dict[str, Any]:
+    """The whole table as every seat sees it."""
+    d = s.pending
+    return {
+        **tracker(s),
+        "first_rolls": list(s.first_rolls),
         "pending": None if d is None else d.to_dict(),
         "over": s.over,
         "winners": list(s.winners),

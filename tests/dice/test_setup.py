@@ -67,9 +67,11 @@ def test_defaults_are_the_specs_parameters() -> None:
         ({"settlement_order": "random"}, "settlement_order"),
     ],
 )
-def test_settings_that_cannot_be_played_are_refused(settings: dict, message: str) -> None:
+def test_settings_that_cannot_be_played_are_refused(
+    settings: dict[str, object], message: str
+) -> None:
     with pytest.raises(ConfigError, match=message):
-        DiceConfig(**settings).validate()
+        DiceConfig(**settings).validate()  # type: ignore[arg-type]
 
 
 def test_settings_round_trip_and_parse() -> None:

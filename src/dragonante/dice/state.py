@@ -172,7 +172,7 @@ class DiceState:
                 value = [[list(d) if isinstance(d, tuple) else d for d in f] for f in value]
             elif name in ("debts", "queue"):
                 value = [list(x) for x in value]
-            elif isinstance(value, tuple):
-                value = list(value)
+            elif isinstance(value, (list, tuple)):
+                value = list(value)  # a copy: the dict must not change with the state
             out[name] = value
         return out

@@ -280,9 +280,7 @@ def play_command(
     config = _config(len(kinds), hoard, gambits, gaming_set, settings)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    fallback = [
-        f"Player {p + 1}" if k == HUMAN else f"Bot {p + 1}" for p, k in enumerate(kinds)
-    ]
+    fallback = [f"Player {p + 1}" if k == HUMAN else f"Bot {p + 1}" for p, k in enumerate(kinds)]
     table_names = _names(names, config.players, fallback)
     bots = [None if k == HUMAN else make_bot(k, seed * 7 + p) for p, k in enumerate(kinds)]
     typer.echo(f"Dice Gambit, {config.players} players, seed {seed}.")

@@ -402,5 +402,8 @@ def settings_command(
         return
     for f in fields(config):
         value = getattr(config, f.name)
-        shown = ",".join(str(p + 1) for p in value) if isinstance(value, tuple) else value
+        if isinstance(value, tuple):  # seats, shown from 1 as typed on the command line
+            shown = ",".join(str(p + 1) for p in value) or "none"
+        else:
+            shown = value
         typer.echo(f"{f.name} = {str(shown).lower() if isinstance(value, bool) else shown}")

@@ -170,10 +170,7 @@ def describe(event: tuple[str, dict[str, Any]], names: list[str]) -> str | None:
         return None  # the Leader Flight is announced with the stakes it wins
     if kind == "leader_flight":
         rule = "weakest flight (a Tiamat is in play)" if d["weakest"] else "strongest flight"
-        if len(d["seats"]) > 1:
-            tied = ", ".join(names[p] for p in d["seats"])
-            return f"Leader Flight goes to the {rule}: tied between {tied}."
-        return f"Leader Flight goes to the {rule}."
+        return f"The Leader Flight goes to the {rule}."  # a tie is announced next
     if kind == "tie":
         tied = " and ".join(names[p] for p in d["seats"])
         return f"Tie for {TIE_PURPOSES[d['purpose']]} between {tied}."

@@ -221,17 +221,17 @@ class Table:
             assert d is not None
             bot = self.bots[d.seat]
             if bot is not None and d.kind != ROLL:
-                answer = bot.choose(DiceSeatView(s, d.seat))
+                # A bot answers from the legal options; an illegal one is a bug, not a user error.
+                self.rec.answer(bot.choose(DiceSeatView(s, d.seat)), d.id)
             else:
                 asked = self.ask_person()
                 if asked is None:
                     continue
-                answer = asked
-            try:
-                self.rec.answer(answer, d.id)
-            except IllegalAnswer as e:  # parse_answer only returns legal answers
-                typer.echo(str(e))
-                continue
+                try:
+                    self.rec.answer(asked, d.id)
+                except IllegalAnswer as e:  # parse_answer checks first; this is a safety net
+                    typer.echo(str(e))
+                    continue
             self.write_save()
 
 

@@ -137,7 +137,7 @@ def _per_seat(value: Any, n: int, where: str) -> dict[int, Any]:
 
 
 def _event_matches(event: Event, spec: Any, where: str) -> bool:
-    _, kind, data = event
+    vis, kind, data = event
     if isinstance(spec, str):
         return kind == spec
     if isinstance(spec, dict):
@@ -145,6 +145,15 @@ def _event_matches(event: Event, spec: Any, where: str) -> bool:
             return False
         for key, want in spec.items():
             if key == "kind":
+                continue
+            if key == "seen_by":  # who may see the event: "all" or a list of seats
+                if want == "all":
+                    if vis is not None:
+                        return False
+                elif not isinstance(want, list):
+                    raise ScenarioError(f"{where}: seen_by is 'all' or a list of seats")
+                elif vis is None or sorted(vis) != sorted(want):
+                    return False
                 continue
             got = data.get(key)
             if isinstance(want, str) and isinstance(got, int) and key in _CARD_FIELDS:

@@ -3,7 +3,11 @@
 Packages, with one-way dependencies ``interfaces -> sim -> bots -> engine -> cards``:
 
 * :mod:`dragonante.cards` - every card as data;
-* :mod:`dragonante.engine` - the pure, standard-library rules state machine;
+* :mod:`dragonante.engine` - the pure, standard-library rules state machine
+  (Legendary Edition, Emperor's Gambit, mixed decks, optional rules);
+* :mod:`dragonante.scenarios` - the rules-test file format and its runner;
+* :mod:`dragonante.dice` - the Dice Gambit variant, its own small engine;
+* :mod:`dragonante.bots` - players that see only what their seat sees;
 * :mod:`dragonante.sim` - self-play, simulation and benchmarks;
 * :mod:`dragonante.interfaces` - the command line and other front ends.
 """

@@ -2,19 +2,23 @@
 
 A bot never holds the game state.  It is handed a :class:`SeatView`: the
 seat's observation (:func:`dragonante.engine.views.observe`), the seat's
-filtered event log, the question put to it, and - for search - re-deals of
-the hidden cards consistent with what the seat knows
+filtered event log, the question put to it, the table's rules (public), the
+"would this card trigger" hint every player sees, and - for search -
+re-deals of the hidden cards consistent with what the seat knows
 (:func:`dragonante.engine.determinize.determinize`).  Two states that differ
 only in what the seat cannot see give identical views, so a bot cannot
-cheat even by accident.
+cheat even by accident (``tests/bots/test_information.py`` checks it for
+every bot).
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import Decision
 from dragonante.engine.determinize import determinize
+from dragonante.engine.flow import would_trigger
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import events_for, observe
 
@@ -36,12 +40,22 @@ class SeatView:
             raise RuntimeError(f"seat {self.seat} has no question to answer")
         return d
 
+    @property
+    def config(self) -> GameConfig:
+        """The table's rules and deck options: everyone at the table knows them."""
+        return self._state.config
+
     def observation(self) -> dict[str, Any]:
         return observe(self._state, self.seat)
 
     def events(self, start: int = 0) -> list[Event]:
         log = self._state.log
         return [] if log is None else events_for(log, self.seat, start)
+
+    def would_trigger(self, card: int) -> bool:
+        """Would ``card`` trigger if this seat played it now?  (Public facts only:
+        the leader, this round's cards, the Archmage, the ante.)"""
+        return would_trigger(self._state, self.seat, card)
 
     def determinize(self, seed: int) -> GameState:
         """A full game state consistent with everything this seat knows (for search)."""

@@ -1,0 +1,219 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+The search player of Cowling, Powley and Whitehouse (2012), for one
+observer - the bot's own seat - with partially observable moves:
+
+* **Determinization.**  Each iteration starts from a fresh re-deal of
+  everything the seat cannot see (``view.determinize``): opponents' hands,
+  the deck order, hidden ante cards.  Averaged over many iterations the
+  search plays against the seat's real uncertainty, not against one guess.
+* **One tree over the seat's information.**  Nodes are histories as the
+  seat sees them.  At the seat's own questions children are its answers
+  (the legal ones differ between re-deals, so selection is UCB1 over the
+  answers *available* in this re-deal, counting availability rather than
+  parent visits: ISUCT).  At another seat's question the answer comes from
+  an opponent model - the fast policy of :mod:`dragonante.bots.policy` -
+  and the tree branches on what the seat observes of it: a card played or
+  given is seen, an opponent's secret ante choice or Silver Seer pick is
+  not, so those branches merge.
+* **Horizon.**  Rather than playing every game out to the end (dozens of
+  gambits of noise), an iteration stops at the end of the current gambit
+  (``horizon`` gambits with ``ismcts:horizon=N``) and scores the position
+  with :func:`dragonante.bots.evaluate.evaluate`: the gold margin plus the
+  worth of the cards kept.  A game that ends inside the horizon scores its
+  winners.  Keeping the cards' worth in the score stops the search from
+  buying one gambit's stakes with every strong card in hand.
+* **Rollouts** past the tree use the fast policy for every seat.
+
+Budget: ``iters`` iterations per decision (reproducible for a seed), capped
+by ``seconds`` of wall clock.  The default is 600 iterations within at most
+one second on one core; ``ismcts:iters=N`` alone searches exactly N
+iterations with no clock (reproducible), ``ismcts:seconds=S`` alone spends S
+seconds.  Questions with one answer are not searched.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from dragonante.bots.base import SeatView
+from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
+from dragonante.bots.heuristic import unseen_cards
+from dragonante.bots.policy import fast_answer
+from dragonante.engine import decisions as D
+from dragonante.engine.core import RESOLVERS
+from dragonante.engine.game import run
+from dragonante.engine.state import GameState
+
+#: Default iterations per decision, and the default wall-clock cap (seconds).
+DEFAULT_ITERS = 600
+DEFAULT_SECONDS = 1.0
+#: Rewards are gold margins divided by this before UCB (keeps ``c`` near 1).
+REWARD_SCALE = 20.0
+#: Opponent answers the observer never sees (they merge into one branch).
+_HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL})
+_HIDDEN = -99
+#: Safety net on one iteration's length (a gambit is a few dozen questions).
+_MAX_STEPS = 2_000
+
+Key = tuple[int, str, int]
+
+
+class _Node:
+    """Statistics of one history as the observer sees it."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Key, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class SearchStats:
+    """What the last search did (for benchmarks and ``docs/bots.md``)."""
+
+    __slots__ = ("iterations", "seconds")
+
+    def __init__(self) -> None:
+        self.iterations = 0
+        self.seconds = 0.0
+
+
+def _step(s: GameState, answer: int) -> None:
+    """Apply a known-legal answer (search hot path: no validation, no log)."""
+    d = s.pending
+    assert d is not None
+    s.pending = None
+    RESOLVERS[d.kind](s, d, answer)
+    run(s)
+
+
+class IsmctsBot:
+    """Single-observer ISMCTS with an opponent model and a gambit horizon."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iters: int | None = None,
+        seconds: float | None = None,
+        c: float = 0.7,
+        horizon: int = 1,
+    ) -> None:
+        self._rng = random.Random(seed)
+        if iters is None and seconds is None:
+            iters, seconds = DEFAULT_ITERS, DEFAULT_SECONDS
+        self.iters = iters
+        self.seconds = seconds
+        self.c = c
+        self.horizon = max(1, horizon)
+        self.last = SearchStats()
+
+    def choose(self, view: SeatView) -> int:
+        d = view.decision
+        if len(d.options) == 1:
+            return d.options[0]
+        seat = view.seat
+        rng = self._rng
+        start = time.perf_counter()
+        deadline = start + self.seconds if self.seconds is not None else math.inf
+        limit = self.iters if self.iters is not None else 1 << 62
+        root = _Node()
+        first = view.determinize(rng.getrandbits(62))
+        q = strength_tail(unseen_cards(first, seat)) if first.universe else DEFAULT_TAIL
+        stop = first.gambit + self.horizon
+        done = 0
+        world = first
+        while done < limit:
+            if done:
+                if time.perf_counter() >= deadline:
+                    break
+                world = view.determinize(rng.getrandbits(62))
+            self._iterate(root, world, seat, stop, q)
+            done += 1
+        self.last.iterations = done
+        self.last.seconds = time.perf_counter() - start
+        return self._pick(root, d.kind, d.options, seat)
+
+    def _pick(self, root: _Node, kind: str, options: tuple[int, ...], seat: int) -> int:
+        """The most visited answer; ties by mean reward, then option order."""
+        best = options[0]
+        best_key = (-1, -math.inf)
+        for a in options:
+            node = root.children.get((seat, kind, a))
+            if node is None:
+                continue
+            key = (node.visits, node.total / node.visits if node.visits else -math.inf)
+            if key > best_key:
+                best, best_key = a, key
+        return best
+
+    def _iterate(self, root: _Node, s: GameState, seat: int, stop: int, q: Tail) -> None:
+        rng = self._rng
+        c = self.c
+        node = root
+        path = [root]
+        expanded = False
+        steps = 0
+        while not s.over and s.gambit < stop and steps < _MAX_STEPS:
+            d = s.pending
+            assert d is not None
+            steps += 1
+            if d.seat == seat:
+                if expanded:
+                    break
+                children = node.children
+                untried = []
+                best_a = -1
+                best_u = -math.inf
+                for a in d.options:
+                    child = children.get((seat, d.kind, a))
+                    if child is None:
+                        untried.append(a)
+                        continue
+                    child.avail += 1
+                    u = child.total / child.visits + c * math.sqrt(
+                        math.log(child.avail) / child.visits
+                    )
+                    if u > best_u:
+                        best_u, best_a = u, a
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    child = _Node()
+                    child.avail = 1
+                    children[(seat, d.kind, a)] = child
+                    expanded = True
+                else:
+                    a = best_a
+                    child = children[(seat, d.kind, a)]
+                _step(s, a)
+                node = child
+                path.append(child)
+            else:
+                if expanded:
+                    break
+                a = fast_answer(s, d)
+                key = (d.seat, d.kind, _HIDDEN if d.kind in _HIDDEN_KINDS else a)
+                nxt = node.children.get(key)
+                if nxt is None:
+                    nxt = _Node()
+                    node.children[key] = nxt
+                    expanded = True
+                _step(s, a)
+                node = nxt
+                path.append(nxt)
+        # Rollout to the horizon with the fast policy for everyone.
+        while not s.over and s.gambit < stop and steps < _MAX_STEPS:
+            d = s.pending
+            assert d is not None
+            _step(s, fast_answer(s, d))
+            steps += 1
+        reward = evaluate(s, seat, q) / REWARD_SCALE
+        for n in path:
+            n.visits += 1
+            n.total += reward

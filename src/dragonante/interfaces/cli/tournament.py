@@ -1,0 +1,105 @@
+"""``dragonante tournament``: bots against bots, seats rotated, with statistics.
+
+    dragonante tournament --seats ismcts,heuristic,heuristic,heuristic --games 200 --seed 1
+    dragonante tournament --seats heuristic,baseline,baseline,baseline --games 1000 --json
+
+Each entry of ``--seats`` is a bot spec, ``name[:setting=value...]`` (e.g.
+``ismcts:iters=200``); entries with the same spec are pooled.  See
+:mod:`dragonante.sim.tournament` for how seats rotate and how ties count.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from dragonante.bots import BotSpecError
+from dragonante.engine.config import GameConfig
+from dragonante.interfaces.cli.app import UserError, app
+from dragonante.sim.tournament import TournamentResult, check_seats, run_tournament
+
+
+@app.command("tournament")
+def tournament_command(
+    seats: Annotated[
+        str,
+        typer.Option(
+            "--seats",
+            help="Comma-separated bot specs, one per seat (2-6), e.g. "
+            "ismcts,heuristic,heuristic,heuristic or ismcts:iters=200,baseline.",
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
+    workers: Annotated[int, typer.Option("--workers", help="Worker processes (default: 1).")] = 1,
+    gold: Annotated[
+        int, typer.Option("--gold-per-player", help="Starting gold per player (8, 10, 12, 15).")
+    ] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+) -> None:
+    """Play bots against each other with seats rotated; report win rates with 95%
+    Wilson intervals, mean gold, openskill ratings and decision times."""
+    entries = [s.strip() for s in seats.split(",") if s.strip()]
+    try:
+        check_seats(entries)
+    except (KeyError, BotSpecError, ValueError) as e:
+        raise UserError(str(e.args[0]) if e.args else str(e)) from None
+    if games < 1:
+        raise UserError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise UserError(f"--workers must be at least 1, got {workers}")
+    try:
+        config = GameConfig(players=len(entries), gold_per_player=gold).validate()
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    if as_json:
+        result = run_tournament(entries, games, seed, workers, config)
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]tournament"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        result = run_tournament(
+            entries, games, seed, workers, config, progress=lambda k: bar.advance(task, k)
+        )
+    _print_table(result)
+
+
+def _print_table(result: TournamentResult) -> None:
+    table = Table(
+        title=f"{result.games} games, {result.players} players, seed {result.seed} "
+        "(a shared win counts 1/k)"
+    )
+    table.add_column("bot", no_wrap=True)
+    for col in ("games", "wins", "win", "95% CI", "gold", "rating μ±σ", "ms med, p95", "iter/s"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for name, r in result.bots.items():
+        d = r.to_dict()
+        ms = d["decision_ms"]
+        ips = d.get("iterations_per_second")
+        table.add_row(
+            name,
+            str(d["games"]),
+            f"{d['wins']:.1f}",
+            f"{100 * d['win_rate']:.1f}%",
+            f"{100 * d['ci_low']:.0f}-{100 * d['ci_high']:.0f}%",
+            f"{d['mean_gold']:.1f}",
+            f"{r.mu:.1f}±{r.sigma:.1f}",
+            f"{ms['median']:.1f}, {ms['p95']:.1f}",
+            f"{ips:,.0f}" if ips else "-",
+        )
+    Console().print(table)
+    if result.unfinished:
+        typer.echo(f"warning: {result.unfinished} game(s) did not finish", err=True)

@@ -1,0 +1,292 @@
+"""Tournaments: many games between bots, with seats rotated, in parallel.
+
+``run_tournament(seats, games, seed)`` plays ``games`` games at a table of
+``len(seats)`` players.  Game ``g`` is deal number ``g // n`` (its seed from
+:func:`dragonante.engine.series.game_seed`) played with the entries rotated
+``g % n`` places, so over every ``n`` consecutive games each entry sits in
+every seat of the same deal once: no bot keeps a seat advantage, and the
+luck of the deal cancels out between bots (duplicate-style).  Use a multiple
+of ``n`` games for a perfectly balanced table.
+
+Results are pooled by bot spec (the text given in ``seats``): three seats of
+``heuristic`` add up to one ``heuristic`` row with three seat-games per game.
+
+* **Wins.**  A game won alone counts 1; a win shared by ``k`` tied players
+  counts ``1/k`` to each of them, so the wins of every game add up to 1 and
+  the win rates of a table add up to 100% (per seat).
+* **Win rate and CI.**  ``win_rate = wins / games`` (seat-games) with a 95%
+  Wilson score interval.  Seats of the same bot in one game are not
+  independent, so for a pooled bot the interval is a little optimistic.
+* **Rating.**  An openskill Plackett-Luce rating per bot, updated game by
+  game in order: seats are ranked by final gold (equal gold, equal rank) and
+  each bot's place is the mean place of its seats.
+* **Speed.**  Each bot's decision times (median, 95th percentile) and, for
+  searching bots, iterations per second.
+
+Everything except the timings is a pure function of (seats, games, seed,
+config): the number of worker processes changes nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from dragonante.bots import make_bot, parse_spec
+from dragonante.bots.base import SeatView
+from dragonante.engine.config import GameConfig
+from dragonante.engine.game import apply, new_game
+from dragonante.engine.series import game_seed
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+#: A game that asks more questions than this is abandoned as stuck.
+MAX_DECISIONS = 100_000
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (``successes`` may be fractional)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1.0 + z2 / trials
+    center = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return (max(0.0, center - half), min(1.0, center + half))
+
+
+def seating(entries: Sequence[str], game: int) -> list[str]:
+    """Who sits where in game ``game``: the entries rotated ``game % n`` places."""
+    n = len(entries)
+    r = game % n
+    return [entries[(p - r) % n] for p in range(n)]
+
+
+@dataclass(slots=True)
+class GameOutcome:
+    """One finished game: who sat where and how it ended."""
+
+    index: int
+    seats: list[str]
+    winners: list[int]
+    hoards: list[int]
+    decisions: int
+    #: Per seat: seconds each decision took.
+    times: list[list[float]]
+    #: Per seat: search iterations done (0 for bots that do not search).
+    iterations: list[int]
+    completed: bool = True
+
+
+def play_game(
+    config: GameConfig, seats: Sequence[str], seed: int, bot_seed: int, index: int = 0
+) -> GameOutcome:
+    """Play one game with the bots ``seats`` (specs), seat by seat."""
+    n = len(seats)
+    s = new_game(config.with_(players=n), seed)
+    bots = [make_bot(spec, bot_seed * 101 + p) for p, spec in enumerate(seats)]
+    times: list[list[float]] = [[] for _ in range(n)]
+    iterations = [0] * n
+    decisions = 0
+    clock = time.perf_counter
+    while not s.over and decisions < MAX_DECISIONS:
+        d = s.pending
+        assert d is not None
+        bot = bots[d.seat]
+        t0 = clock()
+        answer = bot.choose(SeatView(s, d.seat))
+        times[d.seat].append(clock() - t0)
+        stats = getattr(bot, "last", None)
+        if stats is not None and len(d.options) > 1:
+            iterations[d.seat] += int(getattr(stats, "iterations", 0))
+        apply(s, answer, d.id)
+        decisions += 1
+    return GameOutcome(
+        index=index,
+        seats=list(seats),
+        winners=list(s.winners),
+        hoards=list(s.hoards),
+        decisions=decisions,
+        times=times,
+        iterations=iterations,
+        completed=s.over,
+    )
+
+
+def _play_chunk(
+    config: GameConfig, entries: list[str], seed: int, games: list[int]
+) -> list[GameOutcome]:
+    """Worker entry point: play the listed games of the tournament."""
+    n = len(entries)
+    return [
+        play_game(config, seating(entries, g), game_seed(seed, g // n), game_seed(seed, g), g)
+        for g in games
+    ]
+
+
+@dataclass(slots=True)
+class BotResult:
+    """Pooled results of one bot spec."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    gold: int = 0
+    times: list[float] = field(default_factory=list)
+    iterations: int = 0
+    search_seconds: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = wilson_interval(self.wins, self.games)
+        ordered = sorted(self.times)
+        out: dict[str, Any] = {
+            "games": self.games,
+            "wins": round(self.wins, 6),
+            "win_rate": self.wins / self.games if self.games else 0.0,
+            "ci_low": low,
+            "ci_high": high,
+            "mean_gold": self.gold / self.games if self.games else 0.0,
+            "rating": {"mu": self.mu, "sigma": self.sigma, "ordinal": self.mu - 3 * self.sigma},
+            "decision_ms": {
+                "count": len(ordered),
+                "median": 1000 * statistics.median(ordered) if ordered else 0.0,
+                "p95": 1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+                if ordered
+                else 0.0,
+            },
+        }
+        if self.iterations:
+            out["iterations_per_second"] = self.iterations / max(self.search_seconds, 1e-9)
+        return out
+
+
+@dataclass(slots=True)
+class TournamentResult:
+    seats: list[str]
+    games: int
+    seed: int
+    players: int
+    bots: dict[str, BotResult]
+    unfinished: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "unfinished": self.unfinished,
+            "win_credit": "a win shared by k tied players counts 1/k",
+            "bots": {name: r.to_dict() for name, r in self.bots.items()},
+        }
+
+
+def check_seats(seats: Sequence[str]) -> None:
+    """Validate the entries (2-6 known bot specs); raises ValueError/KeyError."""
+    if not 2 <= len(seats) <= 6:
+        raise ValueError(f"a table has 2-6 seats, got {len(seats)}")
+    for spec in seats:
+        parse_spec(spec)
+
+
+def _chunks(games: int, workers: int) -> Iterator[list[int]]:
+    size = max(1, min(25, games // (workers * 4) or 1))
+    for start in range(0, games, size):
+        yield list(range(start, min(games, start + size)))
+
+
+def run_tournament(
+    seats: Sequence[str],
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    config: GameConfig | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play the tournament; ``progress(k)`` is called as each batch of k games ends."""
+    entries = [spec.strip() for spec in seats]
+    check_seats(entries)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    n = len(entries)
+    cfg = (config or GameConfig()).with_(players=n).validate()
+    outcomes: list[GameOutcome] = []
+    chunks = list(_chunks(games, workers))
+    if workers == 1:
+        for chunk in chunks:
+            outcomes.extend(_play_chunk(cfg, entries, seed, chunk))
+            if progress is not None:
+                progress(len(chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers, os.cpu_count() or workers)) as pool:
+            futures: list[Future[list[GameOutcome]]] = [
+                pool.submit(_play_chunk, cfg, entries, seed, chunk) for chunk in chunks
+            ]
+            for fut in as_completed(futures):
+                part = fut.result()
+                outcomes.extend(part)
+                if progress is not None:
+                    progress(len(part))
+    outcomes.sort(key=lambda o: o.index)
+    return summarize(entries, outcomes, seed, n)
+
+
+def summarize(
+    entries: Sequence[str], outcomes: Sequence[GameOutcome], seed: int, players: int
+) -> TournamentResult:
+    """Pool game outcomes by bot spec: wins, gold, CIs, ratings, timings."""
+    from openskill.models import PlackettLuce
+
+    bots: dict[str, BotResult] = {name: BotResult(name) for name in dict.fromkeys(entries)}
+    model = PlackettLuce()
+    ratings = {name: model.rating(name=name) for name in bots}
+    unfinished = 0
+    for o in outcomes:
+        if not o.completed:
+            unfinished += 1
+            continue
+        k = len(o.winners)
+        places: dict[str, list[float]] = {}
+        for p, name in enumerate(o.seats):
+            r = bots[name]
+            r.games += 1
+            if p in o.winners:
+                r.wins += 1.0 / k
+            r.gold += o.hoards[p]
+            r.times.extend(o.times[p])
+            if o.iterations[p]:
+                r.iterations += o.iterations[p]
+                r.search_seconds += sum(o.times[p])
+            # Place: 1 + number of seats with strictly more gold.
+            place = 1 + sum(1 for h in o.hoards if h > o.hoards[p])
+            places.setdefault(name, []).append(place)
+        if len(places) > 1:
+            names = list(places)
+            new = model.rate(
+                [[ratings[name]] for name in names],
+                ranks=[sum(places[name]) / len(places[name]) for name in names],
+            )
+            for name, team in zip(names, new, strict=True):
+                ratings[name] = team[0]
+    for name, r in bots.items():
+        r.mu = float(ratings[name].mu)
+        r.sigma = float(ratings[name].sigma)
+    return TournamentResult(
+        seats=list(entries),
+        games=len(outcomes),
+        seed=seed,
+        players=players,
+        bots=bots,
+        unfinished=unfinished,
+    )

@@ -100,6 +100,9 @@ def _print_table(result: TournamentResult) -> None:
             f"{ms['median']:.1f}, {ms['p95']:.1f}",
             f"{ips:,.0f}" if ips else "-",
         )
-    Console().print(table)
+    out = Console()
+    if not out.is_terminal:  # piped: don't squeeze the table into 80 columns
+        out = Console(width=120)
+    out.print(table)
     if result.unfinished:
         typer.echo(f"warning: {result.unfinished} game(s) did not finish", err=True)

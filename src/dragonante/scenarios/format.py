@@ -108,6 +108,9 @@ EXPECT_KEYS = frozenset(
         "druid",
         "priest",
         "debts",
+        "specials",
+        "in_game",
+        "not_in_game",
     }
 )
 

@@ -237,6 +237,20 @@ def _check(
             zone = s.ante if key == "ante" else s.discard
             if _multiset(zone) != sorted(name(c) for c in cards(want, at)):
                 mismatch(key, _multiset(zone), sorted(want))
+        elif key == "specials":
+            if _multiset(s.specials) != sorted(name(c) for c in cards(want, at)):
+                mismatch(key, _multiset(s.specials), sorted(want))
+        elif key in ("in_game", "not_in_game"):
+            # In the game = one of this game's cards and not set aside unseen.
+            aside = set(s.aside)
+            for cid in want:
+                c = card(cid, at)
+                inside = c in s.universe and c not in aside
+                if inside != (key == "in_game"):
+                    out.append(
+                        f"{where}: {cid} is {'in' if inside else 'not in'} the game, "
+                        f"expected {'in' if key == 'in_game' else 'not in'}"
+                    )
         elif key == "discard_contains":
             missing = [w for w in want if card(w, at) not in s.discard]
             if missing:

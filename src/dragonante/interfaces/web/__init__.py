@@ -1,0 +1,16 @@
+"""Play together in the browser: the authoritative game server and its web client.
+
+``dragonante serve`` runs :func:`dragonante.interfaces.web.app.create_app`
+under uvicorn.  The pieces, one concept each:
+
+* :mod:`.db` - the schema and opening the database (Alembic migrations run
+  at start-up; SQLite by default, PostgreSQL by URL);
+* :mod:`.store` - reading and writing tables, seats and answers;
+* :mod:`.writer` - the database thread with group commit;
+* :mod:`.hub` - tables in memory, the answer pipeline, bots, time limits;
+* :mod:`.protocol` - parsing and refusing WebSocket messages;
+* :mod:`.narration` - events as sentences in English and Italian;
+* :mod:`.app` - the HTTP API, the WebSocket endpoint and the static client.
+
+The protocol is documented in ``docs/protocol.md``, the server in ``docs/web.md``.
+"""

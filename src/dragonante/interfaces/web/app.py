@@ -1,0 +1,397 @@
+"""The HTTP API, the WebSocket endpoint and the static client, as one FastAPI app.
+
+``create_app(db)`` opens (and migrates) the database at start-up, resumes
+every unfinished table, and serves:
+
+* ``/``, ``/t/CODE``, ``/r/CODE``: the single-page client (plain ES modules
+  and CSS under ``/static``; no build step);
+* ``/api/...``: the lobby (create a table, take a seat, add bots, start),
+  the card texts, finished games and their replays;
+* ``/ws/CODE``: one WebSocket per seat or spectator (``docs/protocol.md``).
+
+Every refusal is a JSON body ``{"error": code, "detail": why}`` with a 4xx
+status; nothing a client sends can produce a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from dragonante import RULES_VERSION, __version__
+from dragonante.bots import LEVELS, bot_names
+from dragonante.cards import ALL_CARDS
+from dragonante.engine.config import GOLD_CHOICES, RULESETS, SELECTIONS
+from dragonante.engine.decks import PRESET_HELP, PRESETS
+from dragonante.interfaces.web.db import open_database
+from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
+from dragonante.interfaces.web.narration import LANGS, t
+from dragonante.interfaces.web.protocol import (
+    MAX_MESSAGE,
+    Answer,
+    Hello,
+    Lang,
+    Ping,
+    ProtocolError,
+    Sync,
+    error,
+    parse,
+)
+from dragonante.interfaces.web.writer import Writer
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Largest HTTP request body the lobby reads.
+MAX_BODY = 16384
+#: Seconds a new connection has to say hello.
+HELLO_TIMEOUT = 10.0
+#: Refused messages in a row before a connection is closed.
+MAX_STRIKES = 50
+
+log = logging.getLogger("dragonante.web")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+@cache
+def cards_json() -> bytes:
+    """Every card with its texts in every language (the client caches it)."""
+    out = []
+    for c in ALL_CARDS:
+        ty = c.type
+        out.append(
+            {
+                "n": c.index,
+                "id": c.id,
+                "key": ty.key,
+                "set": ty.set,
+                "kind": ty.kind,
+                "alignment": ty.alignment,
+                "colors": list(ty.colors),
+                "strength": c.strength,
+                "name": {lang: ty.name(lang) for lang in LANGS},
+                "type_line": {lang: ty.type_line(lang) for lang in LANGS},
+                "power": {lang: ty.text(lang) for lang in LANGS},
+                "dragon_god": {lang: ty.dragon_god_text(lang) for lang in LANGS},
+                "ante_effect": {lang: ty.ante_effect_text(lang) for lang in LANGS},
+                "explanation": {
+                    lang: ty.explanations.get(lang) or ty.explanations.get("en") or []
+                    for lang in LANGS
+                },
+            }
+        )
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def meta() -> dict[str, Any]:
+    """What the lobby form offers: rulesets, decks, selections, bots, languages."""
+    return {
+        "version": __version__,
+        "rules_version": RULES_VERSION,
+        "rulesets": list(RULESETS),
+        "presets": [p for p in PRESETS if p != "custom"],
+        "preset_help": PRESET_HELP,
+        "selections": list(SELECTIONS),
+        "gold_choices": list(GOLD_CHOICES),
+        "players": [2, 3, 4, 5, 6],
+        "bots": bot_names(),
+        "levels": list(LEVELS) or bot_names(),
+        "langs": list(LANGS),
+        "name_max": NAME_MAX,
+        "max_message": MAX_MESSAGE,
+    }
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise HubError("too_large", f"request body over {MAX_BODY} bytes", 413)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise HubError("malformed", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise HubError("malformed", "the request body must be a JSON object")
+    return data
+
+
+def _token(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return None
+
+
+def _int_param(request: Request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise HubError("bad_param", f"{name} must be an integer") from None
+
+
+def create_app(
+    db: str | None = None,
+    settings: Settings | None = None,
+) -> FastAPI:
+    """The web server app; the database opens (and migrates) when it starts."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        writer = Writer(open_database(db))
+        hub = Hub(writer, settings)
+        resumed = hub.resume()
+        if resumed:
+            log.info("resumed %d tables", resumed)
+        hub.begin()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            writer.close()
+
+    app = FastAPI(
+        title="dragonante",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    @app.exception_handler(HubError)
+    async def hub_error(_request: Request, e: HubError) -> JSONResponse:
+        return JSONResponse({"error": e.code, "detail": e.detail}, status_code=e.status)
+
+    @app.middleware("http")
+    async def headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        if request.url.path.startswith("/static/"):
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    index = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def replay_page(code: str) -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/api/meta")
+    async def api_meta() -> dict[str, Any]:
+        return meta()
+
+    @app.get("/api/cards")
+    async def api_cards() -> Response:
+        return Response(
+            cards_json(),
+            media_type="application/json",
+            headers={"Cache-Control": "public, max-age=3600"},
+        )
+
+    @app.get("/api/tables")
+    async def api_tables(request: Request) -> dict[str, Any]:
+        return hub_of(request).live()
+
+    @app.post("/api/tables", status_code=201)
+    async def api_create(request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        table, host = await hub_of(request).create_table(body.get("config", {}))
+        return {"code": table.code, "host_token": host, "table": table.summary()}
+
+    @app.get("/api/tables/{code}")
+    async def api_table(code: str, request: Request) -> dict[str, Any]:
+        table = await hub_of(request).table(code)
+        return table.summary()
+
+    @app.post("/api/tables/{code}/seats", status_code=201)
+    async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        seat, token = await hub_of(request).take_seat(code, body.get("seat"), body.get("name"))
+        return {"seat": seat, "token": token}
+
+    @app.delete("/api/tables/{code}/seats/{seat}")
+    async def api_leave(code: str, seat: int, request: Request) -> dict[str, Any]:
+        await hub_of(request).remove_seat(code, _token(request), seat)
+        return {"ok": True}
+
+    @app.post("/api/tables/{code}/bots", status_code=201)
+    async def api_bots(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        fill = body.get("fill", False)
+        if not isinstance(fill, bool):
+            raise HubError("bad_field", "fill must be true or false")
+        seats = await hub_of(request).add_bots(
+            code, _token(request), body.get("seat"), body.get("level"), fill
+        )
+        return {"seats": seats}
+
+    @app.post("/api/tables/{code}/start")
+    async def api_start(code: str, request: Request) -> dict[str, Any]:
+        await hub_of(request).start(code, _token(request))
+        return {"ok": True}
+
+    @app.get("/api/games")
+    async def api_games(request: Request) -> dict[str, Any]:
+        limit = _int_param(request, "limit", 50) or 50
+        offset = _int_param(request, "offset", 0) or 0
+        if not 1 <= limit <= 200 or offset < 0:
+            raise HubError("bad_param", "limit is 1-200 and offset at least 0")
+        return {"games": await hub_of(request).finished(limit, offset)}
+
+    @app.get("/api/games/{code}/replay")
+    async def api_replay(code: str, request: Request) -> dict[str, Any]:
+        step = _int_param(request, "step", 0)
+        seat = _int_param(request, "seat", None)
+        lang = request.query_params.get("lang", "en")
+        return await hub_of(request).replay(code, step, seat, lang)
+
+    @app.get("/api/games/{code}/record")
+    async def api_record(code: str, request: Request) -> JSONResponse:
+        record = await hub_of(request).record(code)
+        return JSONResponse(
+            record,
+            headers={"Content-Disposition": f'attachment; filename="dragonante-{code}.json"'},
+        )
+
+    @app.websocket("/ws/{code}")
+    async def ws(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        await serve_socket(hub_of(websocket), websocket, code)
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+async def _receive(websocket: WebSocket) -> str | bytes | None:
+    """The next frame's payload, or None when the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    if websocket.application_state == WebSocketState.CONNECTED:
+        with suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code=code, reason=reason)
+
+
+async def _refuse(websocket: WebSocket, e: ProtocolError, lang: str, close: int) -> None:
+    try:
+        await websocket.send_text(json.dumps(error(e, t(lang, f"error.{e.code}"))))
+    except (RuntimeError, WebSocketDisconnect):
+        return
+    await _close(websocket, close, e.code)
+
+
+async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
+    """One connection's life: hello (token or spectator), then answers until it closes."""
+    try:
+        first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect):
+        await _close(websocket, 4408, "no hello")
+        return
+    if first is None:
+        return
+    try:
+        hello = parse(first)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("hello_first", "the first message must be a hello")
+    except ProtocolError as e:
+        await _refuse(websocket, e, "en", 4400)
+        return
+
+    async def send(text: str) -> None:
+        await websocket.send_text(text)
+
+    try:
+        client = await hub.connect(code, hello.token, hello.lang, send)
+    except ProtocolError as e:
+        await _refuse(websocket, e, hello.lang, 4401)
+        return
+    except HubError as e:
+        await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, 4404)
+        return
+
+    async def pump() -> None:
+        with suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await client.pump()
+        if client.overflowed:
+            await _close(websocket, 4429, "too slow")
+
+    pump_task = asyncio.create_task(pump())
+    strikes = 0
+    try:
+        while True:
+            try:
+                frame = await _receive(websocket)
+            except (WebSocketDisconnect, RuntimeError):
+                break
+            if frame is None or client.overflowed:
+                break
+            try:
+                if not client.allow():
+                    raise ProtocolError("busy", "too many messages; slow down")
+                msg = parse(frame)
+                if isinstance(msg, Answer):
+                    await hub.answer(client, msg.decision, msg.answer)
+                elif isinstance(msg, Lang):
+                    await hub.set_lang(client, msg.lang)
+                elif isinstance(msg, Sync):
+                    await hub.sync(client)
+                elif isinstance(msg, Ping):
+                    client.push_json({"type": "pong"})
+                else:
+                    raise ProtocolError("bad_type", "already connected: hello only comes first")
+                strikes = 0
+            except ProtocolError as e:
+                strikes += 1
+                client.push_json(error(e, t(client.lang, f"error.{e.code}")))
+                if strikes >= MAX_STRIKES:
+                    break
+    finally:
+        hub.disconnect(client)
+        try:
+            await asyncio.wait_for(pump_task, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            pump_task.cancel()
+        await _close(websocket, 1000, "bye")

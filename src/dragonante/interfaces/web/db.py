@@ -1,0 +1,163 @@
+"""The web server's database: tables, seats and every accepted answer.
+
+A game is stored as what reproduces it, never as a snapshot: its config,
+its seed and the answers in the order they were accepted (plus the moment a
+time limit called the last gambit).  Rebuilding a table after a restart is
+then replaying those answers through the engine, which is also how a
+finished game becomes a step-by-step replay.
+
+SQLite is the default (one file, created on first run); PostgreSQL is used
+when the server is given a ``postgresql://`` URL.  The schema is managed by
+Alembic migrations (``migrations/`` beside this module) that
+:func:`open_database` runs at start-up, so an old database file is upgraded
+in place instead of being refused.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the web server's tables."""
+
+
+class TableRow(Base):
+    """One game table: open for seating, playing, or finished."""
+
+    __tablename__ = "game_tables"
+
+    #: The short invite code, also the table's id in URLs.
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: ``config_to_dict`` JSON: with the seed and answers it rebuilds the game.
+    config: Mapped[str] = mapped_column(Text)
+    #: Secret while the game runs: seed + config reveal the deck order.
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    rules_version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: SHA-256 of the host token (whoever created the table manages its seats).
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Answers accepted when the time limit called the last gambit (replayed there).
+    last_gambit_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    final_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: JSON list of winning seats.
+    winners: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class SeatRow(Base):
+    """A taken seat: a person (with the hash of their token) or a bot."""
+
+    __tablename__ = "seats"
+
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    #: ``human`` or ``bot``.
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: SHA-256 of the seat token: a stolen database does not hand out seats.
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class AnswerRow(Base):
+    """The ``n``-th accepted answer of a table's game."""
+
+    __tablename__ = "answers"
+
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    decision_id: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    answer: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def default_sqlite_path() -> Path:
+    """Where the SQLite file lives unless ``--db`` says otherwise (XDG data dir)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "dragonante" / "web.sqlite3"
+
+
+def database_url(db: str | None) -> str:
+    """Turn ``--db`` (a URL, a file path, or nothing) into an SQLAlchemy URL.
+
+    ``postgresql://`` and ``postgres://`` URLs get the psycopg 3 driver, so
+    people can paste the URL their hosting gives them.
+    """
+    if not db:
+        path = default_sqlite_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{path}"
+    for prefix in ("postgresql://", "postgres://"):
+        if db.startswith(prefix):
+            return "postgresql+psycopg://" + db[len(prefix) :]
+    if "://" in db:
+        return db
+    path = Path(db).expanduser()
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path.resolve()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL lets readers run beside the writer; FULL makes each commit durable
+    on disk before the answer it stores is acknowledged."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An SQLAlchemy engine for ``url`` with the pragmas SQLite needs."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (creating it on first run)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+def open_database(db: str | None) -> Engine:
+    """Connect to ``db`` and migrate it; the one way the server opens storage."""
+    engine = make_engine(database_url(db))
+    migrate(engine)
+    return engine

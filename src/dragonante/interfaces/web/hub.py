@@ -1,0 +1,836 @@
+"""The authoritative game server: tables in memory, answers on disk, views per seat.
+
+The :class:`Hub` owns every live table.  A table's game state lives only
+here; clients send ``(decision id, answer)`` and receive views.  The order
+of an answer's life is what makes the server safe to kill at any moment:
+
+1. check it against the pending question (stale, someone else's, illegal
+   answers are refused and change nothing);
+2. play it on a copy of the state;
+3. commit it to the database (with the game's end, if it ended);
+4. only then make the copy the table's state, acknowledge, and send every
+   connection its own seat's view (``observe``) and new events
+   (``events_for``).
+
+A restart rebuilds every unfinished table by replaying config + seed +
+stored answers, so the game continues exactly where it was; bots simply
+pick up the question in front of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from dragonante import RULES_VERSION
+from dragonante.bots import Bot, SeatView, bot_names, make_bot
+from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.flow import would_trigger
+from dragonante.engine.game import apply, call_last_gambit, new_game
+from dragonante.engine.records import digest
+from dragonante.engine.state import PLAY_PHASE, GameState
+from dragonante.engine.views import events_for, observe
+from dragonante.interfaces.web import store
+from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, Narrator, t
+from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    OPEN,
+    PLAYING,
+    SeatInfo,
+    StoredTable,
+    hash_token,
+)
+from dragonante.interfaces.web.writer import StorageError, Writer
+
+log = logging.getLogger("dragonante.web")
+
+#: Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand works.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+NAME_MAX = 24
+#: Names given to bots, in order of seating.
+BOT_NAMES = ("Thorinn", "Ursula", "Breen", "Letizia", "Riccardo", "Kestrel")
+
+
+class HubError(Exception):
+    """A request the lobby refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status
+
+
+@dataclass(slots=True)
+class Settings:
+    """Server behaviour that tests and the load benchmark change."""
+
+    #: Seconds a bot waits before answering, so people can follow its moves.
+    bot_delay: float = 0.8
+    #: Frames queued for one slow client before it is disconnected.
+    max_queue: int = 1000
+    #: Messages a client may send per second (sustained; bursts of twice that).
+    rate: float = 20.0
+    #: Finished tables kept in memory for people still looking at them.
+    keep_finished: int = 200
+
+
+class Client:
+    """One WebSocket connection: a seat (``seat`` >= 0) or a spectator (``None``).
+
+    Frames go through a bounded queue drained by :meth:`pump`, so a slow
+    client never delays the table: when its queue overflows it is dropped
+    (it can reconnect and get a fresh state).
+    """
+
+    def __init__(
+        self,
+        table: LiveTable,
+        seat: int | None,
+        lang: str,
+        send: Callable[[str], Awaitable[None]],
+        max_queue: int,
+        rate: float,
+    ) -> None:
+        self.table = table
+        self.seat = seat
+        self.lang = lang
+        self._send = send
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._max_queue = max_queue
+        self.log_pos = 0
+        self.overflowed = False
+        self.closed = asyncio.Event()
+        self._rate = rate
+        self._allowance = rate * 2
+        self._last = asyncio.get_running_loop().time()
+
+    def push(self, text: str) -> None:
+        if self.overflowed:
+            return
+        if self._queue.qsize() >= self._max_queue:
+            self.overflowed = True
+            self._queue.put_nowait(None)
+            return
+        self._queue.put_nowait(text)
+
+    def push_json(self, msg: dict[str, Any]) -> None:
+        self.push(json.dumps(msg, separators=(",", ":")))
+
+    def allow(self) -> bool:
+        """Token bucket: False when the client sends faster than ``rate``."""
+        now = asyncio.get_running_loop().time()
+        self._allowance = min(self._rate * 2, self._allowance + (now - self._last) * self._rate)
+        self._last = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    async def pump(self) -> None:
+        """Send queued frames until the connection closes or overflows."""
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    return
+                await self._send(text)
+        finally:
+            self.closed.set()
+
+    def stop(self) -> None:
+        self._queue.put_nowait(None)
+
+
+class LiveTable:
+    """A table in memory: its seats, its game and who is connected."""
+
+    def __init__(self, stored: StoredTable) -> None:
+        self.code = stored.code
+        self.config_dict = stored.config
+        self.config: GameConfig = config_from_dict(stored.config)
+        self.seed = stored.seed
+        self.status = stored.status
+        self.seats: dict[int, SeatInfo] = dict(stored.seats)
+        self.host_hash = stored.host_hash
+        self.created_at = stored.created_at
+        self.started_at = stored.started_at
+        self.finished_at = stored.finished_at
+        self.last_gambit_at = stored.last_gambit_at
+        self.answers: list[int] = []
+        self.state: GameState | None = None
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self.bots: dict[int, Bot] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self.timer_task: asyncio.Task[None] | None = None
+        if stored.status != OPEN:
+            self.rebuild(stored.answers)
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def rebuild(self, answers: list[int]) -> None:
+        """Replay the stored answers from config + seed (restart, finished games)."""
+        self.state = replay_state(self.config, self.seed, answers, self.last_gambit_at)
+        self.answers = list(answers)
+        self.make_bots()
+
+    def make_bots(self) -> None:
+        self.bots = {}
+        for seat, info in self.seats.items():
+            if info.kind == BOT and info.bot:
+                self.bots[seat] = make_bot(info.bot, (self.seed + 7919 * (seat + 1)) & 0x7FFFFFFF)
+
+    def names(self) -> list[str]:
+        return [self.seats[p].name if p in self.seats else "?" for p in range(self.players)]
+
+    def token_seat(self, token: str) -> int | None:
+        h = hash_token(token)
+        for seat, info in self.seats.items():
+            if info.kind == HUMAN and info.token_hash is not None and info.token_hash == h:
+                return seat
+        return None
+
+    def may_manage(self, token: str | None) -> bool:
+        """The host, or anyone seated here, may add bots, remove seats and start."""
+        if not token:
+            return False
+        return hash_token(token) == self.host_hash or self.token_seat(token) is not None
+
+    def online(self) -> list[bool]:
+        seen = {c.seat for c in self.clients}
+        bots = {p for p, info in self.seats.items() if info.kind == BOT}
+        return [p in seen or p in bots for p in range(self.players)]
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the table, for the lobby and every connection."""
+        cfg = self.config
+        return {
+            "code": self.code,
+            "status": self.status,
+            "players": cfg.players,
+            "ruleset": cfg.rules.ruleset,
+            "preset": cfg.deck.preset,
+            "starting_gold": cfg.starting_gold,
+            "config": self.config_dict,
+            "seats": [
+                self.seats[p].public() if p in self.seats else None for p in range(cfg.players)
+            ],
+            "online": self.online(),
+            "created_at": self.created_at.isoformat(),
+            "started_at": self.started_at.isoformat() if self.started_at else None,
+            "step": len(self.answers),
+            "last_gambit": bool(self.state is not None and self.state.last_gambit),
+            "winners": list(self.state.winners) if self.state is not None else [],
+        }
+
+
+def replay_state(
+    config: GameConfig,
+    seed: int,
+    answers: list[int],
+    last_gambit_at: int | None,
+    marks: list[int] | None = None,
+) -> GameState:
+    """The game after ``answers``, replayed from scratch (with the time-limit call
+    made after the same number of answers as when it happened).
+
+    ``marks``, if given, receives the log length after each answer (index 0:
+    before the first), so a replay can tell which events the last answer caused.
+    """
+    state = new_game(config, seed, log=True)
+    for i, answer in enumerate(answers):
+        if last_gambit_at is not None and i == last_gambit_at:
+            call_last_gambit(state)
+        if marks is not None:
+            marks.append(len(state.log or []))
+        apply(state, answer)
+    if last_gambit_at is not None and last_gambit_at == len(answers):
+        call_last_gambit(state)
+    if marks is not None:
+        marks.append(len(state.log or []))
+    return state
+
+
+def _event_json(event: Any, narrator: Narrator) -> dict[str, Any]:
+    _vis, kind, data = event
+    return {"kind": kind, "data": data, "text": narrator.event(event)}
+
+
+def seat_view(
+    table: LiveTable, state: GameState, seat: int | None, lang: str, since: int
+) -> dict[str, Any]:
+    """What one seat (or a spectator) may know now, plus its events from ``since``.
+
+    Everything comes from ``observe`` and ``events_for``; the only additions
+    are public (names) or the seat's own (trigger hints on its own hand,
+    labels for its own legal answers).
+    """
+    narrator = Narrator(table.names(), lang)
+    view = observe(state, seat)
+    hints: list[int] = []
+    answers: list[dict[str, Any]] = []
+    question = view["question"]
+    if seat is not None and not state.over:
+        if state.phase == PLAY_PHASE:
+            hints = [c for c in state.hands[seat] if would_trigger(state, seat, c)]
+        if question is not None and question["seat"] == seat:
+            answers = [
+                {"value": a, "label": narrator.answer(question["kind"], a)}
+                for a in question["options"]
+            ]
+    if question is not None:
+        question["prompt"] = t(lang, f"question.{question['kind']}")
+    log_ = state.log or []
+    return {
+        "step": len(table.answers),
+        "view": view,
+        "hints": hints,
+        "answers": answers,
+        "events": [_event_json(e, narrator) for e in events_for(log_, seat, since)],
+        "log_size": len(log_),
+    }
+
+
+def new_code(taken: Callable[[str], bool]) -> str:
+    for _ in range(100):
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not taken(code):
+            return code
+    raise HubError("busy", "could not find a free table code", 503)
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise HubError("bad_name", "a name is required")
+    cleaned = " ".join(name.split())
+    if not 1 <= len(cleaned) <= NAME_MAX:
+        raise HubError("bad_name", f"a name has 1 to {NAME_MAX} characters")
+    if any(not ch.isprintable() for ch in cleaned):
+        raise HubError("bad_name", "a name may not contain control characters")
+    return cleaned
+
+
+class Hub:
+    """Every table of the server, and the only code that changes them."""
+
+    def __init__(self, writer: Writer, settings: Settings | None = None) -> None:
+        self.writer = writer
+        self.settings = settings or Settings()
+        self.tables: dict[str, LiveTable] = {}
+        self.answers_accepted = 0
+
+    # ---------------------------------------------------------------- start-up
+
+    def resume(self) -> int:
+        """Load every open or unfinished table from the database (at start-up)."""
+        stored = self.writer.run_sync(store.load_live)
+        for st in stored:
+            try:
+                table = LiveTable(st)
+            except (ConfigError, IllegalAnswer, KeyError) as e:
+                log.error("table %s cannot be resumed: %s", st.code, e)
+                continue
+            self.tables[table.code] = table
+        return len(stored)
+
+    def begin(self) -> None:
+        """Start what the resumed tables need: bots to move, time limits to run."""
+        for table in self.tables.values():
+            if table.status == PLAYING:
+                self._start_timer(table)
+                self._schedule_bot(table)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            for task in (table.bot_task, table.timer_task):
+                if task is not None:
+                    task.cancel()
+            for client in list(table.clients):
+                client.stop()
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_table(self, config: Any) -> tuple[LiveTable, str]:
+        """A new open table; returns it and the host token."""
+        try:
+            cfg = config_from_dict(config if config is not None else {})
+        except ConfigError as e:
+            raise HubError("bad_config", str(e)) from None
+        if cfg.ending.series_games:
+            raise HubError("bad_config", "series of games are not played on the web server")
+        config_dict = config_to_dict(cfg)
+        seed = secrets.randbits(62)
+        host = secrets.token_urlsafe(24)
+
+        def create(s: Session) -> str:
+            code = new_code(partial(store.code_taken, s))
+            store.create_table(s, code, config_dict, seed, hash_token(host))
+            return code
+
+        code = await self._write(create)
+        table = LiveTable(
+            StoredTable(
+                code=code,
+                config=config_dict,
+                seed=seed,
+                status=OPEN,
+                created_at=datetime.now(UTC),
+                host_hash=hash_token(host),
+            )
+        )
+        self.tables[code] = table
+        return table, host
+
+    async def table(self, code: str) -> LiveTable:
+        """A table by code, loading a finished one from the database if needed."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        if not code or len(code) > 16:
+            raise HubError("unknown_table", f"no table {code!r}", 404)
+        stored = await self._write(partial(store.load_table, code=code))
+        if stored is None:
+            raise HubError("unknown_table", f"no table {code!r}", 404)
+        if stored.rules_version != RULES_VERSION:
+            raise HubError(
+                "old_game",
+                f"table {code} was played with rules version {stored.rules_version}; "
+                f"this server plays version {RULES_VERSION}",
+                410,
+            )
+        table = LiveTable(stored)
+        self.tables[code] = table
+        self._forget_old_finished()
+        return table
+
+    def _forget_old_finished(self) -> None:
+        done = [t for t in self.tables.values() if t.status == FINISHED and not t.clients]
+        for old in sorted(done, key=lambda t: t.finished_at or t.created_at)[
+            : max(0, len(done) - self.settings.keep_finished)
+        ]:
+            del self.tables[old.code]
+
+    def _free_seat(self, table: LiveTable, seat: Any) -> int:
+        if table.status != OPEN:
+            raise HubError("started", "the game has already started", 409)
+        if seat is None:
+            for p in range(table.players):
+                if p not in table.seats:
+                    return p
+            raise HubError("full", "every seat is taken", 409)
+        if type(seat) is not int or not 0 <= seat < table.players:
+            raise HubError("bad_seat", f"seat must be 0-{table.players - 1}")
+        if seat in table.seats:
+            raise HubError("taken", f"seat {seat} is taken", 409)
+        return seat
+
+    async def take_seat(self, code: str, seat: Any, name: Any) -> tuple[int, str]:
+        """Sit a person down; returns the seat and its secret token."""
+        table = await self.table(code)
+        name = clean_name(name)
+        async with table.lock:
+            p = self._free_seat(table, seat)
+            if any(info.name.casefold() == name.casefold() for info in table.seats.values()):
+                raise HubError("bad_name", f"someone here is already called {name}", 409)
+            token = secrets.token_urlsafe(24)
+            info = SeatInfo(p, name, HUMAN, None, hash_token(token))
+            await self._write(partial(store.put_seat, code=table.code, info=info))
+            table.seats[p] = info
+        self._broadcast_table(table)
+        return p, token
+
+    async def add_bots(self, code: str, token: Any, seat: Any, level: Any, fill: bool) -> list[int]:
+        """Seat a bot (or fill every free seat with bots) of ``level``."""
+        table = await self.table(code)
+        if not isinstance(level, str) or level not in bot_names():
+            raise HubError("bad_bot", f"unknown bot level; choose from {', '.join(bot_names())}")
+        async with table.lock:
+            self._check_manager(table, token)
+            if fill:
+                if table.status != OPEN:
+                    raise HubError("started", "the game has already started", 409)
+                seats = [p for p in range(table.players) if p not in table.seats]
+            else:
+                seats = [self._free_seat(table, seat)]
+            used = {info.name for info in table.seats.values()}
+            names = [n for n in BOT_NAMES if n not in used] + [
+                f"Bot {p + 1}" for p in range(table.players)
+            ]
+            infos = [SeatInfo(p, names[i], BOT, level) for i, p in enumerate(seats)]
+
+            def put(s: Session) -> None:
+                for info in infos:
+                    store.put_seat(s, table.code, info)
+
+            await self._write(put)
+            for info in infos:
+                table.seats[info.seat] = info
+        self._broadcast_table(table)
+        return seats
+
+    async def remove_seat(self, code: str, token: Any, seat: Any) -> None:
+        """Take a bot off a seat, or let a person leave theirs, before the start."""
+        table = await self.table(code)
+        async with table.lock:
+            if table.status != OPEN:
+                raise HubError("started", "the game has already started", 409)
+            if type(seat) is not int or seat not in table.seats:
+                raise HubError("bad_seat", "that seat is empty")
+            info = table.seats[seat]
+            own = isinstance(token, str) and info.token_hash == hash_token(token)
+            if not own:
+                self._check_manager(table, token)
+                if info.kind == HUMAN:
+                    raise HubError("forbidden", "only its player may leave a person's seat", 403)
+            await self._write(partial(store.remove_seat, code=table.code, seat=seat))
+            del table.seats[seat]
+        self._broadcast_table(table)
+
+    def _check_manager(self, table: LiveTable, token: Any) -> None:
+        if not table.may_manage(token if isinstance(token, str) else None):
+            raise HubError("forbidden", "only the table's host or a seated player may do this", 403)
+
+    async def start(self, code: str, token: Any) -> None:
+        """Deal: the table's game begins (every seat must be filled)."""
+        table = await self.table(code)
+        async with table.lock:
+            self._check_manager(table, token)
+            if table.status != OPEN:
+                raise HubError("started", "the game has already started", 409)
+            if len(table.seats) < table.players:
+                raise HubError("seats_free", "every seat needs a player or a bot", 409)
+            at = datetime.now(UTC)
+            await self._write(partial(store.start_table, code=table.code, at=at))
+            table.status = PLAYING
+            table.started_at = at
+            table.rebuild([])
+        self._broadcast_table(table)
+        self._broadcast(table)
+        self._start_timer(table)
+        self._schedule_bot(table)
+
+    async def finished(self, limit: int, offset: int) -> list[dict[str, Any]]:
+        rows = await self._write(partial(store.list_finished, limit=limit, offset=offset))
+        out = []
+        for st in rows:
+            cfg = st.config
+            out.append(
+                {
+                    "code": st.code,
+                    "players": cfg.get("players"),
+                    "ruleset": cfg.get("rules", {}).get("ruleset"),
+                    "preset": cfg.get("deck", {}).get("preset"),
+                    "seats": [
+                        st.seats[p].public() if p in st.seats else None
+                        for p in range(int(cfg.get("players", 0)))
+                    ],
+                    "winners": st.winners,
+                    "finished_at": st.finished_at.isoformat() if st.finished_at else None,
+                }
+            )
+        return out
+
+    def live(self) -> dict[str, list[dict[str, Any]]]:
+        """Open and playing tables, newest first, for the lobby."""
+        tables = sorted(self.tables.values(), key=lambda t: t.created_at, reverse=True)
+        return {
+            "open": [self._brief(t) for t in tables if t.status == OPEN][:100],
+            "playing": [self._brief(t) for t in tables if t.status == PLAYING][:100],
+        }
+
+    @staticmethod
+    def _brief(t: LiveTable) -> dict[str, Any]:
+        return {
+            "code": t.code,
+            "players": t.players,
+            "ruleset": t.config.rules.ruleset,
+            "preset": t.config.deck.preset,
+            "taken": len(t.seats),
+            "names": [t.seats[p].name for p in sorted(t.seats)],
+        }
+
+    # ----------------------------------------------------------------- replay
+
+    async def record(self, code: str) -> dict[str, Any]:
+        """The finished game's record (config, seed, answers): never while it runs."""
+        table = await self._finished_table(code)
+        st = table.state
+        assert st is not None
+        return {
+            "format": "dragonante-record",
+            "rules_version": RULES_VERSION,
+            "config": table.config_dict,
+            "seed": table.seed,
+            "answers": list(table.answers),
+            "final_digest": digest(st),
+            "last_gambit_at": table.last_gambit_at,
+            "names": table.names(),
+        }
+
+    async def _finished_table(self, code: str) -> LiveTable:
+        table = await self.table(code)
+        if table.status != FINISHED or table.state is None:
+            raise HubError("not_finished", "replays open when the game is over", 409)
+        return table
+
+    async def replay(self, code: str, step: Any, seat: Any, lang: str) -> dict[str, Any]:
+        """The finished game after ``step`` answers, as ``seat`` (or a spectator) saw it."""
+        table = await self._finished_table(code)
+        total = len(table.answers)
+        if type(step) is not int or not 0 <= step <= total:
+            raise HubError("bad_step", f"step must be 0-{total}")
+        if seat is not None and (type(seat) is not int or not 0 <= seat < table.players):
+            raise HubError("bad_seat", f"seat must be 0-{table.players - 1} or absent")
+        lang = lang if lang in LANGS else DEFAULT_LANG
+        marks: list[int] = []
+        state = replay_state(
+            table.config, table.seed, table.answers[:step], table.last_gambit_at, marks
+        )
+        before = marks[step - 1] if step > 0 else 0
+        shown = seat_view(table, state, seat, lang, 0)
+        shown["step"] = step
+        new_from = len(events_for((state.log or [])[:before], seat))
+        for i, ev in enumerate(shown["events"]):
+            ev["new"] = i >= new_from
+        return {"type": "replay", "total": total, "table": table.summary(), **shown}
+
+    # ------------------------------------------------------------ connections
+
+    async def connect(
+        self, code: str, token: str | None, lang: str, send: Callable[[str], Awaitable[None]]
+    ) -> Client:
+        """Register a connection: a seat by its token, or a spectator without one."""
+        table = await self.table(code)
+        seat: int | None = None
+        if token is not None:
+            seat = table.token_seat(token)
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat at this table")
+        client = Client(table, seat, lang, send, self.settings.max_queue, self.settings.rate)
+        async with table.lock:
+            table.clients.add(client)
+            client.push_json({"type": "welcome", "table": table.code, "seat": seat, "lang": lang})
+            self._send_state(table, client)
+        self._broadcast_table(table)
+        return client
+
+    def disconnect(self, client: Client) -> None:
+        table = client.table
+        if client in table.clients:
+            table.clients.discard(client)
+            client.stop()
+            self._broadcast_table(table)
+
+    async def set_lang(self, client: Client, lang: str) -> None:
+        async with client.table.lock:
+            client.lang = lang
+            self._send_state(client.table, client)
+
+    async def sync(self, client: Client) -> None:
+        async with client.table.lock:
+            self._send_state(client.table, client)
+
+    def _send_state(self, table: LiveTable, client: Client) -> None:
+        """A full snapshot for one connection (on connect, language switch, sync)."""
+        msg: dict[str, Any] = {"type": "state", "table": table.summary()}
+        if table.state is not None:
+            msg.update(seat_view(table, table.state, client.seat, client.lang, 0))
+            client.log_pos = msg["log_size"]
+        client.push_json(msg)
+
+    def _broadcast_table(self, table: LiveTable) -> None:
+        msg = json.dumps({"type": "table", "table": table.summary()}, separators=(",", ":"))
+        for client in list(table.clients):
+            client.push(msg)
+            self._drop_if_overflowed(client)
+
+    def _broadcast(self, table: LiveTable, acked: Client | None = None, decision: int = -1) -> None:
+        """Send every connection its seat's view and the events it has not seen."""
+        state = table.state
+        if state is None:
+            return
+        cache: dict[tuple[int | None, str, int], dict[str, Any]] = {}
+        for client in list(table.clients):
+            key = (client.seat, client.lang, client.log_pos)
+            body = cache.get(key)
+            if body is None:
+                body = seat_view(table, state, client.seat, client.lang, client.log_pos)
+                body["type"] = "update"
+                cache[key] = body
+            client.log_pos = body["log_size"]
+            if client is acked:
+                client.push_json({**body, "ack": decision})
+            else:
+                client.push_json(body)
+            self._drop_if_overflowed(client)
+
+    def _drop_if_overflowed(self, client: Client) -> None:
+        if client.overflowed:
+            client.table.clients.discard(client)
+
+    # ---------------------------------------------------------------- answers
+
+    async def answer(self, client: Client, decision: int, answer: int) -> None:
+        """A connection answers; raises :class:`ProtocolError` if refused."""
+        if client.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot answer")
+        await self._submit(client.table, client.seat, decision, answer, client)
+
+    async def _submit(
+        self, table: LiveTable, seat: int, decision: int, answer: int, client: Client | None
+    ) -> None:
+        async with table.lock:
+            state = table.state
+            if table.status == OPEN or state is None:
+                raise ProtocolError("not_started", "the game has not started yet")
+            d = state.pending
+            if table.status == FINISHED or d is None:
+                raise ProtocolError("game_over", "the game is over")
+            if decision != d.id:
+                raise ProtocolError(
+                    "stale",
+                    f"question {decision} is not the current question ({d.id})",
+                    current=d.id,
+                )
+            if d.seat != seat:
+                raise ProtocolError(
+                    "not_your_turn", f"question {d.id} is for seat {d.seat}", current=d.id
+                )
+            if answer not in d.options:
+                raise ProtocolError(
+                    "illegal",
+                    f"{answer} is not a legal answer to {d.kind}; legal: {list(d.options)}",
+                    current=d.id,
+                )
+            log_ = state.log
+            assert log_ is not None
+            mark = len(log_)
+            trial = state.clone()
+            trial.log = log_
+            try:
+                apply(trial, answer, decision)
+            except IllegalAnswer as e:  # checked above; kept so a rules bug cannot corrupt
+                del log_[mark:]
+                raise ProtocolError("illegal", str(e), current=d.id) from None
+            n = len(table.answers)
+            over = trial.over
+            final = digest(trial) if over else ""
+            winners = list(trial.winners)
+
+            def commit(s: Session) -> None:
+                store.add_answer(s, table.code, n, decision, seat, answer)
+                if over:
+                    store.finish_table(s, table.code, winners, final)
+
+            try:
+                await self.writer.run(commit)
+            except StorageError as e:
+                del log_[mark:]
+                log.error("table %s: answer %d not stored: %s", table.code, n, e)
+                raise ProtocolError("storage", str(e), current=d.id) from None
+            table.state = trial
+            table.answers.append(answer)
+            self.answers_accepted += 1
+            if over:
+                table.status = FINISHED
+                table.finished_at = datetime.now(UTC)
+                if table.timer_task is not None:
+                    table.timer_task.cancel()
+            self._broadcast(table, client, decision)
+            if over:
+                self._broadcast_table(table)
+        self._schedule_bot(table)
+
+    # ------------------------------------------------------------------- bots
+
+    def _schedule_bot(self, table: LiveTable) -> None:
+        state = table.state
+        if table.status != PLAYING or state is None or state.pending is None:
+            return
+        if state.pending.seat not in table.bots:
+            return
+        running = table.bot_task
+        if running is not None and not running.done() and running is not asyncio.current_task():
+            return
+        table.bot_task = asyncio.create_task(self._bot_move(table, state.pending.id))
+
+    async def _bot_move(self, table: LiveTable, decision: int) -> None:
+        if self.settings.bot_delay > 0:
+            await asyncio.sleep(self.settings.bot_delay)
+        state = table.state
+        if state is None or state.pending is None or state.pending.id != decision:
+            return
+        d = state.pending
+        bot = table.bots[d.seat]
+        snapshot = state.clone()
+        snapshot.log = list(state.log or [])
+        try:
+            choice = await asyncio.to_thread(bot.choose, SeatView(snapshot, d.seat))
+        except Exception:
+            log.exception("table %s: bot %s failed; it answers option 0", table.code, bot.name)
+            choice = d.options[0]
+        if choice not in d.options:
+            log.error("table %s: bot %s answered illegally (%r)", table.code, bot.name, choice)
+            choice = d.options[0]
+        try:
+            await self._submit(table, d.seat, decision, choice, None)
+        except ProtocolError as e:
+            if e.code not in ("stale", "game_over"):
+                log.error("table %s: bot answer refused: %s", table.code, e.detail)
+                if e.code == "storage":
+                    await asyncio.sleep(1.0)
+                    self._schedule_bot(table)
+
+    # ------------------------------------------------------------ time limits
+
+    def _start_timer(self, table: LiveTable) -> None:
+        minutes = table.config.ending.time_limit_minutes
+        if not minutes or table.started_at is None or table.last_gambit_at is not None:
+            return
+        if table.status != PLAYING:
+            return
+        due = table.started_at + timedelta(minutes=minutes)
+        delay = max(0.0, (due - datetime.now(UTC)).total_seconds())
+        table.timer_task = asyncio.create_task(self._time_up(table, delay))
+
+    async def _time_up(self, table: LiveTable, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with table.lock:
+            state = table.state
+            if state is None or state.over or table.last_gambit_at is not None:
+                return
+            n = len(table.answers)
+            try:
+                await self._write(partial(store.set_last_gambit, code=table.code, n=n))
+            except HubError:
+                return
+            table.last_gambit_at = n
+            call_last_gambit(state)
+        self._broadcast_table(table)
+
+    # ---------------------------------------------------------------- helpers
+
+    async def _write(self, fn: Callable[[Session], Any]) -> Any:
+        try:
+            return await self.writer.run(fn)
+        except StorageError as e:
+            log.error("storage: %s", e)
+            raise HubError("storage", "the server could not store this; try again", 503) from None

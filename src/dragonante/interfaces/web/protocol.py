@@ -1,0 +1,146 @@
+"""The table's WebSocket messages: parsing what clients send, naming what goes wrong.
+
+Every frame a client sends is checked here before the game sees it: text
+only, at most :data:`MAX_MESSAGE` characters, a JSON object with a known
+``type`` and fields of the right types.  Anything else becomes a
+:class:`ProtocolError` with a stable ``code`` (the client translates it) and
+an English ``detail``, and changes nothing.  ``docs/protocol.md`` documents
+every message with examples.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from dragonante.interfaces.web.narration import LANGS
+
+#: Largest frame the game reads (characters).  The longest legitimate
+#: message, a hello with a token, is under 200; the transport itself closes
+#: the connection on frames over :data:`TRANSPORT_MAX` bytes.
+MAX_MESSAGE = 2048
+TRANSPORT_MAX = 65536
+
+#: Error codes sent in ``{"type": "error", "code": ...}``.
+ERROR_CODES = (
+    "malformed",
+    "bad_type",
+    "bad_field",
+    "too_large",
+    "bad_token",
+    "hello_first",
+    "not_seated",
+    "not_started",
+    "game_over",
+    "stale",
+    "not_your_turn",
+    "illegal",
+    "storage",
+    "busy",
+    "unknown_table",
+)
+
+
+class ProtocolError(Exception):
+    """A message the server refuses; nothing was changed."""
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First message of a connection: a seat token (or None to watch) and a language."""
+
+    token: str | None
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An answer to question ``decision``."""
+
+    decision: int
+    answer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lang:
+    """Switch the narration language; the server replies with a fresh state."""
+
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """Ask for the full state again (a client that lost track)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive; answered with ``pong``."""
+
+
+Message = Hello | Answer | Lang | Sync | Ping
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _int(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if type(value) is not int:
+        raise ProtocolError("bad_field", f"{key!r} must be an integer")
+    return value
+
+
+def _lang(data: dict[str, Any]) -> str:
+    lang = data.get("lang", "en")
+    if not isinstance(lang, str) or lang not in LANGS:
+        raise ProtocolError("bad_field", f"'lang' must be one of {', '.join(LANGS)}")
+    return lang
+
+
+def parse(raw: str | bytes) -> Message:
+    """Parse one client frame; raises :class:`ProtocolError` saying what is wrong."""
+    if isinstance(raw, bytes):
+        raise ProtocolError("malformed", "send JSON text frames, not binary frames")
+    if len(raw) > MAX_MESSAGE:
+        raise ProtocolError(
+            "too_large", f"message of {len(raw)} characters; the limit is {MAX_MESSAGE}"
+        )
+    try:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as e:
+        raise ProtocolError("malformed", f"not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "a message must be a JSON object")
+    kind = data.get("type")
+    if kind == "answer":
+        return Answer(_int(data, "decision"), _int(data, "answer"))
+    if kind == "hello":
+        token = data.get("token")
+        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 128):
+            raise ProtocolError("bad_field", "'token' must be a seat token string or null")
+        return Hello(token, _lang(data))
+    if kind == "lang":
+        return Lang(_lang(data))
+    if kind == "sync":
+        return Sync()
+    if kind == "ping":
+        return Ping()
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_type", "a message needs a string 'type'")
+    raise ProtocolError(
+        "bad_type", f"unknown message type {kind[:40]!r}; expected hello, answer, lang, sync, ping"
+    )
+
+
+def error(e: ProtocolError, message: str) -> dict[str, Any]:
+    """The ``error`` frame for ``e`` (``message`` is its text in the client's language)."""
+    return {"type": "error", "code": e.code, "message": message, "detail": e.detail, **e.extra}

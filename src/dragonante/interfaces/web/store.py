@@ -1,0 +1,222 @@
+"""Reading and writing tables, seats and answers (plain synchronous SQLAlchemy).
+
+Every function takes an open :class:`~sqlalchemy.orm.Session` and leaves the
+commit to its caller: the server's :class:`~dragonante.interfaces.web.writer.Writer`
+runs many of them in one transaction (group commit) and acknowledges nothing
+until that transaction is committed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from dragonante import RULES_VERSION
+from dragonante.interfaces.web.db import AnswerRow, SeatRow, TableRow
+
+OPEN = "open"
+PLAYING = "playing"
+FINISHED = "finished"
+STATUSES = (OPEN, PLAYING, FINISHED)
+
+HUMAN = "human"
+BOT = "bot"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """Who sits in a seat."""
+
+    seat: int
+    name: str
+    kind: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What everyone at the table may know about the seat (never the token)."""
+        return {"seat": self.seat, "name": self.name, "kind": self.kind, "bot": self.bot}
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """A table as the database has it: enough to rebuild the game exactly."""
+
+    code: str
+    config: dict[str, Any]
+    seed: int
+    status: str
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    last_gambit_at: int | None = None
+    final_digest: str | None = None
+    winners: list[int] = field(default_factory=list)
+    rules_version: int = RULES_VERSION
+    host_hash: str | None = None
+    seats: dict[int, SeatInfo] = field(default_factory=dict)
+    answers: list[int] = field(default_factory=list)
+    decision_ids: list[int] = field(default_factory=list)
+
+
+def code_taken(s: Session, code: str) -> bool:
+    return s.get(TableRow, code) is not None
+
+
+def create_table(s: Session, code: str, config: dict[str, Any], seed: int, host_hash: str) -> None:
+    s.add(
+        TableRow(
+            code=code,
+            host_hash=host_hash,
+            config=json.dumps(config, sort_keys=True),
+            seed=seed,
+            status=OPEN,
+            rules_version=RULES_VERSION,
+            created_at=now(),
+        )
+    )
+
+
+def put_seat(s: Session, code: str, info: SeatInfo) -> None:
+    s.add(
+        SeatRow(
+            table_code=code,
+            seat=info.seat,
+            name=info.name,
+            kind=info.kind,
+            bot=info.bot,
+            token_hash=info.token_hash,
+        )
+    )
+
+
+def remove_seat(s: Session, code: str, seat: int) -> None:
+    s.execute(delete(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat))
+
+
+def start_table(s: Session, code: str, at: datetime) -> None:
+    s.execute(
+        update(TableRow)
+        .where(TableRow.code == code, TableRow.status == OPEN)
+        .values(status=PLAYING, started_at=at)
+    )
+
+
+def add_answer(s: Session, code: str, n: int, decision_id: int, seat: int, answer: int) -> None:
+    """Store the ``n``-th answer (0-based); the primary key refuses a second ``n``."""
+    s.add(
+        AnswerRow(table_code=code, n=n, decision_id=decision_id, seat=seat, answer=answer, at=now())
+    )
+
+
+def set_last_gambit(s: Session, code: str, n: int) -> None:
+    s.execute(update(TableRow).where(TableRow.code == code).values(last_gambit_at=n))
+
+
+def finish_table(s: Session, code: str, winners: list[int], digest: str) -> None:
+    s.execute(
+        update(TableRow)
+        .where(TableRow.code == code)
+        .values(
+            status=FINISHED,
+            finished_at=now(),
+            winners=json.dumps(winners),
+            final_digest=digest,
+        )
+    )
+
+
+def _aware(at: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; everything stored is UTC."""
+    if at is not None and at.tzinfo is None:
+        return at.replace(tzinfo=UTC)
+    return at
+
+
+def _stored(row: TableRow) -> StoredTable:
+    return StoredTable(
+        code=row.code,
+        config=json.loads(row.config),
+        seed=row.seed,
+        status=row.status,
+        created_at=_aware(row.created_at) or now(),
+        started_at=_aware(row.started_at),
+        finished_at=_aware(row.finished_at),
+        last_gambit_at=row.last_gambit_at,
+        final_digest=row.final_digest,
+        winners=json.loads(row.winners) if row.winners else [],
+        rules_version=row.rules_version,
+        host_hash=row.host_hash,
+    )
+
+
+def _fill(s: Session, tables: list[StoredTable], with_answers: bool) -> None:
+    if not tables:
+        return
+    by_code = {t.code: t for t in tables}
+    codes = list(by_code)
+    for seat in s.scalars(select(SeatRow).where(SeatRow.table_code.in_(codes))):
+        by_code[seat.table_code].seats[seat.seat] = SeatInfo(
+            seat.seat, seat.name, seat.kind, seat.bot, seat.token_hash
+        )
+    if with_answers:
+        rows = s.execute(
+            select(AnswerRow.table_code, AnswerRow.answer, AnswerRow.decision_id)
+            .where(AnswerRow.table_code.in_(codes))
+            .order_by(AnswerRow.table_code, AnswerRow.n)
+        )
+        for code, answer, decision_id in rows:
+            by_code[code].answers.append(answer)
+            by_code[code].decision_ids.append(decision_id)
+
+
+def load_table(s: Session, code: str, with_answers: bool = True) -> StoredTable | None:
+    row = s.get(TableRow, code)
+    if row is None:
+        return None
+    table = _stored(row)
+    _fill(s, [table], with_answers)
+    return table
+
+
+def load_live(s: Session) -> list[StoredTable]:
+    """Every table still open or playing, with its answers: what a restart resumes."""
+    rows = s.scalars(select(TableRow).where(TableRow.status.in_((OPEN, PLAYING))))
+    tables = [_stored(r) for r in rows]
+    # Chunks keep the IN lists well inside every database's parameter limit.
+    for i in range(0, len(tables), 200):
+        _fill(s, tables[i : i + 200], with_answers=True)
+    return tables
+
+
+def list_finished(s: Session, limit: int = 50, offset: int = 0) -> list[StoredTable]:
+    """Finished games, newest first, with seats but without answers."""
+    rows = s.scalars(
+        select(TableRow)
+        .where(TableRow.status == FINISHED)
+        .order_by(TableRow.finished_at.desc(), TableRow.code)
+        .limit(limit)
+        .offset(offset)
+    )
+    tables = [_stored(r) for r in rows]
+    _fill(s, tables, with_answers=False)
+    return tables
+
+
+def count_answers(s: Session, code: str) -> int:
+    return s.scalar(select(func.count()).where(AnswerRow.table_code == code)) or 0

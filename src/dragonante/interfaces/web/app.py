@@ -27,6 +27,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import Engine
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from dragonante import RULES_VERSION, __version__
@@ -150,12 +151,18 @@ def _int_param(request: Request, name: str, default: int | None) -> int | None:
 def create_app(
     db: str | None = None,
     settings: Settings | None = None,
+    engine: Engine | None = None,
 ) -> FastAPI:
-    """The web server app; the database opens (and migrates) when it starts."""
+    """The web server app.
+
+    ``engine`` is an already opened (and migrated) database, as ``serve``
+    passes so a bad ``--db`` fails before the server starts; otherwise ``db``
+    is opened and migrated when the app starts.
+    """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        writer = Writer(open_database(db))
+        writer = Writer(engine if engine is not None else open_database(db))
         hub = Hub(writer, settings)
         resumed = hub.resume()
         if resumed:

@@ -1,0 +1,143 @@
+"""``dragonante serve`` (the game server and web client) and ``dragonante loadtest``.
+
+``serve`` opens the database first (SQLite file by default, PostgreSQL by
+URL; migrations run automatically), so a bad ``--db`` or a busy port is one
+line on stderr, not a traceback; then it runs the server until Ctrl-C.
+Unfinished games in the database resume where they stopped.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import socket
+from typing import Annotated
+
+import typer
+
+from dragonante.interfaces.cli.app import app, fail
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail early (one line) when the address cannot be bound."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        fail(f"cannot resolve host {host!r}: {e.strerror}")
+        return
+    family, kind, proto, _name, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                fail(f"port {port} on {host} is already in use (try --port)")
+            fail(f"cannot listen on {host}:{port}: {e.strerror}")
+
+
+@app.command("serve")
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0 for your whole network).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database: a SQLite file path, or a postgresql:// URL. "
+            "Default: a SQLite file in your data directory."
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before answering.", min=0, max=30)
+    ] = 0.8,
+    max_rate: Annotated[
+        float,
+        typer.Option(
+            help="Messages per second one connection may send (bursts of twice that).", min=1
+        ),
+    ] = 20.0,
+    log_level: Annotated[
+        str, typer.Option(help="critical, error, warning, info or debug.")
+    ] = "info",
+) -> None:
+    """Start the game server: lobby, tables, replays, and the browser client.
+
+    Open http://HOST:PORT/ in a browser, create a table and share its link.
+    """
+    import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from dragonante.interfaces.web.app import create_app
+    from dragonante.interfaces.web.db import database_url, open_database
+    from dragonante.interfaces.web.hub import Settings
+    from dragonante.interfaces.web.protocol import TRANSPORT_MAX
+
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        fail(f"unknown log level {log_level!r}")
+    _check_port(host, port)
+    try:
+        engine = open_database(db)
+    except (SQLAlchemyError, OSError, ValueError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        fail(f"cannot open the database {db or database_url(None)}: {first}")
+        return
+    typer.echo(f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r})")
+    uvicorn.run(
+        create_app(settings=Settings(bot_delay=bot_delay, rate=max_rate), engine=engine),
+        host=host,
+        port=port,
+        ws_max_size=TRANSPORT_MAX,
+        log_level=log_level,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+
+
+@app.command("loadtest")
+def loadtest(
+    tables: Annotated[int, typer.Option(help="Concurrent 4-seat tables.", min=1, max=1000)] = 50,
+    seconds: Annotated[
+        float, typer.Option(help="Stop after this long (the run always stops).", min=1, max=900)
+    ] = 30.0,
+    think_ms: Annotated[
+        float, typer.Option(help="Each seat's thinking time before answering (ms).", min=0)
+    ] = 0.0,
+    players: Annotated[int, typer.Option(help="Seats per table.", min=2, max=6)] = 4,
+    url: Annotated[
+        str | None,
+        typer.Option(help="A running server on this machine (loopback only); default: start one."),
+    ] = None,
+    db: Annotated[
+        str | None, typer.Option(help="Database of the server started for the run.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' random answers.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Play many tables of random bots over real WebSockets; report throughput and latency.
+
+    Every seat is a WebSocket client answering at random; the latency is
+    from sending an answer to receiving the update that acknowledges it.
+    Traffic stays on this machine: only loopback URLs are accepted.
+    """
+    from dragonante.sim.load import LoadError, LoadSettings, run_load
+
+    settings = LoadSettings(
+        tables=tables,
+        seconds=seconds,
+        think_ms=think_ms,
+        players=players,
+        url=url,
+        db=db,
+        seed=seed,
+    )
+    try:
+        report = run_load(settings, progress=None if as_json else typer.echo)
+    except LoadError as e:
+        fail(str(e))
+        return
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=1))
+    else:
+        typer.echo(report.text())

@@ -216,16 +216,31 @@ def steal(s: GameState, seat: int, amount: int) -> None:
 
 
 def top_card(s: GameState) -> int:
-    """Pop the top card of the deck, reshuffling the discard pile if needed (-1: none)."""
+    """Pop the top card of the deck (-1: no card anywhere).
+
+    "Whenever the deck runs out of cards, shuffle the discard pile to form a
+    new deck": the reshuffle happens the moment the last card leaves the
+    deck (or, if the discard pile was empty then, as soon as a card is
+    needed and there is one).
+    """
     deck = s.deck
+    if not deck and not _reshuffle(s):
+        return -1
+    card = deck.pop()
     if not deck:
-        if not s.discard:
-            return -1
-        deck.extend(s.discard)
-        s.discard.clear()
-        s.rng = rng.shuffle(s.rng, deck)
-        ev(s, "reshuffle", size=len(deck))
-    return deck.pop()
+        _reshuffle(s)
+    return card
+
+
+def _reshuffle(s: GameState) -> bool:
+    if not s.discard:
+        return False
+    deck = s.deck
+    deck.extend(s.discard)
+    s.discard.clear()
+    s.rng = rng.shuffle(s.rng, deck)
+    ev(s, "reshuffle", size=len(deck))
+    return True
 
 
 def draw(s: GameState, seat: int, count: int) -> int:

@@ -59,7 +59,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     denom = 1.0 + z2 / trials
     center = (p + z2 / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
-    return (max(0.0, center - half), min(1.0, center + half))
+    low = 0.0 if successes <= 0 else max(0.0, center - half)
+    high = 1.0 if successes >= trials else min(1.0, center + half)
+    return (low, high)
 
 
 def seating(entries: Sequence[str], game: int) -> list[str]:

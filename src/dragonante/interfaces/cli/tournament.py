@@ -37,9 +37,7 @@ def tournament_command(
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (default: 1).")] = 1,
-    gold: Annotated[
-        int, typer.Option("--gold-per-player", help="Starting gold per player (8, 10, 12, 15).")
-    ] = 10,
+    gold: Annotated[int, typer.Option("--gold-per-player", help="Starting gold per player.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95%

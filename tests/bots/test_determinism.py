@@ -1,0 +1,46 @@
+"""A bot with a seed plays the same game every time (search budgeted by iterations)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dragonante.bots import make_bot
+from dragonante.bots.base import SeatView
+from dragonante.engine import GameConfig, apply, new_game
+from tests.bots.conftest import BOT_SPECS
+
+
+def answers(spec: str, seed: int, players: int = 3) -> list[int]:
+    s = new_game(GameConfig(players=players), seed)
+    bots = [make_bot(spec, seed * 10 + p) for p in range(players)]
+    out = []
+    while not s.over and len(out) < 150:
+        d = s.pending
+        assert d is not None
+        a = bots[d.seat].choose(SeatView(s, d.seat))
+        out.append(a)
+        apply(s, a, d.id)
+    return out
+
+
+@pytest.mark.parametrize("spec", BOT_SPECS)
+def test_same_seed_same_game(spec: str) -> None:
+    assert answers(spec, 4) == answers(spec, 4)
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "ismcts:iters=12"])
+def test_the_seed_matters(spec: str) -> None:
+    # Different seeds give different games for bots that use randomness (over a few
+    # games at least one differs).
+    assert any(answers(spec, 4) != answers(spec, seed) for seed in (5, 6, 7))
+
+
+def test_ismcts_iterations_budget_is_exact() -> None:
+    bot = make_bot("ismcts:iters=30", 1)
+    s = new_game(GameConfig(players=4), 9)
+    while s.pending is not None and len(s.pending.options) < 2:
+        apply(s, s.pending.options[0])
+    d = s.pending
+    assert d is not None
+    bot.choose(SeatView(s, d.seat))
+    assert bot.last.iterations == 30  # type: ignore[attr-defined]

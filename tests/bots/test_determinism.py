@@ -13,7 +13,7 @@ from tests.bots.conftest import BOT_SPECS
 def answers(spec: str, seed: int, players: int = 3) -> list[int]:
     s = new_game(GameConfig(players=players), seed)
     bots = [make_bot(spec, seed * 10 + p) for p in range(players)]
-    out = []
+    out: list[int] = []
     while not s.over and len(out) < 150:
         d = s.pending
         assert d is not None

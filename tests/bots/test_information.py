@@ -47,7 +47,7 @@ def _positions(players: int, seed: int, kinds: tuple[str, ...]) -> list[tuple[Ga
     """Real mid-game states (random play) waiting on a question of ``kinds``."""
     s = new_game(GameConfig(players=players), seed)
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[GameState, int]] = []
     while not s.over and len(out) < 4:
         d = s.pending
         assert d is not None

@@ -35,7 +35,7 @@ def test_wilson_interval_known_values(wins: int, n: int, low: float, high: float
 
 def test_seats_rotate_so_every_entry_sits_everywhere() -> None:
     entries = ["ismcts", "heuristic", "baseline", "random"]
-    where = Counter()
+    where: Counter[tuple[str, int]] = Counter()
     for g in range(8):
         seats = seating(entries, g)
         assert sorted(seats) == sorted(entries)

@@ -443,14 +443,15 @@ def _after_rewards(s: GameState, st: Step) -> None:
 def _round_end(s: GameState, st: Step) -> None:
     cards = [c if not s.round_removed[p] else -1 for p, c in enumerate(s.round_card)]
     best = strongest_untied(cards)
+    led = s.leader  # who led this round: Step 5 starts with them if nobody wins (A25)
     if best >= 0:
         s.leader = best
     ev(s, "round_end", round=s.round, leader=s.leader)
     if all(c < 0 for c in s.round_card):
         # Nobody could play: ties can never break, so score what there is.
-        s.queue.append(("scoring_check", 1))
+        s.queue.append(("scoring_check", 1, led))
     elif s.round >= s.config.rules.min_rounds and s.round >= s.score_round:
-        s.queue.append(("scoring_check", 0))
+        s.queue.append(("scoring_check", 0, led))
     else:
         s.queue.append(("round_start",))
 
@@ -522,7 +523,7 @@ def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
 @step("scoring_check")
 def _scoring_check(s: GameState, st: Step) -> None:
     final = st[1]
-    s.queue.append(("decide_winner", final))
+    s.queue.append(("decide_winner", final, *st[2:]))
     rider = dragonrider_strengths(s)
     if rider and not s.stakes_emptied:
         queue_flight_rewards(s, s.leader, rider)
@@ -545,7 +546,7 @@ def _decide_winner(s: GameState, st: Step) -> None:
                 s.queue.append(("round_start",))
                 return
     winner = best[0] if len(best) == 1 else -1
-    s.queue.append(("award", winner))
+    s.queue.append(("award", winner, *st[2:]))
 
 
 @step("award")
@@ -553,7 +554,7 @@ def _award(s: GameState, st: Step) -> None:
     """Step 3: the winner takes the stakes (shared by the Adventurer and Priest)."""
     winner = st[1]
     s.gambit_winner = winner
-    s.queue.append(("end_gambit", winner))
+    s.queue.append(("end_gambit", winner, *st[2:]))
     if winner < 0:
         ev(s, "no_winner", stakes=s.stakes)
         return
@@ -655,8 +656,9 @@ def _end_gambit(s: GameState, st: Step) -> None:
     if _game_ends(s):
         _finish_game(s)
         return
-    # Step 5: draw two apiece, winner first (A25: else the last leader).
-    start = winner if winner >= 0 else s.leader
+    # Step 5: draw two apiece, winner first (A25: else whoever led the last
+    # round played; st[2] when the gambit ended at a round's end, else s.leader).
+    start = winner if winner >= 0 else (st[2] if len(st) > 2 else s.leader)
     if (s.out >> start) & 1:
         start = left_of(s, start)
     per = s.config.rules.draw_per_gambit

@@ -1,0 +1,54 @@
+// JSON over HTTP to the lobby API; refusals come back as {error, detail}.
+import { t } from "./i18n.js";
+
+export class ApiError extends Error {
+  constructor(status, code, detail) {
+    super(detail || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(method, path, body = undefined, token = undefined) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let r;
+  try {
+    r = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "network", t("error.network"));
+  }
+  let data = null;
+  try {
+    data = await r.json();
+  } catch {
+    data = null;
+  }
+  if (!r.ok) {
+    throw new ApiError(r.status, data?.error || "error", data?.detail || r.statusText);
+  }
+  return data;
+}
+
+// Seat and host tokens, per table code: localStorage keeps them across
+// closing the page; the URL fragment (#token=...) carries a seat to another
+// browser without sending it to the server in any request line.
+export function savedToken(code) {
+  return localStorage.getItem(`dragonante.seat.${code}`);
+}
+export function saveToken(code, token) {
+  localStorage.setItem(`dragonante.seat.${code}`, token);
+}
+export function forgetToken(code) {
+  localStorage.removeItem(`dragonante.seat.${code}`);
+}
+export function hostToken(code) {
+  return localStorage.getItem(`dragonante.host.${code}`);
+}
+export function saveHostToken(code, token) {
+  localStorage.setItem(`dragonante.host.${code}`, token);
+}

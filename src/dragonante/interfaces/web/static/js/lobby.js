@@ -1,0 +1,173 @@
+// The lobby: create a table (ruleset, deck, options, endings), join by
+// code, and the lists of open tables, games in progress and finished games.
+import { api, saveHostToken, saveToken } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+const ENDINGS = ["gambits", "target_gold", "players_remaining", "time_limit_minutes"];
+
+function field(label, control, extraClass = "") {
+  return h("label", { class: `field ${extraClass}` }, h("span", {}, label), control);
+}
+
+function select(name, values, labelOf, selected) {
+  return h(
+    "select",
+    { name, id: `f-${name}` },
+    values.map((v) => h("option", { value: String(v), selected: String(v) === String(selected) }, labelOf(v))),
+  );
+}
+
+function number(name, value, min, max) {
+  return h("input", { type: "number", name, id: `f-${name}`, value: String(value), min: String(min), max: String(max), inputmode: "numeric" });
+}
+
+export function mountLobby(root) {
+  let meta = null;
+  let timer = 0;
+  let saved = {};
+  const lists = h("div", { class: "lists" });
+
+  function formValues(form) {
+    const values = {};
+    for (const el of form.elements) if (el.name) values[el.name] = el.type === "checkbox" ? el.checked : el.value;
+    return values;
+  }
+
+  function buildForm() {
+    const v = { ruleset: "legendary", preset: "legendary", selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
+    for (const e of ENDINGS) if (v[`ending_${e}`] === undefined) v[`ending_${e}`] = 0;
+    const error = h("p", { class: "error", role: "alert", hidden: true });
+    const legendaryOnly = h(
+      "div",
+      { class: "legendary-only" },
+      field(t("lobby.selection"), select("selection", meta.selections, (s) => t(`selection.${s}`), v.selection)),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "reveal_specials", id: "f-reveal_specials", checked: v.reveal_specials }), " ", t("lobby.reveal_specials")),
+    );
+    const preset = select("preset", meta.presets, (p) => t(`preset.${p}`), v.preset);
+    const syncPreset = () => { legendaryOnly.hidden = preset.value !== "legendary"; };
+    preset.addEventListener("change", syncPreset);
+    const form = h(
+      "form",
+      { class: "create", id: "create-form" },
+      h("h2", {}, t("lobby.new_table")),
+      h(
+        "div",
+        { class: "grid" },
+        field(t("lobby.ruleset"), select("ruleset", meta.rulesets, (r) => t(`ruleset.${r}`), v.ruleset)),
+        field(t("lobby.deck"), preset),
+        field(t("lobby.players"), select("players", meta.players, String, v.players)),
+        field(t("lobby.gold_per_player"), number("gold_per_player", v.gold_per_player, 1, 100)),
+        field(t("lobby.starting_gold_fixed"), number("starting_gold_fixed", v.starting_gold_fixed, 0, 1000)),
+        field(t("seat.your_name"), h("input", { name: "name", id: "f-name", value: v.name, maxlength: String(meta.name_max), autocomplete: "nickname" })),
+      ),
+      legendaryOnly,
+      h(
+        "details",
+        { class: "endings" },
+        h("summary", {}, t("lobby.endings")),
+        h("div", { class: "grid" }, ENDINGS.map((e) => field(t(`lobby.ending.${e}`), number(`ending_${e}`, v[`ending_${e}`], 0, 10000)))),
+      ),
+      error,
+      h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
+    );
+    syncPreset();
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const f = formValues(form);
+      saved = f;
+      const int = (x) => Number.parseInt(x, 10) || 0;
+      const config = {
+        players: int(f.players),
+        gold_per_player: int(f.gold_per_player),
+        starting_gold_fixed: int(f.starting_gold_fixed),
+        rules: { ruleset: f.ruleset },
+        deck: { preset: f.preset },
+        ending: Object.fromEntries(ENDINGS.map((k) => [k, int(f[`ending_${k}`])])),
+      };
+      if (f.preset === "legendary") {
+        config.deck.selection = f.selection;
+        config.deck.reveal_specials = f.reveal_specials;
+      }
+      error.hidden = true;
+      try {
+        const made = await api("POST", "/api/tables", { config });
+        saveHostToken(made.code, made.host_token);
+        if (f.name.trim()) {
+          const seat = await api("POST", `/api/tables/${made.code}/seats`, { name: f.name, seat: 0 });
+          saveToken(made.code, seat.token);
+          location.assign(`/t/${made.code}#token=${encodeURIComponent(seat.token)}`);
+        } else {
+          location.assign(`/t/${made.code}`);
+        }
+      } catch (err) {
+        error.textContent = err.message;
+        error.hidden = false;
+      }
+    });
+    return form;
+  }
+
+  function joinBox() {
+    const input = h("input", { name: "code", id: "join-code", placeholder: "ABC123", maxlength: "16", autocapitalize: "characters", autocomplete: "off" });
+    const form = h("form", { class: "join", id: "join-form" }, field(t("lobby.enter_code"), input), h("button", { type: "submit" }, t("lobby.go")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const code = input.value.trim().toUpperCase();
+      if (code) location.assign(`/t/${encodeURIComponent(code)}`);
+    });
+    return form;
+  }
+
+  function describe(x) {
+    return `${t(`ruleset.${x.ruleset}`)} · ${t(`preset.${x.preset}`)}`;
+  }
+
+  async function refresh() {
+    let live;
+    let finished;
+    try {
+      [live, finished] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/games?limit=20")]);
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    const list = (title, items, row, id) =>
+      h("section", { class: "list", id }, h("h2", {}, title), items.length ? h("ul", {}, items.map(row)) : h("p", { class: "muted" }, t("lobby.none")));
+    clear(lists).append(
+      list(t("lobby.open_tables"), live.open, (x) => h("li", {}, h("a", { href: `/t/${x.code}` }, x.code), " ", describe(x), " · ", t("lobby.seats", { taken: x.taken, players: x.players }), " ", h("span", { class: "muted" }, x.names.join(", "))), "open-tables"),
+      list(t("lobby.playing_tables"), live.playing, (x) => h("li", {}, h("a", { href: `/t/${x.code}` }, x.code), " ", describe(x), " · ", x.names.join(", "), " ", h("a", { href: `/t/${x.code}`, class: "button" }, t("lobby.watch"))), "playing-tables"),
+      list(t("lobby.finished"), finished.games, (x) => h("li", {}, h("a", { href: `/r/${x.code}` }, x.code), " ", describe(x), " · ", x.seats.map((s, i) => (x.winners.includes(i) ? `♛ ${s?.name}` : s?.name)).join(", "), " ", h("a", { href: `/r/${x.code}`, class: "button" }, t("lobby.replay"))), "finished-games"),
+    );
+  }
+
+  function render() {
+    const form = document.getElementById("create-form");
+    if (form) saved = formValues(form);
+    clear(root).append(h("p", { class: "tagline" }, t("app.tagline")), h("div", { class: "lobby" }, buildForm(), h("div", {}, joinBox(), lists)));
+  }
+
+  (async () => {
+    try {
+      meta = await api("GET", "/api/meta");
+    } catch (err) {
+      clear(root).append(h("p", { class: "error" }, err.message));
+      return;
+    }
+    render();
+    await refresh();
+    timer = setInterval(refresh, 5000);
+  })();
+
+  return {
+    rerender() {
+      if (meta) {
+        render();
+        refresh();
+      }
+    },
+    destroy() {
+      clearInterval(timer);
+    },
+  };
+}

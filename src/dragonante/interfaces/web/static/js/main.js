@@ -1,0 +1,43 @@
+// Entry point: load the language and the cards, then show the page the URL
+// names: the lobby (/), a table (/t/CODE) or a replay (/r/CODE).
+import { loadCards } from "./cards.js";
+import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { mountLobby } from "./lobby.js";
+import { mountReplay } from "./replay.js";
+import { mountTable } from "./table.js";
+
+let page = null;
+
+function header() {
+  document.title = t("app.title");
+  document.getElementById("brand").textContent = t("app.title");
+  document.getElementById("nav-lobby").textContent = t("nav.lobby");
+  document.getElementById("lang-label").textContent = t("nav.language");
+  document.getElementById("lang-select").value = lang;
+}
+
+function route() {
+  const root = document.getElementById("app");
+  const path = location.pathname;
+  let m;
+  if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) page = mountTable(root, decodeURIComponent(m[1]));
+  else if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = mountReplay(root, decodeURIComponent(m[1]));
+  else page = mountLobby(root);
+  window.dragonante = page; // for the browser tests and the curious
+}
+
+async function boot() {
+  await setLang(lang);
+  header();
+  document.getElementById("lang-select").addEventListener("change", (e) => setLang(e.target.value));
+  onLangChange(() => {
+    header();
+    page?.rerender?.();
+  });
+  await loadCards();
+  route();
+}
+
+boot().catch((err) => {
+  document.getElementById("app").textContent = String(err);
+});

@@ -1,0 +1,91 @@
+// A finished game, step by step: forward and back through the answers, as a
+// spectator or as any seat saw it (views are computed by the server).
+import { api } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { renderBoard, renderLog, seatName } from "./render.js";
+
+export function mountReplay(root, code) {
+  code = code.toUpperCase();
+  const params = new URLSearchParams(location.search);
+  let step = Number.parseInt(params.get("step") || "0", 10) || 0;
+  let seat = params.has("seat") && params.get("seat") !== "" ? Number.parseInt(params.get("seat"), 10) : null;
+  let data = null;
+  let loading = false;
+
+  async function load() {
+    if (loading) return;
+    loading = true;
+    const q = new URLSearchParams({ step: String(step), lang });
+    if (seat !== null) q.set("seat", String(seat));
+    try {
+      data = await api("GET", `/api/games/${encodeURIComponent(code)}/replay?${q}`);
+      step = data.step;
+      const url = new URLSearchParams({ step: String(step) });
+      if (seat !== null) url.set("seat", String(seat));
+      history.replaceState(null, "", `/r/${code}?${url}`);
+      render();
+    } catch (err) {
+      clear(root).append(h("p", { class: "error", id: "replay-error" }, err.message), h("a", { href: "/" }, t("nav.lobby")));
+    } finally {
+      loading = false;
+    }
+  }
+
+  function go(n) {
+    if (!data) return;
+    const next = Math.max(0, Math.min(data.total, n));
+    if (next !== step) {
+      step = next;
+      load();
+    }
+  }
+
+  function render() {
+    const table = data.table;
+    const viewAs = h(
+      "select",
+      { id: "view-as", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); load(); } },
+      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
+      Array.from({ length: table.players }, (_, p) => h("option", { value: String(p), selected: seat === p }, seatName(table, p))),
+    );
+    const slider = h("input", { type: "range", min: "0", max: String(data.total), value: String(step), id: "replay-slider", "aria-label": t("replay.step", { step, total: data.total }) });
+    slider.addEventListener("change", () => go(Number(slider.value)));
+    const log = renderLog(data.events, { highlightNew: true });
+    clear(root).append(
+      h(
+        "div",
+        { class: "replay-page" },
+        h("h1", {}, t("replay.title", { code })),
+        h(
+          "div",
+          { class: "replay-controls" },
+          h("button", { type: "button", id: "replay-first", onclick: () => go(0), disabled: step === 0 }, t("replay.first")),
+          h("button", { type: "button", id: "replay-prev", onclick: () => go(step - 1), disabled: step === 0 }, t("replay.prev")),
+          h("span", { id: "replay-step" }, t("replay.step", { step, total: data.total })),
+          h("button", { type: "button", id: "replay-next", onclick: () => go(step + 1), disabled: step === data.total }, t("replay.next")),
+          h("button", { type: "button", id: "replay-last", onclick: () => go(data.total), disabled: step === data.total }, t("replay.last")),
+          slider,
+          h("label", {}, t("replay.view_as"), " ", viewAs),
+          h("a", { href: `/api/games/${code}/record`, download: `dragonante-${code}.json` }, t("replay.download")),
+        ),
+        h("div", { class: "table-layout" }, h("div", { class: "table-main" }, renderBoard(data, { table, interactive: false })), h("section", { class: "log-box" }, h("h2", {}, t("table.log")), log)),
+      ),
+    );
+    const fresh = log.querySelector(".new");
+    if (fresh) fresh.scrollIntoView({ block: "nearest" });
+    else log.scrollTop = log.scrollHeight;
+  }
+
+  const keys = (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    if (e.key === "ArrowRight") go(step + 1);
+    else if (e.key === "ArrowLeft") go(step - 1);
+  };
+  document.addEventListener("keydown", keys);
+  load().catch((err) => toast(err.message, "error"));
+  return {
+    rerender: () => load(),
+    destroy: () => document.removeEventListener("keydown", keys),
+  };
+}

@@ -1,0 +1,316 @@
+// A table: seating before the start (invite link, seats, bots, start), then
+// the live game over this seat's WebSocket.  The seat token lives in
+// localStorage and in the URL fragment, so closing and reopening the page
+// (or opening the URL elsewhere) takes the same seat back.
+import { api, forgetToken, hostToken, savedToken, saveToken } from "./api.js";
+import { hideCard } from "./cards.js";
+import { clear, h, toast } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { renderBoard, renderLog, seatName } from "./render.js";
+
+const SUMMARY_KINDS = new Set(["scoring", "gambit_won", "priest_split", "no_winner", "monarch_gift", "hole_paid", "hole_won", "debt_paid", "adventurer_split", "eliminated", "target_reached", "game_over"]);
+// Close codes after which reconnecting cannot help.
+const FINAL_CLOSE = new Set([4400, 4401, 4404]);
+
+function tokenFromHash() {
+  const m = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export function mountTable(root, code) {
+  code = code.toUpperCase();
+  let token = tokenFromHash() || savedToken(code);
+  if (token) {
+    saveToken(code, token);
+    history.replaceState(null, "", `/t/${code}#token=${encodeURIComponent(token)}`);
+  }
+  let mySeat = null;
+  let table = null;
+  let last = null;
+  let events = [];
+  let ws = null;
+  let stopped = false;
+  let retry = 0;
+  let busy = false;
+  let summary = null;
+  let gambitNo = 0;
+  let meta = null;
+  let connState = "connecting";
+
+  const header = h("div", { class: "table-head" });
+  const banner = h("p", { class: "banner", role: "status", hidden: true });
+  const summarySlot = h("div", { class: "summary-slot" });
+  const main = h("div", { class: "table-main" });
+  const logBox = h("section", { class: "log-box" }, h("h2", {}, t("table.log")));
+  let logList = renderLog([]);
+  logBox.append(logList);
+  clear(root).append(h("div", { class: "table-page" }, header, banner, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
+
+  api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
+
+  function manageToken() {
+    return hostToken(code) || token;
+  }
+
+  function canManage() {
+    return Boolean(hostToken(code) || (token && mySeat !== null));
+  }
+
+  function send(msg) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  }
+
+  function connect() {
+    if (stopped) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
+    const sock = ws;
+    sock.onopen = () => {
+      sock.send(JSON.stringify({ type: "hello", token: token || null, lang }));
+    };
+    sock.onmessage = (e) => {
+      if (sock !== ws) return;
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      handle(msg);
+    };
+    sock.onclose = (e) => {
+      if (sock !== ws || stopped) return;
+      if (e.code === 4404) {
+        connState = "gone";
+        clear(main).append(h("p", { class: "error" }, t("table.not_found")), h("a", { href: "/" }, t("nav.lobby")));
+        return;
+      }
+      if (FINAL_CLOSE.has(e.code)) return; // the error frame said why; handle() reacted
+      connState = "reconnecting";
+      banner.textContent = t("table.reconnecting");
+      banner.hidden = false;
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, 400 * 2 ** retry);
+    };
+  }
+
+  function reconnect() {
+    const old = ws;
+    ws = null;
+    if (old) old.close();
+    connect();
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        mySeat = msg.seat;
+        retry = 0;
+        connState = "open";
+        banner.hidden = true;
+        break;
+      case "table":
+        table = msg.table;
+        if (table.status === "open" || !last) render();
+        else renderHeader();
+        break;
+      case "state":
+        table = msg.table;
+        busy = false;
+        if (msg.view) {
+          last = msg;
+          events = msg.events.slice();
+          gambitNo = msg.view.gambit;
+          logList.replaceWith((logList = renderLog(events)));
+        }
+        render();
+        scrollLog();
+        break;
+      case "update":
+        busy = false;
+        last = msg;
+        events.push(...msg.events);
+        for (const e of msg.events) logList.append(renderLog([e]).firstChild);
+        noteSummaries(msg.events, msg.view);
+        render();
+        scrollLog();
+        break;
+      case "error":
+        busy = false;
+        toast(msg.message, "error");
+        if (msg.code === "bad_token") {
+          forgetToken(code);
+          token = null;
+          history.replaceState(null, "", `/t/${code}`);
+          reconnect();
+        } else if (msg.code === "unknown_table") {
+          stopped = true;
+          clear(main).append(h("p", { class: "error" }, t("table.not_found")));
+        } else if (last) {
+          render();
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  function scrollLog() {
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  function noteSummaries(newEvents, view) {
+    for (const e of newEvents) {
+      if (e.kind === "gambit_start") gambitNo = e.data.gambit;
+      if (e.kind === "gambit_won" || e.kind === "no_winner") {
+        const since = events.length - newEvents.length + newEvents.indexOf(e);
+        let start = since;
+        while (start > 0 && events[start - 1].kind !== "gambit_start") start -= 1;
+        const lines = events.slice(start, since + 1).filter((x) => SUMMARY_KINDS.has(x.kind)).map((x) => x.text);
+        summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), final: false };
+      }
+      if (e.kind === "game_over") {
+        summary = { title: t("table.game_over"), lines: [e.text], hoards: e.data.hoards, final: true };
+      }
+    }
+  }
+
+  function renderSummary() {
+    clear(summarySlot);
+    if (!summary) return;
+    const s = summary;
+    summarySlot.append(
+      h(
+        "section",
+        { class: `summary ${s.final ? "final" : ""}`, id: s.final ? "game-summary" : "gambit-summary" },
+        h("h2", {}, s.title),
+        h("ul", {}, s.lines.map((l) => h("li", {}, l))),
+        h("table", { class: "hoards" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("table.hoard"))), s.hoards.map((g, p) => h("tr", {}, h("td", {}, seatName(table, p)), h("td", {}, String(g))))),
+        s.final ? h("a", { class: "button", href: `/r/${code}`, id: "replay-link" }, t("table.watch_replay")) : null,
+        h("button", { type: "button", class: "ok", onclick: () => { summary = null; renderSummary(); } }, t("table.ok")),
+      ),
+    );
+  }
+
+  function renderHeader() {
+    const me = mySeat !== null && table ? table.seats[mySeat] : null;
+    clear(header).append(
+      h("h1", {}, t("table.title", { code })),
+      me ? h("p", { class: "muted", id: "playing-as" }, t("table.playing_as", { name: me.name })) : table && table.status !== "open" ? h("p", { class: "muted", id: "spectating" }, t("table.spectating")) : null,
+    );
+  }
+
+  async function act(fn) {
+    try {
+      await fn();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  function seating() {
+    const invite = `${location.origin}/t/${code}`;
+    const manage = canManage();
+    const levels = meta?.levels || ["random"];
+    const levelSelect = (id) => h("select", { class: "bot-level", id }, levels.map((l) => h("option", { value: l }, l)));
+    const rows = Array.from({ length: table.players }, (_, p) => {
+      const s = table.seats[p];
+      if (s) {
+        return h(
+          "li",
+          { class: "seat-row taken", dataset: { seat: String(p) } },
+          h("strong", {}, s.name),
+          p === mySeat ? h("span", { class: "tag" }, t("seat.you")) : null,
+          s.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: s.bot })) : null,
+          s.kind === "bot" && manage ? h("button", { type: "button", class: "small", onclick: () => act(() => api("DELETE", `/api/tables/${code}/seats/${p}`, undefined, manageToken())) }, t("seat.remove")) : null,
+          p === mySeat
+            ? h("button", { type: "button", class: "small", onclick: () => act(async () => {
+                await api("DELETE", `/api/tables/${code}/seats/${p}`, undefined, token);
+                forgetToken(code);
+                token = null;
+                history.replaceState(null, "", `/t/${code}`);
+                reconnect();
+              }) }, t("seat.leave"))
+            : null,
+        );
+      }
+      const nameInput = h("input", { class: "seat-name", placeholder: t("seat.your_name"), maxlength: "24", autocomplete: "nickname" });
+      const sit = async () => {
+        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value });
+        token = made.token;
+        saveToken(code, token);
+        history.replaceState(null, "", `/t/${code}#token=${encodeURIComponent(token)}`);
+        reconnect();
+      };
+      const level = levelSelect(`bot-level-${p}`);
+      return h(
+        "li",
+        { class: "seat-row free", dataset: { seat: String(p) } },
+        h("span", { class: "muted" }, t("seat.free")),
+        mySeat === null
+          ? h("form", { class: "sit", onsubmit: (e) => { e.preventDefault(); act(sit); } }, nameInput, h("button", { type: "submit", class: "primary" }, t("seat.take")))
+          : null,
+        manage ? h("span", { class: "add-bot" }, level, h("button", { type: "button", class: "small", onclick: () => act(() => api("POST", `/api/tables/${code}/bots`, { seat: p, level: level.value }, manageToken())) }, t("seat.add_bot"))) : null,
+      );
+    });
+    const full = Object.values(table.seats).filter(Boolean).length === table.players;
+    const fillLevel = levelSelect("fill-level");
+    return h(
+      "section",
+      { class: "seating", id: "seating" },
+      h(
+        "div",
+        { class: "invite" },
+        h("p", {}, t("table.code"), ": ", h("strong", { class: "code", id: "table-code" }, code)),
+        h("p", {}, t("table.invite"), ": ", h("a", { href: invite, id: "invite-link" }, invite), " ",
+          h("button", { type: "button", class: "small", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast(t("table.copied"))) }, t("table.copy"))),
+        h("p", { class: "muted" }, `${t(`ruleset.${table.ruleset}`)} · ${t(`preset.${table.preset}`)} · ${table.starting_gold} ${t("word.gold")}`),
+      ),
+      h("ol", { class: "seat-list" }, rows),
+      manage && !full ? h("p", {}, fillLevel, " ", h("button", { type: "button", id: "fill-bots", onclick: () => act(() => api("POST", `/api/tables/${code}/bots`, { fill: true, level: fillLevel.value }, manageToken())) }, t("seat.fill_bots"))) : null,
+      manage
+        ? h("p", {}, h("button", { type: "button", class: "primary", id: "start", disabled: !full, onclick: () => act(() => api("POST", `/api/tables/${code}/start`, undefined, manageToken())) }, t("table.start")), full ? null : h("span", { class: "muted" }, " ", t("table.need_seats")))
+        : null,
+    );
+  }
+
+  function answer(value) {
+    if (busy || !last?.view?.question) return;
+    busy = true;
+    hideCard();
+    send({ type: "answer", decision: last.view.question.id, answer: value });
+    render();
+  }
+
+  function render() {
+    if (!table) return;
+    renderHeader();
+    renderSummary();
+    clear(main);
+    if (table.status === "open") {
+      main.append(seating());
+      return;
+    }
+    if (last?.view) {
+      main.append(renderBoard(last, { table, interactive: mySeat !== null, onAnswer: answer, busy }));
+    } else {
+      main.append(h("p", { class: "muted" }, t("table.connecting")));
+    }
+  }
+
+  connect();
+  return {
+    rerender() {
+      logBox.firstChild.textContent = t("table.log");
+      send({ type: "lang", lang });
+      render();
+    },
+    destroy() {
+      stopped = true;
+      if (ws) ws.close();
+    },
+    get state() {
+      return { connState, mySeat };
+    },
+  };
+}

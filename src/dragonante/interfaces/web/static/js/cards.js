@@ -25,14 +25,21 @@ export function cardLabel(n) {
   return c ? `${cardName(n)} (${c.strength})` : "?";
 }
 
-// The current question's "choose this card" hook, set by the table page:
-// the detail panel offers it for a card that is a legal answer.
+// The current question's "choose this card" hook, set by the board: the
+// detail panel offers it for a card that is a legal answer.
 let chooser = null;
-export function setChooser(fn) {
+let chooserKey = null;
+export function setChooser(fn, key = null) {
   chooser = fn;
+  if (key !== chooserKey) {
+    chooserKey = key;
+    // A pinned panel built for another question must not offer a stale choice.
+    if (shown !== null && pinned) showCard(shown, true, true);
+  }
 }
 
 let pinned = false;
+let shown = null;
 
 export function cardEl(n, opts = {}) {
   const c = CARDS[n];
@@ -44,30 +51,40 @@ export function cardEl(n, opts = {}) {
   if (opts.triggers) classes.push("triggers");
   if (opts.option) classes.push("option");
   if (opts.small) classes.push("small");
-  const el = h(
+  return h(
     "button",
     {
       type: "button",
       class: classes.join(" "),
       dataset: { card: String(n) },
-      "aria-label": cardLabel(n),
+      "aria-label": cardLabel(n) + (opts.triggers ? ` (${t("table.triggers")})` : ""),
+      title: opts.triggers ? t("table.triggers") : null,
     },
     h("span", { class: "strength" }, String(c.strength)),
+    opts.triggers ? h("span", { class: "badge" }, "⚡") : null,
     h("span", { class: "name" }, cardName(n)),
-    opts.triggers ? h("span", { class: "badge" }, "⚡ " + t("table.triggers")) : null,
   );
-  el.addEventListener("mouseenter", () => {
-    if (!pinned) showCard(n, false);
-  });
-  el.addEventListener("mouseleave", () => {
-    if (!pinned) hideCard();
-  });
-  el.addEventListener("click", (e) => {
-    e.stopPropagation();
-    showCard(n, true);
-  });
-  return el;
 }
+
+// Hover and tap are handled once for the whole page (event delegation), so
+// the board can be redrawn on every update without losing the open card.
+function cardOf(target) {
+  const el = target instanceof Element ? target.closest(".card[data-card]") : null;
+  return el ? Number(el.dataset.card) : null;
+}
+document.addEventListener("pointerover", (e) => {
+  if (e.pointerType !== "mouse" || pinned) return;
+  const n = cardOf(e.target);
+  if (n !== null) showCard(n, false);
+});
+document.addEventListener("pointerout", (e) => {
+  if (e.pointerType !== "mouse" || pinned) return;
+  if (cardOf(e.target) !== null && cardOf(e.relatedTarget) === null) hideCard();
+});
+document.addEventListener("click", (e) => {
+  const n = cardOf(e.target);
+  if (n !== null) showCard(n, true);
+});
 
 export function cardBack(count = 1) {
   return h("span", { class: "card back small", "aria-label": t("table.cards", { count }) }, "");
@@ -79,11 +96,13 @@ function section(title, text) {
   return h("section", {}, h("h4", {}, title), paras.map((p) => h("p", {}, p)));
 }
 
-export function showCard(n, pin) {
+export function showCard(n, pin, force = false) {
   const c = CARDS[n];
   const panel = document.getElementById("card-detail");
   if (!c || !panel) return;
+  if (!force && shown === n && !panel.hidden && pinned === pin) return;
   pinned = pin;
+  shown = n;
   clear(panel);
   const colors = c.colors.map((col) => t(`color.${col}`)).join(", ");
   const choose = chooser ? chooser(n) : null;
@@ -114,6 +133,7 @@ export function showCard(n, pin) {
 
 export function hideCard() {
   pinned = false;
+  shown = null;
   const panel = document.getElementById("card-detail");
   if (panel) panel.hidden = true;
 }

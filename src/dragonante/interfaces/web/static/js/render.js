@@ -29,11 +29,12 @@ export function renderBoard(msg, opts) {
       ? (n) => {
           const a = msg.answers.find((x) => x.value === n);
           if (!a) return null;
-          const fn = () => opts.onAnswer(a.value);
+          const fn = () => opts.onAnswer(a.value, q.id);
           fn.label = `${q.prompt}: ${a.label}`;
           return fn;
         }
       : null,
+    mine ? q.id : null,
   );
 
   const status = h(
@@ -71,7 +72,7 @@ export function renderBoard(msg, opts) {
               class: "answer",
               disabled: opts.busy,
               dataset: { answer: String(a.value) },
-              onclick: () => opts.onAnswer(a.value),
+              onclick: () => opts.onAnswer(a.value, q.id),
             },
             a.label,
           ),
@@ -88,7 +89,7 @@ export function renderBoard(msg, opts) {
     hand = h(
       "section",
       { class: "hand", id: "hand" },
-      h("h2", {}, t("table.hand"), h("span", { class: "muted" }, ` (${view.hand.length})`)),
+      h("h2", {}, t("table.hand"), h("span", { class: "muted" }, ` (${view.hand.length})`), hints.size ? h("span", { class: "legend" }, "⚡ ", t("table.triggers")) : null),
       cardsRow(view.hand, (n) => ({ triggers: hints.has(n), option: options.has(n) })),
       view.my_ante >= 0 ? h("p", { class: "muted" }, t("table.ante"), ": ", cardLabel(view.my_ante)) : null,
     );

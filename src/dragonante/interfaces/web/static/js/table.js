@@ -170,7 +170,8 @@ export function mountTable(root, code) {
         summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), final: false };
       }
       if (e.kind === "game_over") {
-        summary = { title: t("table.game_over"), lines: [e.text], hoards: e.data.hoards, final: true };
+        const lines = summary && !summary.final ? summary.lines.concat(e.text) : [e.text];
+        summary = { title: t("table.game_over"), lines, hoards: e.data.hoards, final: true };
       }
     }
   }
@@ -274,11 +275,13 @@ export function mountTable(root, code) {
     );
   }
 
-  function answer(value) {
+  // ``decision`` is the question the button was drawn for: if a newer
+  // question arrived meanwhile, the server refuses it as stale.
+  function answer(value, decision) {
     if (busy || !last?.view?.question) return;
     busy = true;
     hideCard();
-    send({ type: "answer", decision: last.view.question.id, answer: value });
+    send({ type: "answer", decision, answer: value });
     render();
   }
 

@@ -182,3 +182,26 @@ def test_determinized_states_look_the_same_to_the_seat() -> None:
     for seed in range(4):
         play_random(GameConfig(players=4), seed, on_step=check)
     assert seen > 100
+
+
+def test_silver_seer_discards_face_down() -> None:
+    kw: dict[str, Any] = {"hands0": ["L-leg-silver-seer", "L-std-black-1"]}
+    s = position(
+        ["L-std-blue-2", "L-std-green-2"],
+        ["L-std-gold-2", "L-std-gold-4", "L-std-gold-6", "L-std-gold-8", "L-std-red-2"],
+        **kw,
+    )
+    apply(s, card_number("L-leg-silver-seer"))
+    d = s.pending
+    assert d is not None and d.kind == "seer_keep"
+    apply(s, card_number("L-std-gold-6"))
+    gone = {card_number("L-std-gold-8"), card_number("L-std-red-2")}
+    assert gone <= set(s.discard)
+    assert gone <= set(observe(s, 0)["discard"])  # the Seer's player saw them
+    for seat in (1, 2, None):
+        view = observe(s, seat)
+        assert not gone & set(view["discard"])
+        assert view["discard_size"] == len(s.discard)
+    # A re-deal for another seat may put other cards there: it cannot know.
+    t = determinize(s, 1, 3)
+    assert observe(t, 1) == observe(s, 1)

@@ -236,6 +236,9 @@ def _reshuffle(s: GameState) -> bool:
     if not s.discard:
         return False
     deck = s.deck
+    if s.known:  # face-down discards lose their secret in the shuffled deck
+        for c in s.discard:
+            s.known.pop(c, None)
     deck.extend(s.discard)
     s.discard.clear()
     s.rng = rng.shuffle(s.rng, deck)

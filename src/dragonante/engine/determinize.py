@@ -50,6 +50,10 @@ def determinize(s: GameState, seat: int, seed: int) -> GameState:
     for i, card in enumerate(c.deck):
         slots.append((c.deck, i))
         pool.append(card)
+    for i, card in enumerate(c.discard):
+        if card in known and hidden_from_seat(card):  # discarded face down, unseen
+            slots.append((c.discard, i))
+            pool.append(card)
     if not c.config.deck.reveal_specials:
         for i, card in enumerate(c.aside):
             slots.append((c.aside, i))
@@ -65,8 +69,17 @@ def determinize(s: GameState, seat: int, seed: int) -> GameState:
     # cards are hidden (a fact the seat knows), never on where they really are.
     pool.sort()
     rng.shuffle(r, pool)
+    # A face-down discard keeps its place's secret: whoever saw the card that
+    # was there now "knows" the card dealt into that place.
+    face_down = [
+        (i, known[card])
+        for i, card in enumerate(c.discard)
+        if card in known and hidden_from_seat(card)
+    ]
     for (zone, i), card in zip(slots, pool, strict=True):
         zone[i] = card
+    for i, mask in face_down:
+        known[c.discard[i]] = mask
     if d is not None and d.seat != seat and d.kind not in CODE_ANSWERS | SEAT_ANSWERS:
         # Another seat's question may list hidden cards (its hand, its look):
         # rename them the way the re-deal did.

@@ -680,6 +680,8 @@ def _game_ends(s: GameState) -> bool:
         if players_in(s) - len(broke) > end.players_remaining:
             for p in broke:
                 s.out |= 1 << p
+                for c in s.hands[p]:  # discarded unseen: only its owner knows them
+                    s.known[c] = 1 << p
                 s.discard.extend(s.hands[p])
                 s.hands[p].clear()
                 ev(s, "eliminated", seat=p)

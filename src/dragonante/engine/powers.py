@@ -283,8 +283,13 @@ def _seer_keep(s: GameState, d: Decision, keep: int) -> None:
         ev(s, "seer_keep", (seat,), seat=seat, card=keep)
     else:  # hand full: the chosen card cannot be kept either
         others.append(keep)
+    # "You're the only player looking at the three cards" (L-IT: none of the
+    # three is shown): the two others go face down, known to the Seer alone.
     s.discard.extend(others)
-    ev(s, "seer_discard", seat=seat, cards=others)
+    for c in others:
+        s.known[c] = 1 << seat
+    ev(s, "seer_discard", seat=seat, count=len(others))
+    ev(s, "seer_discard_cards", (seat,), seat=seat, cards=others)
 
 
 @power("fool")

@@ -65,7 +65,8 @@ def observe(s: GameState, seat: int | None) -> dict[str, Any]:
         "revealed": [c for c in s.limbo if d is None or d.kind != SEER_KEEP],
         "private_look": private_look,
         "deck_size": len(s.deck),
-        "discard": list(s.discard),
+        "discard": visible_discards(s, seat),
+        "discard_size": len(s.discard),
         "specials": list(s.specials) if reveal else None,
         "round_card": list(s.round_card),
         "archmage": [p for p in range(n) if (s.archmage >> p) & 1],
@@ -83,6 +84,20 @@ def observe(s: GameState, seat: int | None) -> dict[str, Any]:
         "question": question,
         "winners": list(s.winners),
     }
+
+
+def visible_discards(s: GameState, seat: int | None) -> list[int]:
+    """The discard pile as ``seat`` knows it: cards discarded face down (the Silver
+    Seer's two, an eliminated player's hand) only for the seats that saw them."""
+    known = s.known
+    if not known:
+        return list(s.discard)
+    out = []
+    for c in s.discard:
+        mask = known.get(c)
+        if mask is None or (seat is not None and (mask >> seat) & 1):
+            out.append(c)
+    return out
 
 
 def _bits(mask: int) -> list[int]:

@@ -309,7 +309,8 @@ def kobold(s: GameState, seat: int, text: int, this: int) -> None:
 def _kobold(s: GameState, st: Step) -> None:
     _, seat, count, text = st
     hand = s.hands[seat]
-    if not hand:
+    if not hand:  # the whole hand was discarded: nothing left to choose
+        ev(s, "kobold_draw", seat=seat, count=count)
         draw(s, seat, count)
         return
     ask(s, seat, D.KOBOLD_DISCARD, (*hand, D.DONE), text, (count,))

@@ -1,0 +1,99 @@
+"""Message catalogs: every sentence the commands show, in English and Italian.
+
+The catalogs are flat JSON objects (``en.json``, ``it.json`` beside this
+module) mapping a dotted key to a message with ``{param}`` placeholders, so
+any client - the terminal here, a browser later - can load the very same
+files and say the same things.  Keeping the text out of the code is what
+lets a translator work without reading Python, and a test checks that both
+languages have exactly the same keys and placeholders, so a missing or
+misspelt translation is caught before a player sees a raw key.
+
+Italian follows the project glossary (sfida = gambit, stormo = flight,
+piatto = stakes, tesoro = hoard, tana = the hole, apertura = ante, "mo" for
+gold pieces).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from functools import cache
+from importlib import resources
+from typing import Any
+
+#: The languages with a catalog; the first is the fallback.
+LANGS: tuple[str, ...] = ("en", "it")
+DEFAULT_LANG = "en"
+
+
+class CatalogError(ValueError):
+    """A catalog file that is missing or malformed (a packaging bug, not a user error)."""
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The flat catalog of ``lang``; raises :class:`CatalogError` for an unknown language."""
+    if lang not in LANGS:
+        raise CatalogError(f"no catalog for language {lang!r}; known: {', '.join(LANGS)}")
+    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise CatalogError(f"{lang}.json must be an object of string messages")
+    return data
+
+
+def has(key: str, lang: str = DEFAULT_LANG) -> bool:
+    """Whether ``key`` exists (used to pick optional variants such as ``.you``)."""
+    return key in catalog(lang if lang in LANGS else DEFAULT_LANG)
+
+
+def t(key: str, lang: str = DEFAULT_LANG, /, **params: Any) -> str:
+    """The message ``key`` in ``lang`` with its ``{param}`` placeholders filled.
+
+    An unknown language falls back to English and an unknown key to the key
+    itself, so a gap in a catalog shows up as a visible key instead of a
+    crash in the middle of a game; the catalog test keeps that from
+    shipping.  A placeholder the caller did not supply is left as written.
+    ``key`` and ``lang`` are positional-only so that messages may have
+    placeholders of those names (``{lang}``, ``{key}``).
+    """
+    table = catalog(lang if lang in LANGS else DEFAULT_LANG)
+    message = table.get(key)
+    if message is None:
+        message = catalog(DEFAULT_LANG).get(key, key)
+    if not params:
+        return message
+    return message.format_map(_Params(params))
+
+
+class _Params(dict[str, Any]):
+    """Format arguments that leave an unknown ``{name}`` in place instead of raising."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def placeholders(message: str) -> set[str]:
+    """The ``{param}`` names a message uses (for the catalog consistency test)."""
+    return {name for _, name, _, _ in string.Formatter().parse(message) if name}
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` if it has a catalog, else :class:`ValueError` with a one-line message."""
+    if lang not in LANGS:
+        raise ValueError(t("cli.error.lang", DEFAULT_LANG, lang=lang, choices=", ".join(LANGS)))
+    return lang
+
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "CatalogError",
+    "catalog",
+    "check_lang",
+    "has",
+    "placeholders",
+    "t",
+]

@@ -1,0 +1,353 @@
+"""``dragonante play``: you against bots at a plain terminal table.
+
+    dragonante play --players 4 --seed 7
+    dragonante play --players 2 --lang it --opponents heuristic --record game.json
+
+Before each of your questions the command prints what happened since the
+last one (only what your seat may see), the table (stakes, hole, ante,
+every hoard, hand size and flight with its total, your hand with ``*`` on
+the cards whose power would trigger now) and the question with numbered
+choices.  Type a number to answer; ``?N`` shows the full text of the card
+in choice N, ``?name`` looks a card up by name, ``t`` shows the table
+again, ``l`` the whole log, ``h`` the help and ``q`` quits.  A bad answer is
+explained and asked again.
+
+Exit codes: 0 when the game ends, when you quit with ``q`` and when the
+input ends (Ctrl-D, or the end of a piped script); 130 on Ctrl-C; 2 for bad
+options.  With ``--record FILE`` the game record is rewritten after every
+answer you give, so even an abandoned game can be replayed
+(``dragonante replay FILE``).
+
+The deck and table options are shared with ``simulate`` and ``bench``
+(:func:`build_config`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated, TextIO
+
+import typer
+
+from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.cards import CARD_TYPES
+from dragonante.engine.config import GOLD_CHOICES, SELECTIONS, ConfigError, DeckOptions, GameConfig
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.state import Event
+from dragonante.i18n import DEFAULT_LANG, LANGS, t
+from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.narrate import Narrator, Prompt, default_names
+from dragonante.interfaces.render import (
+    card_help_lines,
+    card_type_lines,
+    find_card_types,
+    prompt_lines,
+    table_lines,
+    table_view,
+)
+from dragonante.interfaces.session import LocalGame
+
+#: Exit code after Ctrl-C (128 + SIGINT, the shell convention).
+EXIT_INTERRUPTED = 130
+#: At most this many card types are shown for one "?name" look-up.
+MAX_LOOKUP = 4
+
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Game seed (default: a random one, printed).")
+]
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Players at the table (2-6).")]
+GoldOpt = Annotated[
+    int, typer.Option("--gold-per-player", help="Starting gold per player: 8, 10, 12 or 15.")
+]
+SelectionOpt = Annotated[
+    str,
+    typer.Option(
+        "--deck-selection",
+        help="How the 10 special cards are chosen: random, druids_party, pick_em, "
+        "traditional or agreed (agreed: name all 10 with --include).",
+    ),
+]
+ShowOpt = Annotated[
+    bool, typer.Option("--show-specials", help="Show 'em: everyone sees the specials in the deck.")
+]
+IncludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--include",
+        help="A special card always in the deck (card key, e.g. L-mor-druid); repeatable.",
+    ),
+]
+LangOpt = Annotated[str, typer.Option("--lang", help="Language: en or it.")]
+
+
+def check_lang(lang: str) -> str:
+    """The language if known, else a one-line user error (in English: no language yet)."""
+    if lang not in LANGS:
+        raise UserError(t("cli.error.lang", DEFAULT_LANG, lang=lang, choices=", ".join(LANGS)))
+    return lang
+
+
+def build_config(
+    players: int,
+    gold_per_player: int,
+    deck_selection: str,
+    show_specials: bool,
+    include: list[str] | None,
+    lang: str = DEFAULT_LANG,
+) -> GameConfig:
+    """A validated table configuration from the shared command-line options."""
+    if not 2 <= players <= 6:
+        raise UserError(t("cli.error.players", lang, players=players))
+    if gold_per_player not in GOLD_CHOICES:
+        choices = ", ".join(str(g) for g in GOLD_CHOICES)
+        raise UserError(t("cli.error.gold", lang, gold=gold_per_player, choices=choices))
+    if deck_selection not in SELECTIONS:
+        raise UserError(
+            t("cli.error.selection", lang, selection=deck_selection, choices=", ".join(SELECTIONS))
+        )
+    keys = tuple(include or ())
+    for key in keys:
+        ct = CARD_TYPES.get(key)
+        if ct is None or ct.set not in ("legendary-dragon", "legendary-mortal"):
+            raise UserError(t("cli.error.include", lang, key=key))
+    deck = DeckOptions(
+        selection=deck_selection, reveal_specials=show_specials, forced_includes=keys
+    )
+    try:
+        return GameConfig(players=players, gold_per_player=gold_per_player, deck=deck).validate()
+    except ConfigError as e:
+        raise UserError(t("cli.error.config", lang, reason=str(e))) from None
+
+
+def parse_opponents(opponents: str, count: int, lang: str) -> list[str]:
+    """One bot spec per other seat: a single spec fills every seat."""
+    specs = [s.strip() for s in opponents.split(",")]
+    if not all(specs):
+        raise UserError(t("cli.error.opponents_empty", lang))
+    if len(specs) == 1:
+        specs = specs * count
+    if len(specs) != count:
+        raise UserError(t("cli.error.opponents_count", lang, count=count, given=len(specs)))
+    for spec in specs:
+        try:
+            parse_spec(spec)
+        except KeyError:
+            name = spec.split(":")[0]
+            raise UserError(
+                t("cli.error.bot", lang, name=name, choices=", ".join(bot_names()))
+            ) from None
+        except BotSpecError as e:
+            raise UserError(str(e)) from None
+    return specs
+
+
+@app.command("play")
+def play_command(
+    seed: SeedOpt = None,
+    players: PlayersOpt = 4,
+    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 to players-1.")] = 0,
+    lang: LangOpt = "en",
+    opponents: Annotated[
+        str,
+        typer.Option(
+            "--opponents",
+            help="Bots in the other seats, clockwise from your left: one name for all, "
+            "or one per seat separated by commas (e.g. random,heuristic).",
+        ),
+    ] = "random",
+    gold_per_player: GoldOpt = 10,
+    deck_selection: SelectionOpt = "random",
+    show_specials: ShowOpt = False,
+    include: IncludeOpt = None,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Save the game record here (rewritten after every answer)."),
+    ] = None,
+) -> None:
+    """Play Three-Dragon Ante against bots in this terminal."""
+    lang = check_lang(lang)
+    config = build_config(players, gold_per_player, deck_selection, show_specials, include, lang)
+    if not 0 <= seat < players:
+        raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
+    specs = parse_opponents(opponents, players - 1, lang)
+    # Bots sit clockwise from the person's left.
+    order = [(seat + i) % players for i in range(1, players)]
+    by_seat = dict(zip(order, specs, strict=True))
+    specs_by_seat = [by_seat[p] for p in sorted(by_seat)]
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    game = LocalGame(config, seed, seat, specs_by_seat)
+    names = default_names(players, lang, me=seat)
+    narrator = Narrator(names, lang, me=seat, debt_model=config.rules.debt_model)
+    session = PlaySession(game, narrator, record, sys.stdin)
+    session.save()
+    typer.echo(t("play.intro", lang, seed=seed, players=players, seat=seat))
+    for p in sorted(by_seat):
+        typer.echo(t("play.opponent", lang, name=narrator.label(p), bot=by_seat[p]))
+    typer.echo(t("play.help_hint", lang))
+    raise typer.Exit(session.run())
+
+
+class PlaySession:
+    """The terminal loop: narrate, show the table, ask, read, answer, repeat."""
+
+    def __init__(
+        self, game: LocalGame, narrator: Narrator, record: Path | None, stdin: TextIO
+    ) -> None:
+        self.game = game
+        self.narrator = narrator
+        self.lang = narrator.lang
+        self.record_path = record
+        self.stdin = stdin
+
+    def say(self, line: str = "") -> None:
+        typer.echo(line)
+
+    def save(self) -> None:
+        """Write the record (if asked): after every answer, so nothing is lost."""
+        if self.record_path is None:
+            return
+        try:
+            self.record_path.write_text(self.game.record.dumps() + "\n", encoding="utf-8")
+        except OSError as e:
+            reason = e.strerror or str(e)
+            raise UserError(
+                t("cli.error.record_write", self.lang, path=str(self.record_path), reason=reason)
+            ) from None
+
+    def run(self) -> int:
+        """Play to the end (or until the person stops); returns the exit code."""
+        try:
+            return self._loop()
+        except EOFError:
+            self.say()
+            self.say(t("play.eof", self.lang))
+            self._saved_note()
+            return 0
+        except KeyboardInterrupt:
+            self.say()
+            self.say(t("play.interrupted", self.lang))
+            self._saved_note()
+            return EXIT_INTERRUPTED
+
+    def _saved_note(self) -> None:
+        if self.record_path is not None:
+            self.save()
+            self.say(t("play.record_saved", self.lang, path=str(self.record_path)))
+
+    def _loop(self) -> int:
+        game = self.game
+        while True:
+            game.run_bots()
+            self.narrate(game.new_events())
+            if game.over:
+                self.show_table()
+                self.say()
+                winners = game.state.winners
+                if game.human in winners:
+                    key = "play.won_shared" if len(winners) > 1 else "play.won"
+                else:
+                    key = "play.lost"
+                self.say(t(key, self.lang, names=self.narrator.seats(winners)))
+                self._saved_note()
+                return 0
+            prompt = self.narrator.prompt(game.state)
+            assert prompt is not None
+            self.show_table(prompt)
+            answer = self.ask(prompt)
+            if answer is None:
+                self.say(t("play.quit", self.lang))
+                self._saved_note()
+                return 0
+            try:
+                game.answer(answer, prompt.decision_id)
+            except IllegalAnswer as e:  # cannot happen: answers come from the options
+                self.say(t("play.illegal", self.lang, reason=str(e)))
+                continue
+            self.save()
+
+    def narrate(self, events: list[Event]) -> None:
+        lines = self.narrator.events(events)
+        if lines:
+            self.say()
+            for line in lines:
+                self.say(f"  {line}")
+
+    def show_table(self, prompt: Prompt | None = None) -> None:
+        view = table_view(self.game.state, self.game.human)
+        hand = view.obs["hand"] or []
+        cards = {o.card for o in prompt.options} if prompt is not None else set()
+        # The numbered choices of an ante or play question are the hand itself.
+        show_hand = not (hand and cards == set(hand))
+        self.say()
+        for line in table_lines(view, self.narrator, show_hand=show_hand):
+            self.say(line)
+        if prompt is not None:
+            self.say()
+            for line in prompt_lines(prompt, self.narrator):
+                self.say(line)
+
+    def read(self, message: str) -> str:
+        typer.echo(message, nl=False)
+        sys.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.strip()
+
+    def ask(self, prompt: Prompt) -> int | None:
+        """Read until a valid choice (its engine answer) or ``q`` (None)."""
+        lang = self.lang
+        count = len(prompt.options)
+        while True:
+            text = self.read(t("play.input", lang, last=count))
+            word = text.lower()
+            if not text:
+                continue
+            if text.isdigit():
+                k = int(text)
+                if 1 <= k <= count:
+                    return prompt.options[k - 1].answer
+                self.say(t("play.bad_number", lang, number=text, last=count))
+            elif word in ("q", "quit", "exit", "esci"):
+                return None
+            elif word in ("h", "help", "?", "aiuto"):
+                for line in t("play.help", lang).split("\n"):
+                    self.say(line)
+            elif word in ("t", "table", "tavolo"):
+                self.show_table(prompt)
+            elif word in ("l", "log"):
+                for line in self.narrator.events(self.game.all_events()):
+                    self.say(f"  {line}")
+            elif text.startswith("?"):
+                self.card_help(text[1:].strip(), prompt)
+            else:
+                self.say(t("play.bad_input", lang, text=text, last=count))
+
+    def card_help(self, query: str, prompt: Prompt) -> None:
+        """``?N``: the card of choice N; ``?name``: card types by name."""
+        lang = self.lang
+        if query.isdigit():
+            k = int(query)
+            if not 1 <= k <= len(prompt.options):
+                self.say(t("play.bad_number", lang, number=query, last=len(prompt.options)))
+                return
+            card = prompt.options[k - 1].card
+            if card < 0:
+                self.say(t("play.not_a_card", lang, number=k))
+                return
+            for line in card_help_lines(card, lang):
+                self.say(line)
+            return
+        found = find_card_types(query, lang)
+        if not found:
+            self.say(t("play.no_such_card", lang, query=query))
+            return
+        for ct in found[:MAX_LOOKUP]:
+            for line in card_type_lines(ct, lang):
+                self.say(line)
+        if len(found) > MAX_LOOKUP:
+            more = ", ".join(ct.name(lang) for ct in found[MAX_LOOKUP:])
+            self.say(t("play.more_cards", lang, names=more))

@@ -1,0 +1,99 @@
+"""``dragonante replay``: a saved game told again, as one seat or a spectator saw it.
+
+    dragonante replay game.json               # what the whole table saw
+    dragonante replay game.json --seat 0      # what seat 0 saw (its hand, its draws)
+    dragonante replay game.json --omniscient  # everything, every hand
+
+The record (from ``play --record`` or the web server) is replayed answer by
+answer in a fresh game; a record whose final digest does not match - made
+by another rules version, or edited - is refused rather than narrated
+wrongly.  An unreadable or malformed file is a one-line error, exit 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dragonante.engine.records import RecordError, loads, replay
+from dragonante.engine.views import events_for
+from dragonante.i18n import t
+from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.narrate import Narrator, default_names
+from dragonante.interfaces.render import table_lines, table_view
+
+#: Records larger than this are refused before parsing (no game is that long).
+MAX_RECORD_BYTES = 20_000_000
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from play --record.")],
+    seat: Annotated[
+        int | None, typer.Option("--seat", help="Narrate what this seat saw (0-based).")
+    ] = None,
+    omniscient: Annotated[
+        bool, typer.Option("--omniscient", help="Narrate everything, hidden cards included.")
+    ] = False,
+    lang: LangOpt = "en",
+) -> None:
+    """Replay a saved game, checking it, and narrate it for a seat or a spectator."""
+    lang = check_lang(lang)
+    if seat is not None and omniscient:
+        raise UserError(t("cli.error.replay_view", lang))
+    try:
+        size = file.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise UserError(
+                t("cli.error.record", lang, path=str(file), reason=t("replay.too_large", lang))
+            )
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UserError(
+            t("cli.error.record", lang, path=str(file), reason=t("replay.not_text", lang))
+        ) from None
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise UserError(t("cli.error.read", lang, path=str(file), reason=reason)) from None
+    try:
+        record = loads(text)
+        state = replay(record)
+    except RecordError as e:
+        raise UserError(t("cli.error.record", lang, path=str(file), reason=str(e))) from None
+    players = record.config.players
+    if seat is not None and not 0 <= seat < players:
+        raise UserError(
+            t("cli.error.replay_seat", lang, seat=seat, last=players - 1, players=players)
+        )
+    names = default_names(players, lang, me=None)
+    narrator = Narrator(names, lang, me=seat, debt_model=record.config.rules.debt_model)
+    if omniscient:
+        view = t("replay.view.omniscient", lang)
+    elif seat is None:
+        view = t("replay.view.spectator", lang)
+    else:
+        view = t("replay.view.seat", lang, name=names[seat])
+    verified = "replay.verified" if record.final_digest is not None else "replay.unverified"
+    typer.echo(
+        t(
+            "replay.header",
+            lang,
+            players=players,
+            seed=record.seed,
+            answers=len(record.answers),
+            view=view,
+        )
+    )
+    typer.echo(t(verified, lang))
+    log = state.log or []
+    events = log if omniscient else events_for(log, seat)
+    for line in narrator.events(events):
+        typer.echo(f"  {line}")
+    if not state.over:
+        typer.echo()
+        typer.echo(t("replay.unfinished", lang))
+        for line in table_lines(table_view(state, seat), narrator):
+            typer.echo(line)

@@ -1,0 +1,575 @@
+"""Engine events and pending questions as sentences, in English or Italian.
+
+The engine logs terse events ``(visibility, kind, data)`` and asks
+questions as a :class:`~dragonante.engine.decisions.Decision` whose answers
+are bare integers.  People need sentences ("Bot 2 plays Red Dragon (12);
+its power triggers.") and labelled, numbered choices; this module is the
+one place that turns the former into the latter, for the terminal now and
+any later interface, with every word coming from :mod:`dragonante.i18n`.
+
+Information safety is by construction: the narrator only formats the
+events it is handed (callers pass ``events_for(log, seat)``) and builds
+prompts from ``observe(state, seat)`` plus the seat's own pending question,
+so it cannot name a card the seat may not see.  The player narrated for is
+"you" (``.you`` variants of each message, because verbs conjugate); the
+others are called by the names given.
+
+An event kind this module does not know (the engine grows) or data of an
+unexpected shape is narrated by a generic sentence listing its fields,
+never by an exception: the game must go on even if the narration lags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dragonante.cards import ALL_CARDS
+from dragonante.engine import decisions as D
+from dragonante.engine.flow import scoring_totals, would_trigger
+from dragonante.engine.state import Event, GameState
+from dragonante.engine.views import observe
+from dragonante.i18n import DEFAULT_LANG, LANGS, has, t
+
+#: For each event kind, the field naming the grammatical subject: when that
+#: seat is the one narrated for, the ``.you`` variant of the message is used.
+SUBJECT: dict[str, str] = {
+    "pick_special": "seat",
+    "draw_card": "seat",
+    "draw": "seat",
+    "ante_chosen": "seat",
+    "ante_placed": "seat",
+    "ante_paid": "leader",
+    "round_start": "leader",
+    "round_end": "leader",
+    "play": "seat",
+    "turn_skipped": "seat",
+    "auto_answer": "seat",
+    "pay": "payer",
+    "steal": "seat",
+    "buy": "seat",
+    "blue_mode": "seat",
+    "chose_pay": "seat",
+    "gives_card": "seat",
+    "gift_refused": "seat",
+    "take_ante": "seat",
+    "take_random": "taker",
+    "take_random_card": "taker",
+    "take_random_none": "taker",
+    "replace": "seat",
+    "swap": "seat",
+    "sorcerer_reveal": "seat",
+    "to_ante": "seat",
+    "seer_look": "seat",
+    "seer_keep": "seat",
+    "seer_discard": "seat",
+    "discard_from_hand": "seat",
+    "kobold_draw": "seat",
+    "prophet_reveal": "seat",
+    "slay": "seat",
+    "color_flight": "seat",
+    "strength_flight": "seat",
+    "gambit_won": "winner",
+    "priest_split": "winner",
+    "monarch_gift": "seat",
+    "hole_paid": "seat",
+    "copy": "seat",
+    "stack": "seat",
+    "debt_paid": "seat",
+    "debt_waived": "seat",
+    "eliminated": "seat",
+    "adventurer_split": "winner",
+    "ante_effect": "seat",
+}
+#: Every event kind narrated by a message of its own (the rest use the fallback).
+KNOWN_EVENTS: frozenset[str] = frozenset(
+    {
+        *SUBJECT,
+        "setup",
+        "specials_shown",
+        "reshuffle",
+        "gambit_start",
+        "ante_reveal",
+        "ante_redo",
+        "power",
+        "power_unsupported",
+        "stakes_empty",
+        "scoring",
+        "tie",
+        "warlord_round",
+        "no_winner",
+        "hole_won",
+        "game_over",
+        "target_reached",
+    }
+)
+
+_SEAT_FIELDS = frozenset(
+    ("seat", "leader", "winner", "partner", "payer", "taker", "victim", "other", "owner", "to")
+)
+_CARD_FIELDS = frozenset(("card", "old", "new", "gave", "took", "this"))
+_GOLD_FIELDS = frozenset(
+    ("amount", "paid", "short", "price", "owed", "taken", "gold", "stakes", "share", "target")
+)
+_COUNT_FIELDS = frozenset(("drawn", "asked", "count", "size", "deck"))
+#: Gold the Gold Monarch's player gives each opponent (its card text).
+MONARCH_GIFT = 3
+#: Gold the Spy ante effect makes the first player of a round pay each opponent.
+SPY_PAYMENT = 2
+
+
+def gold(amount: int, lang: str) -> str:
+    """An amount of gold as players say it ("3 gold", Italian "3 mo")."""
+    return t("unit.gold", lang, n=amount)
+
+
+def card_count(count: int, lang: str) -> str:
+    """A number of cards with the right plural ("1 card", "3 cards")."""
+    return t("unit.card.one" if count == 1 else "unit.card.other", lang, n=count)
+
+
+def card_label(card: int, lang: str) -> str:
+    """A physical card as players say it: name and strength ("Red Dragon (12)")."""
+    if not isinstance(card, int) or not 0 <= card < len(ALL_CARDS):
+        return t("word.no_card", lang)
+    c = ALL_CARDS[card]
+    return t("card.label", lang, name=c.name(lang), strength=c.strength)
+
+
+def cards_label(cards: Iterable[int], lang: str) -> str:
+    """Several cards, comma separated ("none" for none)."""
+    labels = [card_label(c, lang) for c in cards]
+    return ", ".join(labels) if labels else t("word.none", lang)
+
+
+@dataclass(slots=True)
+class Option:
+    """One numbered choice of a prompt: the engine answer and how it reads."""
+
+    answer: int
+    label: str
+    #: The card this choice is about (for "?N" card help), -1 if none.
+    card: int = -1
+    #: Play prompts: the card's power would trigger if played now.
+    triggers: bool = False
+
+
+@dataclass(slots=True)
+class Prompt:
+    """A question put to the narrated seat, ready to print and to answer by number."""
+
+    decision_id: int
+    kind: str
+    text: str
+    options: list[Option] = field(default_factory=list)
+
+
+class Narrator:
+    """Narrates one game for one seat (``me``; None for a spectator or omniscient view).
+
+    ``names`` are the players' names by seat; ``debt_model`` (public: part
+    of the table's rules) says whether unpaid gold is owed to the hole or is
+    a debt, so a short payment is explained correctly.
+    """
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        lang: str = DEFAULT_LANG,
+        me: int | None = None,
+        debt_model: str = "hole",
+    ) -> None:
+        self.names = list(names)
+        self.lang = lang if lang in LANGS else DEFAULT_LANG
+        self.me = me
+        self.debt_model = debt_model
+
+    # --- names -----------------------------------------------------------
+
+    def label(self, seat: int) -> str:
+        """A seat as a name: in a table, a list, or as the subject ("You", "Bot 2")."""
+        if seat == self.me:
+            return t("seat.you_label", self.lang)
+        return self._name(seat)
+
+    def obj(self, seat: int) -> str:
+        """A seat as the object of a verb or preposition ("pays 3 gold to you")."""
+        if seat == -1:
+            return t("seat.stakes", self.lang)
+        if seat == self.me:
+            return t("seat.you_object", self.lang)
+        return self._name(seat)
+
+    def in_flight_of(self, seat: int) -> str:
+        """ "in Bot 2's flight" / "in your flight" (prepositions differ by language)."""
+        if seat == self.me:
+            return t("phrase.in_your_flight", self.lang)
+        return t("phrase.in_flight_of", self.lang, name=self._name(seat))
+
+    def from_hand_of(self, seat: int) -> str:
+        """ "from Bot 2's hand" / "from your hand"."""
+        if seat == self.me:
+            return t("phrase.from_your_hand", self.lang)
+        return t("phrase.from_hand_of", self.lang, name=self._name(seat))
+
+    def _name(self, seat: int) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return t("seat.unknown", self.lang, seat=seat)
+
+    def seats(self, seats: Iterable[int]) -> str:
+        listed = [self.label(p) for p in seats]
+        return ", ".join(listed) if listed else t("word.none", self.lang)
+
+    # --- events ----------------------------------------------------------
+
+    def events(self, events: Iterable[Event]) -> list[str]:
+        """Sentences for a run of events, merging what would only repeat.
+
+        The cards a seat draws (``draw_card``, seen by that seat) are told
+        together with the public ``draw`` that follows ("You draw 2 cards:
+        Red Dragon (3), The Druid (6)."), and your own face-down ante is told
+        once (``ante_chosen`` names the card; ``ante_placed`` adds nothing).
+        """
+        out: list[str] = []
+        drawn: dict[int, list[int]] = {}
+        previous: Event | None = None
+        for e in events:
+            _vis, kind, data = e
+            if not isinstance(data, dict):
+                out.append(self.event(e))
+                continue
+            if kind == "draw_card" and isinstance(data.get("card"), int):
+                drawn.setdefault(data.get("seat", -1), []).append(data["card"])
+                continue
+            if kind == "draw" and data.get("seat") in drawn:
+                cards = drawn.pop(data["seat"])
+                if len(cards) == data.get("drawn"):
+                    out.append(self._drawn_cards(data, cards))
+                    previous = e
+                    continue
+                out.extend(
+                    self.event((None, "draw_card", {"seat": data["seat"], "card": c}))
+                    for c in cards
+                )
+            repeat = (
+                kind == "ante_placed"
+                and previous is not None
+                and previous[1] == "ante_chosen"
+                and previous[2].get("seat") == data.get("seat")
+            )
+            if not repeat:
+                out.append(self.event(e))
+            previous = e
+        for seat, cards in drawn.items():  # draw_card without its draw: tell them singly
+            out.extend(self.event((None, "draw_card", {"seat": seat, "card": c})) for c in cards)
+        return out
+
+    def _drawn_cards(self, data: dict[str, Any], cards: list[int]) -> str:
+        """One sentence for a draw whose cards the seat saw."""
+        key = "event.draw.cards"
+        if data.get("drawn", 0) < data.get("asked", 0):
+            key = "event.draw.cards.short"
+        if data["seat"] == self.me:
+            key += ".you"
+        return t(
+            key,
+            self.lang,
+            seat=self.label(data["seat"]),
+            drawn=card_count(len(cards), self.lang),
+            asked=card_count(int(data.get("asked", len(cards))), self.lang),
+            cards=cards_label(cards, self.lang),
+        )
+
+    def event(self, event: Event) -> str:
+        """One sentence for one event; a generic one for anything unexpected."""
+        _vis, kind, data = event
+        if kind in KNOWN_EVENTS and isinstance(data, dict):
+            try:
+                text = self._event(kind, data)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                text = None
+            if text is not None:
+                return text
+        return self._generic(kind, data)
+
+    def _event(self, kind: str, data: dict[str, Any]) -> str | None:
+        lang = self.lang
+        key = f"event.{kind}"
+        subject = SUBJECT.get(kind)
+        p = self._params(kind, data, subject)
+        if kind == "play" and data["triggered"]:
+            key += ".triggered"
+        elif kind == "pay":
+            key += ".stakes" if data["to"] == -1 else ".seat"
+        elif kind == "buy":
+            if data["card"] < 0:
+                key += ".none"
+            elif data["to"] == data["seat"]:
+                key += ".self"
+            else:
+                key += ".stakes" if data["to"] == -1 else ".seat"
+        elif kind == "draw" and data["drawn"] < data["asked"]:
+            key += ".short"
+        elif kind == "gambit_start" and data["stakes"]:
+            key += ".carried"
+        elif kind == "blue_mode":
+            key += f".{int(data['mode'])}"
+        elif kind == "replace":
+            how = str(data.get("how"))
+            key += {"copper": ".deck", "trickster": ".deck", "wyrmling": ".hand"}.get(how, "")
+        elif kind == "ante_effect":
+            key += f".{data['effect']}"
+        elif kind == "debt_paid":
+            key += ".stakes" if data["to"] == -1 else ".seat"
+        elif kind == "game_over" and len(data["winners"]) > 1:
+            key += ".tie"
+        elif kind == "hole_won" and len(data["seats"]) > 1:
+            key += ".shared"
+        if not has(key, lang):
+            return None
+        mine = subject is not None and self.me is not None and data.get(subject) == self.me
+        if mine and has(key + ".you", lang):
+            key += ".you"
+        text = t(key, lang, **p)
+        if kind == "pay" and data["short"]:
+            note = "event.pay.short_hole" if self.debt_model == "hole" else "event.pay.short_debt"
+            text += " " + t(note, lang, short=gold(data["short"], lang))
+        return text
+
+    def _params(self, kind: str, data: dict[str, Any], subject: str | None) -> dict[str, Any]:
+        lang = self.lang
+        p: dict[str, Any] = {}
+        for name, value in data.items():
+            if name in _SEAT_FIELDS:
+                p[name] = self.label(value) if name == subject else self.obj(value)
+            elif name in _CARD_FIELDS:
+                p[name] = card_label(value, lang)
+            elif name in _GOLD_FIELDS:
+                p[name] = gold(value, lang)
+            elif name in _COUNT_FIELDS:
+                p[name] = card_count(value, lang)
+            elif name == "cards":
+                p[name] = cards_label(value, lang)
+            elif name in ("seats", "winners"):
+                p[name] = self.seats(value)
+            else:
+                p[name] = value
+        if kind == "ante_reveal":
+            p["cards"] = "; ".join(
+                t(
+                    "event.ante_reveal.card",
+                    lang,
+                    name=self.label(seat),
+                    card=card_label(c, lang) if c >= 0 else t("word.none", lang),
+                )
+                for seat, c in enumerate(data["cards"])
+            )
+        elif kind in ("scoring", "game_over"):
+            field_name = "totals" if kind == "scoring" else "hoards"
+            values = data[field_name]
+            shown = (
+                f"{self.label(seat)} {v if kind == 'scoring' else gold(v, lang)}"
+                for seat, v in enumerate(values)
+            )
+            p[field_name] = "; ".join(shown)
+        elif kind == "color_flight":
+            p["color"] = t(f"color.{data['color']}", lang)
+        elif kind == "power":
+            p["text"] = ALL_CARDS[data["card"]].type.text(lang)
+        elif kind == "auto_answer":
+            question = str(data["question"])
+            p["question"] = self.question(question)
+            p["answer"] = self.answer_label(question, int(data["answer"]))
+        elif kind == "monarch_gift":
+            p["gift"] = gold(MONARCH_GIFT, lang)
+        elif kind == "ante_effect" and data.get("effect") == "spy":
+            p["payment"] = gold(SPY_PAYMENT, lang)
+        if "victim" in data:
+            p["victim_hand"] = self.from_hand_of(data["victim"])
+        if "other" in data:
+            p["other_flight"] = self.in_flight_of(data["other"])
+        if "owner" in data:
+            p["owner_flight"] = self.in_flight_of(data["owner"])
+        return p
+
+    def _generic(self, kind: Any, data: Any) -> str:
+        """Any event at all, as "kind: field value, ..." (the fallback)."""
+        lang = self.lang
+        parts: list[str] = []
+        if isinstance(data, dict):
+            for name, value in data.items():
+                parts.append(f"{str(name).replace('_', ' ')} {self._value(str(name), value)}")
+        return t(
+            "event.unknown",
+            lang,
+            kind=str(kind).replace("_", " "),
+            details=", ".join(parts) or "-",
+        )
+
+    def _value(self, name: str, value: Any) -> str:
+        if isinstance(value, bool) or not isinstance(value, int | list | tuple):
+            return str(value)
+        if isinstance(value, list | tuple):
+            if name in ("cards",):
+                return cards_label(value, self.lang)
+            if name in ("seats", "winners"):
+                return self.seats(value)
+            return ", ".join(str(v) for v in value)
+        if name in _SEAT_FIELDS:
+            return self.obj(value)
+        if name in _CARD_FIELDS:
+            return card_label(value, self.lang)
+        return str(value)
+
+    # --- questions -------------------------------------------------------
+
+    def question(self, kind: str) -> str:
+        """What a decision asks, in a few words ("play a card")."""
+        key = f"question.{kind}"
+        if has(key, self.lang):
+            return t(key, self.lang)
+        return t("question.unknown", self.lang, kind=kind.replace("_", " "))
+
+    def answer_label(self, kind: str, answer: int, ctx: Sequence[int] = ()) -> str:
+        """A legal answer as a choice reads, without table context (log, auto answers)."""
+        lang = self.lang
+        if kind in D.SEAT_ANSWERS:
+            return self.label(answer)
+        if kind == D.BLUE_MODE:
+            per = ctx[0] if ctx else 1
+            return t(f"answer.blue_mode.{answer}", lang, n=gold(per, lang))
+        if kind == D.TRIGGER_NEW:
+            return t("answer.yes" if answer == D.YES else "answer.no", lang)
+        if answer == D.PASS:
+            if kind == D.GIVE_OR_PAY:
+                return t("answer.pay_instead", lang)
+            key = f"answer.pass.{kind}"
+            return t(key if has(key, lang) else "answer.pass", lang)
+        if answer == D.DONE:
+            return t("answer.done_plain", lang)
+        if answer == D.ALL:
+            return t("answer.all", lang)
+        return card_label(answer, lang)
+
+    def prompt(self, state: GameState) -> Prompt | None:
+        """The narrated seat's pending question with numbered, labelled choices.
+
+        None unless the pending question is this seat's.  Reads the
+        observation of this seat, its own question (``state.pending``, which
+        the seat is entitled to: it is being asked) and the public
+        would-trigger hint.
+        """
+        me = self.me
+        d = state.pending
+        if me is None or d is None or d.seat != me:
+            return None
+        obs = observe(state, me)
+        lang = self.lang
+        flights: list[list[int]] = obs["flights"]
+        owner = {c: p for p, f in enumerate(flights) for c in f}
+        totals = scoring_totals(state)
+        kind = d.kind
+        ctx = d.ctx
+        cards: list[Option] = []
+        others: list[Option] = []
+        for a in d.options:
+            if kind in D.SEAT_ANSWERS:
+                label = t(
+                    "answer.seat",
+                    lang,
+                    name=self.label(a),
+                    total=totals[a],
+                    hoard=gold(obs["hoards"][a], lang),
+                )
+                others.append(Option(a, label))
+            elif kind == D.BLUE_MODE:
+                per = ctx[0] if ctx else 1
+                label = t(f"answer.blue_mode.{a}", lang, n=gold(per, lang))
+                if a == 1:
+                    total = gold(per * len(flights[me]), lang)
+                    label += " " + t("answer.blue_mode.total", lang, total=total)
+                others.append(Option(a, label))
+            elif kind == D.TRIGGER_NEW:
+                others.append(Option(a, t("answer.yes" if a == D.YES else "answer.no", lang)))
+            elif a == D.PASS:
+                others.append(Option(a, self._pass_label(kind, ctx)))
+            elif a == D.DONE:
+                count = ctx[0] if ctx else 0
+                others.append(Option(a, t("answer.done", lang, count=card_count(count, lang))))
+            elif a == D.ALL:
+                others.append(Option(a, t("answer.all", lang)))
+            elif 0 <= a < len(ALL_CARDS):
+                label = card_label(a, lang)
+                if a in owner and kind in (D.SLAY, D.HATCHLING_COPY, D.ILLUSIONIST_SWAP):
+                    label = t(
+                        "answer.in_flight", lang, card=label, flight=self.in_flight_of(owner[a])
+                    )
+                trig = kind == D.PLAY and would_trigger(state, me, a)
+                cards.append(Option(a, label, card=a, triggers=trig))
+            else:
+                others.append(Option(a, str(a)))
+        cards.sort(key=lambda o: (ALL_CARDS[o.card].strength, o.label))
+        return Prompt(d.id, kind, self._prompt_text(state, obs), cards + others)
+
+    def _pass_label(self, kind: str, ctx: Sequence[int]) -> str:
+        lang = self.lang
+        if kind == D.GIVE_OR_PAY and len(ctx) >= 2:
+            return t(
+                "answer.pass.give_or_pay", lang, amount=gold(ctx[1], lang), to=self.obj(ctx[0])
+            )
+        key = f"answer.pass.{kind}"
+        return t(key if has(key, lang) else "answer.pass", lang)
+
+    def _prompt_text(self, state: GameState, obs: dict[str, Any]) -> str:
+        d = state.pending
+        assert d is not None
+        lang = self.lang
+        kind = d.kind
+        ctx = d.ctx
+        p: dict[str, Any] = {
+            "source": card_label(d.source, lang),
+            "round": obs["round"],
+            "gambit": obs["gambit"],
+        }
+        key = f"prompt.{kind}"
+        if kind == D.GIVE_OR_PAY and len(ctx) >= 2:
+            p["to"] = self.obj(ctx[0])
+            p["amount"] = gold(ctx[1], lang)
+        elif kind == D.TRIGGER_NEW and ctx:
+            p["new"] = card_label(ctx[0], lang)
+        elif kind == D.KOBOLD_DISCARD:
+            p["count"] = card_count(ctx[0] if ctx else 0, lang)
+        elif kind == D.ANTE_PUT and ctx:
+            p["active"] = self.label(ctx[0])
+        elif kind == D.ADVENTURER_STACK and len(ctx) >= 2:
+            p["small"] = gold(ctx[0], lang)
+            p["big"] = gold(ctx[0] + 1, lang)
+            p["left"] = ctx[1]
+        elif kind == D.TAKE_ANTE and d.source < 0:
+            key += ".flight"
+        if not has(key, lang):
+            return t("prompt.unknown", lang, question=self.question(kind))
+        return t(key, lang, **p)
+
+
+def default_names(players: int, lang: str, me: int | None = None, bots: bool = True) -> list[str]:
+    """Seat names for a table: "Bot N" for the others at a table with a person,
+    "Player N" when watching; N is the seat number used by ``--seat``."""
+    key = "seat.bot" if bots and me is not None else "seat.player"
+    return [t(key, lang, seat=p) for p in range(players)]
+
+
+__all__ = [
+    "KNOWN_EVENTS",
+    "SUBJECT",
+    "Narrator",
+    "Option",
+    "Prompt",
+    "card_count",
+    "card_label",
+    "cards_label",
+    "default_names",
+    "gold",
+]

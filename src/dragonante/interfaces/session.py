@@ -1,0 +1,86 @@
+"""A game at this computer: one person's seat, bots in the others, every answer recorded.
+
+The terminal ``play`` command drives it today; a full-screen interface can
+drive the same object.  Bots are given only ``SeatView(state, seat)``, so
+they see what their seat may see; the person is shown only
+``events_for(log, seat)`` and ``observe(state, seat)`` through the narrator
+and renderer.  Every answer goes through a
+:class:`~dragonante.engine.records.Recorder`, so the game can be saved at
+any moment and replayed exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dragonante.bots import Bot, SeatView, make_bot
+from dragonante.engine.config import GameConfig
+from dragonante.engine.decisions import Decision
+from dragonante.engine.records import GameRecord, Recorder
+from dragonante.engine.state import Event, GameState
+from dragonante.engine.views import events_for
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Each bot's own seed: a (game seed, seat) pair replays the same bot choices."""
+    return seed * 31 + seat + 1
+
+
+class LocalGame:
+    """One person (``human``) against bots; ``bot_specs`` has one spec per other seat."""
+
+    def __init__(self, config: GameConfig, seed: int, human: int, bot_specs: Sequence[str]) -> None:
+        others = [p for p in range(config.players) if p != human]
+        if len(bot_specs) != len(others):
+            raise ValueError(f"need {len(others)} bot specs, got {len(bot_specs)}")
+        self.human = human
+        self.recorder = Recorder(config, seed)
+        self.bots: dict[int, Bot] = {
+            p: make_bot(spec, bot_seed(seed, p)) for p, spec in zip(others, bot_specs, strict=True)
+        }
+        self.bot_specs = dict(zip(others, bot_specs, strict=True))
+        #: Log position up to which events have been handed out by :meth:`new_events`.
+        self._shown = 0
+
+    @property
+    def state(self) -> GameState:
+        return self.recorder.state
+
+    @property
+    def record(self) -> GameRecord:
+        return self.recorder.record
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def run_bots(self) -> None:
+        """Let the bots answer until the person must decide or the game is over."""
+        s = self.state
+        while not s.over:
+            d = s.pending
+            assert d is not None
+            if d.seat == self.human:
+                return
+            answer = self.bots[d.seat].choose(SeatView(s, d.seat))
+            self.recorder.answer(answer, d.id)
+
+    def question(self) -> Decision | None:
+        """The person's pending question (None while bots play or when over)."""
+        d = self.state.pending
+        return d if d is not None and d.seat == self.human else None
+
+    def answer(self, answer: int, decision_id: int | None = None) -> None:
+        """The person's answer; raises ``IllegalAnswer`` (state unchanged) if illegal."""
+        self.recorder.answer(answer, decision_id)
+
+    def new_events(self) -> list[Event]:
+        """What the person may see of what happened since the last call."""
+        log = self.state.log or []
+        events = events_for(log, self.human, self._shown)
+        self._shown = len(log)
+        return events
+
+    def all_events(self) -> list[Event]:
+        """Everything the person may see since the game began."""
+        return events_for(self.state.log or [], self.human)

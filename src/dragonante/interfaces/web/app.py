@@ -274,9 +274,9 @@ def create_app(
 
     @app.get("/api/games")
     async def api_games(request: Request) -> dict[str, Any]:
-        limit = _int_param(request, "limit", 50) or 50
-        offset = _int_param(request, "offset", 0) or 0
-        if not 1 <= limit <= 200 or offset < 0:
+        limit = _int_param(request, "limit", 50)
+        offset = _int_param(request, "offset", 0)
+        if limit is None or offset is None or not 1 <= limit <= 200 or offset < 0:
             raise HubError("bad_param", "limit is 1-200 and offset at least 0")
         return {"games": await hub_of(request).finished(limit, offset)}
 

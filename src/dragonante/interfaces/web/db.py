@@ -109,6 +109,7 @@ def database_url(db: str | None) -> str:
     ``postgresql://`` and ``postgres://`` URLs get the psycopg 3 driver, so
     people can paste the URL their hosting gives them.
     """
+    db = (db or "").strip()
     if not db:
         path = default_sqlite_path()
         path.parent.mkdir(parents=True, exist_ok=True)

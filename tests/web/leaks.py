@@ -1,0 +1,135 @@
+"""Checking a seat's traffic for hidden information.
+
+Given a finished game's record and every frame one seat received, rebuild
+the game answer by answer and check that no frame names a card that seat
+could not know at that moment: another hand's card (unless the rules showed
+it to the seat), an ante card before the reveal, or any card of the deck or
+the cards set aside.  Cards "become public" the way the engine says: a seat
+may name every card its own views (``observe``) and events (``events_for``)
+have shown it up to then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.engine.config import config_from_dict
+from dragonante.engine.decisions import CODE_ANSWERS, SEAT_ANSWERS, SEER_KEEP
+from dragonante.engine.game import apply, call_last_gambit, new_game
+from dragonante.engine.state import GameState
+from dragonante.engine.views import events_for, observe
+
+#: Event data fields that hold a card number or a list of them.
+EVENT_CARD_FIELDS = ("card", "cards", "old", "new", "gave", "took", "this")
+
+
+def _ints(value: Any) -> list[int]:
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int):
+        return [value] if value >= 0 else []
+    if isinstance(value, list | tuple):
+        return [x for v in value for x in _ints(v)]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _ints(v)]
+    return []
+
+
+def answer_cards(kind: str, values: list[int]) -> list[int]:
+    """The card numbers among a question's answers (seat and code answers are not cards)."""
+    if kind in SEAT_ANSWERS or kind in CODE_ANSWERS:
+        return []
+    return [v for v in values if v >= 0]
+
+
+def cards_in_view(view: dict[str, Any]) -> set[int]:
+    """Every card number a view (``observe``) names."""
+    out: set[int] = set()
+    for key in ("hand", "known_in_hands", "flights", "ante", "revealed", "private_look",
+                "discard", "specials", "round_card", "wild", "dragonrider"):  # fmt: skip
+        out.update(_ints(view.get(key)))
+    if view.get("my_ante", -1) >= 0:
+        out.add(view["my_ante"])
+    q = view.get("question")
+    if q:
+        if q.get("source", -1) >= 0:
+            out.add(q["source"])
+        out.update(answer_cards(q["kind"], list(q.get("options", []))))
+    return out
+
+
+def cards_in_event(kind: str, data: dict[str, Any]) -> set[int]:
+    out: set[int] = set()
+    for key in EVENT_CARD_FIELDS:
+        if key in data:
+            out.update(_ints(data[key]))
+    if kind == "auto_answer":
+        out.update(answer_cards(str(data["question"]), [int(data["answer"])]))
+    return out
+
+
+def cards_in_frame(msg: dict[str, Any]) -> set[int]:
+    """Every card number a server frame names (views, hints, answers, events)."""
+    out: set[int] = set()
+    if "view" in msg:
+        out |= cards_in_view(msg["view"])
+        out.update(_ints(msg.get("hints")))
+        q = msg["view"].get("question")
+        if q and msg.get("answers"):
+            out.update(answer_cards(q["kind"], [a["value"] for a in msg["answers"]]))
+    for e in msg.get("events", []):
+        out |= cards_in_event(e["kind"], e["data"])
+    return out
+
+
+def hidden_from(s: GameState, seat: int | None) -> set[int]:
+    """Cards ``seat`` cannot see in ``s``: the deck, the cards aside, other hands
+    (less what ``known`` says the seat knows), face-down ante cards, a private look."""
+    hidden = set(s.deck) | set(s.aside)
+    for p in range(s.n):
+        if p == seat:
+            continue
+        for c in [*s.hands[p], s.ante_choice[p]]:
+            if c >= 0 and not (seat is not None and (s.known.get(c, 0) >> seat) & 1):
+                hidden.add(c)
+    d = s.pending
+    if d is not None and d.kind == SEER_KEEP and d.seat != seat:
+        hidden.update(s.limbo)
+    return hidden
+
+
+def check_frames(record: dict[str, Any], seat: int | None, frames: list[dict[str, Any]]) -> int:
+    """Assert no frame of ``seat`` names a card hidden from it; returns the frames checked.
+
+    ``record`` is the server's record of the finished game; every frame with
+    a ``step`` is checked against the game after that many answers.
+    """
+    config = config_from_dict(record["config"])
+    answers = record["answers"]
+    last_gambit_at = record.get("last_gambit_at")
+    s = new_game(config, record["seed"], log=True)
+    seen: set[int] = set()
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for f in frames:
+        if "step" in f and "view" in f:
+            by_step.setdefault(f["step"], []).append(f)
+    checked = 0
+    seed = str(record["seed"])
+    for f in frames:
+        assert seed not in str(f), "a frame carries the game's seed"
+    for step in range(len(answers) + 1):
+        if step > 0:
+            if last_gambit_at is not None and step - 1 == last_gambit_at:
+                call_last_gambit(s)
+            apply(s, answers[step - 1])
+        if last_gambit_at is not None and step == last_gambit_at == len(answers):
+            call_last_gambit(s)
+        seen |= cards_in_view(observe(s, seat))
+        for _vis, kind, data in events_for(s.log or [], seat):
+            seen |= cards_in_event(kind, data)
+        secret = hidden_from(s, seat) - seen
+        for f in by_step.get(step, []):
+            leaked = cards_in_frame(f) & secret
+            assert not leaked, f"step {step}: seat {seat} was sent hidden cards {sorted(leaked)}"
+            checked += 1
+    return checked

@@ -1,0 +1,125 @@
+"""The lobby over HTTP: create a table, take seats, add bots, start; every refusal
+is a clear JSON error and changes nothing."""
+
+from __future__ import annotations
+
+from tests.web.helpers import LiveServer, make_table
+
+SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_pages_meta_and_cards(server: LiveServer):
+    with server.http() as http:
+        for path in ("/", "/t/ABCDEF", "/r/ABCDEF"):
+            r = http.get(path)
+            assert r.status_code == 200 and "<main" in r.text
+            assert "default-src 'self'" in r.headers["content-security-policy"]
+        assert http.get("/static/js/main.js").status_code == 200
+        meta = http.get("/api/meta").json()
+        assert "legendary" in meta["rulesets"] and "eg_full" in meta["presets"]
+        assert "random" in meta["bots"] and meta["levels"]
+        cards = http.get("/api/cards").json()
+        red = next(c for c in cards if c["id"] == "L-std-red-12")
+        assert red["name"] == {"en": "Red Dragon", "it": "Drago Rosso"}
+        assert red["strength"] == 12 and red["power"]["it"]
+
+
+def test_create_table_checks_the_config(server: LiveServer):
+    with server.http() as http:
+        for config, words in [
+            ({"players": 7}, "players must be 2-6"),
+            ({"rules": {"ruleset": "house"}}, "unknown ruleset"),
+            ({"deck": {"preset": "nope"}}, "unknown deck preset"),
+            ({"colour": "red"}, "unknown config option"),
+            ({"ending": {"series_games": 3}}, "series"),
+            ({"gold_per_player": "lots"}, "must be an integer"),
+            ("four players", "config must be an object"),
+        ]:
+            r = http.post("/api/tables", json={"config": config})
+            assert r.status_code == 400, config
+            assert r.json()["error"] == "bad_config" and words in r.json()["detail"]
+        r = http.post(
+            "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+        )
+        assert r.status_code == 400 and r.json()["error"] == "malformed"
+        r = http.post("/api/tables", content=b"x" * 20000)
+        assert r.status_code == 413
+        before = http.get("/api/tables").json()
+        assert before == http.get("/api/tables").json()
+
+
+def test_seats_bots_and_start(server: LiveServer):
+    with server.http() as http:
+        r = http.post("/api/tables", json={"config": SMALL})
+        assert r.status_code == 201
+        code, host = r.json()["code"], r.json()["host_token"]
+        assert len(code) == 6 and code.isalnum()
+        assert code in [t["code"] for t in http.get("/api/tables").json()["open"]]
+
+        ann = http.post(f"/api/tables/{code}/seats", json={"name": "  Ann  "}).json()
+        assert ann["seat"] == 0
+        for body, err in [
+            ({"name": ""}, "bad_name"),
+            ({"name": "x" * 25}, "bad_name"),
+            ({"name": "ann"}, "bad_name"),  # someone is already called Ann
+            ({"name": "Bob\u0000"}, "bad_name"),
+            ({"name": "Bob", "seat": 0}, "taken"),
+            ({"name": "Bob", "seat": 9}, "bad_seat"),
+            ({"name": "Bob", "seat": "1"}, "bad_seat"),
+        ]:
+            r = http.post(f"/api/tables/{code}/seats", json=body)
+            assert r.status_code in (400, 409) and r.json()["error"] == err, body
+
+        # Only the host or a seated player manages the table.
+        r = http.post(f"/api/tables/{code}/bots", json={"level": "random", "seat": 1})
+        assert r.status_code == 403
+        r = http.post(
+            f"/api/tables/{code}/bots", json={"level": "grandmaster", "seat": 1}, headers=auth(host)
+        )
+        assert r.status_code == 400 and "choose from" in r.json()["detail"]
+        r = http.post(f"/api/tables/{code}/start", headers=auth(host))
+        assert r.status_code == 409 and r.json()["error"] == "seats_free"
+
+        r = http.post(
+            f"/api/tables/{code}/bots",
+            json={"level": "random", "seat": 1},
+            headers=auth(ann["token"]),
+        )
+        assert r.json() == {"seats": [1]}
+        # A person's seat cannot be removed by someone else; a bot's can.
+        r = http.delete(f"/api/tables/{code}/seats/0", headers=auth(host))
+        assert r.status_code == 403
+        assert http.delete(f"/api/tables/{code}/seats/1", headers=auth(host)).status_code == 200
+        r = http.post(
+            f"/api/tables/{code}/bots", json={"level": "random", "fill": True}, headers=auth(host)
+        )
+        assert r.json() == {"seats": [1, 2]}
+        summary = http.get(f"/api/tables/{code}").json()
+        assert [s["kind"] for s in summary["seats"]] == ["human", "bot", "bot"]
+        assert "token" not in str(summary) and "seed" not in summary
+
+        r = http.post(f"/api/tables/{code}/start", headers=auth(ann["token"]))
+        assert r.status_code == 200
+        assert http.get(f"/api/tables/{code}").json()["status"] == "playing"
+        r = http.post(f"/api/tables/{code}/seats", json={"name": "Late"})
+        assert r.status_code == 409 and r.json()["error"] == "started"
+        r = http.post(f"/api/tables/{code}/start", headers=auth(host))
+        assert r.status_code == 409
+        # No record or replay while the game runs: the seed would reveal the deck.
+        assert http.get(f"/api/games/{code}/record").status_code == 409
+        assert http.get(f"/api/games/{code}/replay").status_code == 409
+
+
+def test_unknown_tables_and_bad_parameters(server: LiveServer):
+    with server.http() as http:
+        assert http.get("/api/tables/ZZZZZZ").status_code == 404
+        assert http.get("/api/tables/ZZZZZZ").json()["error"] == "unknown_table"
+        assert http.post("/api/tables/ZZZZZZ/seats", json={"name": "A"}).status_code == 404
+        assert http.get("/api/games?limit=0").status_code == 400
+        assert http.get("/api/games?limit=abc").status_code == 400
+        code, _tokens, _host = make_table(http, SMALL, ["Ann"], bots=2, start=False)
+        assert http.get(f"/api/games/{code}/replay?step=x").status_code == 400

@@ -1,0 +1,176 @@
+"""The table protocol over real WebSockets: per-seat views, refusals, reconnects."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from dragonante.engine.records import record_from_dict, replay
+from dragonante.interfaces.web.db import database_url
+from tests.web.helpers import LiveServer, Seat, make_table, play
+from tests.web.leaks import check_frames
+
+SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+
+
+def stored_answers(server: LiveServer, code: str) -> int:
+    engine = create_engine(database_url(server.db))
+    with engine.connect() as c:
+        n = c.execute(text("SELECT count(*) FROM answers WHERE table_code = :c"), {"c": code})
+        count = int(n.scalar_one())
+    engine.dispose()
+    return count
+
+
+def test_a_game_to_the_end_leaks_nothing_to_any_seat(server: LiveServer):
+    with server.http() as http:
+        code, tokens, _host = make_table(http, SMALL, ["Ann", "Bob"], bots=1)
+        ann, bob = Seat(server, code, tokens[0]), Seat(server, code, tokens[1])
+        watcher = Seat(server, code, None)
+        assert (ann.seat, bob.seat, watcher.seat) == (0, 1, None)
+        play([ann, bob], random.Random(5))
+        for s in (ann, bob, watcher):
+            s.wait_over()
+        record = http.get(f"/api/games/{code}/record").json()
+    # The record replays to the same final state the server reached.
+    assert replay(record_from_dict(record)).over
+    assert record["final_digest"]
+    assert check_frames(record, 0, ann.frames) > 5
+    assert check_frames(record, 1, bob.frames) > 5
+    assert check_frames(record, None, watcher.frames) > 5
+    for f in watcher.frames:
+        if "view" in f:
+            assert f["view"]["hand"] is None and f["answers"] == [] and f["hints"] == []
+    for f in ann.frames:
+        if "view" in f:
+            assert f["view"]["seat"] == 0
+            q = f["view"]["question"]
+            if q and q["seat"] != 0:
+                assert "options" not in q and f["answers"] == []
+    for s in (ann, bob, watcher):
+        s.close()
+
+
+def test_replays_step_through_a_finished_game(server: LiveServer):
+    with server.http() as http:
+        code, _tokens, _host = make_table(http, SMALL, [], bots=3)
+        seat = Seat(server, code, None)
+        seat.wait_over()
+        seat.close()
+        games = http.get("/api/games").json()["games"]
+        assert code in [g["code"] for g in games]
+        first = http.get(f"/api/games/{code}/replay?step=0").json()
+        total = first["total"]
+        assert first["step"] == 0 and total > 5 and first["view"]["hand"] is None
+        one = http.get(f"/api/games/{code}/replay?step=1&seat=1&lang=it").json()
+        assert one["view"]["seat"] == 1 and one["view"]["hand"] is not None
+        assert any(e["new"] for e in one["events"]) and not all(e["new"] for e in one["events"])
+        assert any("pesca" in e["text"] for e in one["events"])
+        last = http.get(f"/api/games/{code}/replay?step={total}").json()
+        assert last["view"]["phase"] == "over"
+        assert http.get(f"/api/games/{code}/replay?step={total + 1}").status_code == 400
+        assert http.get(f"/api/games/{code}/replay?step=1&seat=3").status_code == 400
+
+
+def test_refused_messages_change_nothing(server: LiveServer):
+    with server.http() as http:
+        code, tokens, _host = make_table(http, SMALL, ["Ann", "Bob", "Cid"])
+    ann, bob = Seat(server, code, tokens[0]), Seat(server, code, tokens[1])
+    watcher = Seat(server, code, None)
+    table = server.hub.tables[code]
+    q = ann.question
+    assert q is not None and q["seat"] == 0
+    before = (len(table.answers), table.state.pending.id if table.state else None)
+
+    def refused(seat: Seat, msg: object) -> str:
+        seat.send(msg)
+        err = seat.wait(lambda m: m["type"] == "error")
+        assert err["message"] and err["detail"]
+        return str(err["code"])
+
+    assert refused(bob, {"type": "answer", "decision": q["id"], "answer": 0}) == "not_your_turn"
+    assert refused(ann, {"type": "answer", "decision": q["id"] - 1, "answer": 0}) == "stale"
+    assert refused(ann, {"type": "answer", "decision": q["id"], "answer": 9999}) == "illegal"
+    assert refused(ann, "{garbage") == "malformed"
+    assert refused(ann, b"\x00\x01binary") == "malformed"
+    assert refused(ann, {"type": "answer", "decision": str(q["id"]), "answer": 1}) == "bad_field"
+    assert refused(ann, {"type": "answer", "decision": q["id"], "answer": True}) == "bad_field"
+    assert refused(ann, {"type": "launch_missiles"}) == "bad_type"
+    assert refused(ann, {"type": "hello", "token": tokens[1]}) == "bad_type"
+    assert refused(ann, json.dumps({"type": "ping", "pad": "x" * 5000})) == "too_large"
+    assert refused(watcher, {"type": "answer", "decision": q["id"], "answer": 0}) == "not_seated"
+    assert (len(table.answers), table.state.pending.id if table.state else None) == before
+    assert stored_answers(server, code) == 0
+
+    # A frame over the transport limit closes that connection (1009) and nothing else.
+    huge = Seat(server, code, tokens[1])
+    huge.send("[" + "1," * 40000 + "1]")
+    with pytest.raises(ConnectionClosed) as closed:
+        huge.drain_until_closed()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert (len(table.answers), table.state.pending.id if table.state else None) == before
+
+    # The rightful answer still goes through, and is stored before it is acknowledged.
+    ann.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})
+    ack = ann.wait(lambda m: m.get("ack") == q["id"])
+    assert ack["step"] == 1 and stored_answers(server, code) == 1
+    for s in (ann, bob, watcher):
+        s.close()
+
+
+def test_hello_comes_first_and_tokens_must_match(server: LiveServer):
+    with server.http() as http:
+        code, _tokens, _host = make_table(http, SMALL, ["Ann"], bots=2, start=False)
+        other, other_tokens, _ = make_table(http, SMALL, ["Zed"], bots=2, start=False)
+    for first, code_expected, close in [
+        ({"type": "answer", "decision": 1, "answer": 1}, "hello_first", 4400),
+        ("nonsense", "malformed", 4400),
+        ({"type": "hello", "token": other_tokens[0]}, "bad_token", 4401),
+        ({"type": "hello", "token": "forged-token"}, "bad_token", 4401),
+    ]:
+        with connect(f"{server.ws_base}/ws/{code}") as ws:
+            ws.send(first if isinstance(first, str) else json.dumps(first))
+            err = json.loads(ws.recv(timeout=10))
+            assert err["type"] == "error" and err["code"] == code_expected
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == close
+    with connect(f"{server.ws_base}/ws/NOSUCH") as ws:
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=10))["code"] == "unknown_table"
+    assert other != code
+
+
+def test_reconnecting_restores_the_seat_and_language(server: LiveServer):
+    with server.http() as http:
+        code, tokens, _host = make_table(http, SMALL, ["Ann"], bots=2)
+    first = Seat(server, code, tokens[0])
+    hand = first.state["view"]["hand"]
+    first.close()
+    again = Seat(server, code, tokens[0], lang="it")
+    assert again.seat == 0
+    state = again.state
+    assert state["view"]["hand"] == hand
+    assert any("pesca" in e["text"] for e in state["events"])
+    again.send({"type": "lang", "lang": "en"})
+    state = again.wait(lambda m: m["type"] == "state")
+    assert any("draws" in e["text"] for e in state["events"])
+    again.send({"type": "ping"})
+    assert again.wait(lambda m: m["type"] in ("pong",))
+    again.close()
+
+
+def test_a_flood_of_messages_is_slowed_down(server: LiveServer):
+    with server.http() as http:
+        code, tokens, _host = make_table(http, SMALL, ["Ann"], bots=2, start=False)
+    seat = Seat(server, code, tokens[0])
+    for _ in range(80):
+        seat.send({"type": "ping"})
+    codes = [m.get("code") for m in seat.drain(0.3)]
+    assert "busy" in codes
+    seat.close()

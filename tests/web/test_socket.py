@@ -85,7 +85,12 @@ def test_refused_messages_change_nothing(server: LiveServer):
     table = server.hub.tables[code]
     q = ann.question
     assert q is not None and q["seat"] == 0
-    before = (len(table.answers), table.state.pending.id if table.state else None)
+
+    def position() -> tuple[int, int | None]:
+        pending = table.state.pending if table.state else None
+        return len(table.answers), pending.id if pending else None
+
+    before = position()
 
     def refused(seat: Seat, msg: object) -> str:
         seat.send(msg)
@@ -104,7 +109,7 @@ def test_refused_messages_change_nothing(server: LiveServer):
     assert refused(ann, {"type": "hello", "token": tokens[1]}) == "bad_type"
     assert refused(ann, json.dumps({"type": "ping", "pad": "x" * 5000})) == "too_large"
     assert refused(watcher, {"type": "answer", "decision": q["id"], "answer": 0}) == "not_seated"
-    assert (len(table.answers), table.state.pending.id if table.state else None) == before
+    assert position() == before
     assert stored_answers(server, code) == 0
 
     # A frame over the transport limit closes that connection (1009) and nothing else.
@@ -113,7 +118,7 @@ def test_refused_messages_change_nothing(server: LiveServer):
     with pytest.raises(ConnectionClosed) as closed:
         huge.drain_until_closed()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    assert (len(table.answers), table.state.pending.id if table.state else None) == before
+    assert position() == before
 
     # The rightful answer still goes through, and is stored before it is acknowledged.
     ann.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})

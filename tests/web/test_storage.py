@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from sqlalchemy import inspect
+from sqlalchemy.orm import Session
 
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.db import database_url, open_database
@@ -42,12 +44,11 @@ def test_answers_commit_in_groups_and_a_bad_one_fails_alone(tmp_path: Path):
 
     async def main() -> None:
         await writer.run(lambda s: store.create_table(s, "ABCDEF", {"players": 2}, 7, "h"))
-        await asyncio.gather(
-            *(
-                writer.run(lambda s, i=i: store.add_answer(s, "ABCDEF", i, i, 0, 3))
-                for i in range(50)
-            )
-        )
+
+        def answer(i: int) -> Callable[[Session], None]:
+            return lambda s: store.add_answer(s, "ABCDEF", i, i, 0, 3)
+
+        await asyncio.gather(*(writer.run(answer(i)) for i in range(50)))
         # Answer 10 exists: the primary key refuses it, the neighbours still commit.
         results = await asyncio.gather(
             writer.run(lambda s: store.add_answer(s, "ABCDEF", 50, 50, 0, 1)),

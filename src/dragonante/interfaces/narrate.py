@@ -64,6 +64,7 @@ SUBJECT: dict[str, str] = {
     "seer_look": "seat",
     "seer_keep": "seat",
     "seer_discard": "seat",
+    "seer_discard_cards": "seat",
     "discard_from_hand": "seat",
     "kobold_draw": "seat",
     "prophet_reveal": "seat",
@@ -235,7 +236,8 @@ class Narrator:
         out: list[str] = []
         drawn: dict[int, list[int]] = {}
         previous: Event | None = None
-        for e in events:
+        run = list(events)
+        for i, e in enumerate(run):
             _vis, kind, data = e
             if not isinstance(data, dict):
                 out.append(self.event(e))
@@ -249,22 +251,29 @@ class Narrator:
                     out.append(self._drawn_cards(data, cards))
                     previous = e
                     continue
-                out.extend(
-                    self.event((None, "draw_card", {"seat": data["seat"], "card": c}))
-                    for c in cards
-                )
+                out.extend(self._draw_card(data["seat"], c) for c in cards)
+            following = run[i + 1] if i + 1 < len(run) else None
             repeat = (
                 kind == "ante_placed"
                 and previous is not None
                 and previous[1] == "ante_chosen"
                 and previous[2].get("seat") == data.get("seat")
+            ) or (
+                # the private list of the Seer's face-down discards says it all
+                kind == "seer_discard"
+                and following is not None
+                and following[1] == "seer_discard_cards"
+                and following[2].get("seat") == data.get("seat")
             )
             if not repeat:
                 out.append(self.event(e))
             previous = e
         for seat, cards in drawn.items():  # draw_card without its draw: tell them singly
-            out.extend(self.event((None, "draw_card", {"seat": seat, "card": c})) for c in cards)
+            out.extend(self._draw_card(seat, c) for c in cards)
         return out
+
+    def _draw_card(self, seat: int, card: int) -> str:
+        return self.event(((seat,), "draw_card", {"seat": seat, "card": card}))
 
     def _drawn_cards(self, data: dict[str, Any], cards: list[int]) -> str:
         """One sentence for a draw whose cards the seat saw."""

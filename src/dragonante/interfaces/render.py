@@ -84,7 +84,7 @@ def table_lines(view: TableView, narrator: Narrator, show_hand: bool = True) -> 
             stakes=gold(obs["stakes"], lang),
             hole=gold(obs["hole"], lang),
             deck=card_count(obs["deck_size"], lang),
-            discard=card_count(len(obs["discard"]), lang),
+            discard=card_count(obs["discard_size"], lang),
         )
     )
     if obs["ante"]:

@@ -115,18 +115,20 @@ def throughput(config: GameConfig, seconds: float, seed: int = 0) -> tuple[int, 
     return games, decisions, gambits, clock() - start
 
 
-def _positions(config: GameConfig, seed: int) -> tuple[GameState, GameState] | None:
-    """A mid-gambit position of gambit 1 and of the last gambit of one game with its log."""
-    early: list[GameState] = []
-    late: list[GameState] = []
+def _positions(config: GameConfig, seed: int) -> tuple[tuple[GameState, int], ...] | None:
+    """A mid-gambit position of gambit 1 and one of the last gambit of one game
+    played with its log, each with the number of events logged by then."""
+    early: list[tuple[GameState, int]] = []
+    late: list[tuple[GameState, int]] = []
 
     def keep(s: GameState) -> None:
         if s.over or s.phase != "play" or s.round < 2:
             return
+        logged = len(s.log or ())
         if s.gambit == 1 and not early:
-            early.append(s.clone(keep_log=True))
-        elif s.gambit > 1 and (not late or late[0].gambit != s.gambit):
-            late[:] = [s.clone(keep_log=True)]
+            early.append((s.clone(keep_log=True), logged))
+        elif s.gambit > 1 and (not late or late[0][0].gambit != s.gambit):
+            late[:] = [(s.clone(keep_log=True), logged)]
 
     final, _result = play_random(config, seed, log=True, on_step=keep)
     if early and late and final.gambit >= LATE_GAMBIT_MIN:
@@ -152,14 +154,14 @@ def clone_timing(config: GameConfig, seed: int = 0) -> CloneTiming | None:
         found = _positions(config, g)
         if found is None:
             continue
-        early, late = found
+        (early, early_events), (late, late_events) = found
         return CloneTiming(
             early_microseconds=_time_clone(early),
             late_microseconds=_time_clone(late),
             early_gambit=early.gambit,
             late_gambit=late.gambit,
-            early_log_events=len(early.log or ()),
-            late_log_events=len(late.log or ()),
+            early_log_events=early_events,
+            late_log_events=late_events,
         )
     return None
 

@@ -33,12 +33,12 @@ def test_a_game_on_postgresql_survives_a_restart():
         code, tokens, _host = make_table(http, config, ["Ann", "Bob"], bots=1)
     seats = [Seat(first, code, tok) for tok in tokens]
     play(seats, random.Random(8), until_step=6)
+    for s in seats:
+        s.close()
+    first.stop()  # read the table after the stop: a bot may answer until then
     table = first.hub.tables[code]
     assert table.state is not None
     step, before = len(table.answers), digest(table.state)
-    for s in seats:
-        s.close()
-    first.stop()
 
     second = LiveServer(PG_URL, port=first.port).start()
     resumed = second.hub.tables[code]

@@ -26,14 +26,14 @@ def test_a_restart_resumes_people_and_bots_where_they_were(tmp_path: Path):
         code, tokens, _host = make_table(http, CONFIG, ["Ann", "Bob"], bots=2)
     ann, bob = Seat(first, code, tokens[0]), Seat(first, code, tokens[1])
     play([ann, bob], random.Random(1), until_step=12)
+    ann.close()
+    bob.close()
+    first.stop()  # read the table after the stop: a bot may answer until then
     table = first.hub.tables[code]
     assert table.state is not None
     step, before = len(table.answers), digest(table.state)
     pending = table.state.pending
     assert pending is not None
-    ann.close()
-    bob.close()
-    first.stop()
 
     second = LiveServer(db, port=first.port).start()
     resumed = second.hub.tables[code]

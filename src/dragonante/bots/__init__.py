@@ -38,7 +38,14 @@ BOT_SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
     "baseline": {},
     "heuristic": {"samples": int},
-    "ismcts": {"iters": int, "seconds": float, "c": float, "horizon": int},
+    "ismcts": {
+        "iters": int,
+        "seconds": float,
+        "c": float,
+        "horizon": int,
+        "leaf": str,
+        "policy": str,
+    },
 }
 #: Levels for people, mapped onto bots.
 LEVELS: dict[str, str] = {

@@ -231,6 +231,37 @@ def stakes_share(stakes: float, p: float, n: int) -> float:
     return stakes * (n * p - 1.0) / (n - 1)
 
 
+def plan_values(
+    s: GameState,
+    seat: int,
+    hand: Sequence[int],
+    plays: int,
+    view: Outlook,
+    stakes: float,
+    q: Tail,
+    w: Weights = DEFAULT_WEIGHTS,
+) -> tuple[float, float]:
+    """Worth of the two plans for ``seat`` holding ``hand`` with ``plays`` to go:
+    (strongest cards first, weakest cards first), each the expected stakes
+    margin plus the worth of the cards kept."""
+    ordered = sorted(hand, key=lambda c: STRENGTH[c])
+    eligible = may_win(s, seat)
+    total = view.totals[seat]
+    k = min(plays, len(ordered))
+    missing = (plays - k) * tail_mean(q)  # bought cards, of average strength
+    out = []
+    for strong_first in (True, False):
+        chosen = ordered[len(ordered) - k :] if strong_first else ordered[:k]
+        kept = ordered[: len(ordered) - k] if strong_first else ordered[k:]
+        projected = total + sum(STRENGTH[c] for c in chosen) + missing
+        p = win_chance(view, projected, eligible, w)
+        out.append(stakes_share(stakes, p, s.n) + hand_value(kept, w))
+        if k == 0:
+            out.append(out[0])
+            break
+    return out[0], out[1]
+
+
 def plan_value(
     s: GameState,
     seat: int,
@@ -241,24 +272,51 @@ def plan_value(
     q: Tail,
     w: Weights = DEFAULT_WEIGHTS,
 ) -> float:
-    """Best of contend / fold for ``seat`` holding ``hand`` with ``plays`` to go:
-    expected stakes margin plus the worth of the cards kept."""
-    ordered = sorted(hand, key=lambda c: STRENGTH[c])
-    eligible = may_win(s, seat)
-    total = view.totals[seat]
-    k = min(plays, len(ordered))
-    missing = (plays - k) * tail_mean(q)  # bought cards, of average strength
-    best = -math.inf
-    for strong_first in (True, False):
-        chosen = ordered[len(ordered) - k :] if strong_first else ordered[:k]
-        kept = ordered[: len(ordered) - k] if strong_first else ordered[k:]
-        projected = total + sum(STRENGTH[c] for c in chosen) + missing
-        p = win_chance(view, projected, eligible, w)
-        value = stakes_share(stakes, p, s.n) + hand_value(kept, w)
-        best = max(best, value)
-        if k == 0:
-            break
-    return best
+    """Best of contend / fold (see :func:`plan_values`)."""
+    return max(plan_values(s, seat, hand, plays, view, stakes, q, w))
+
+
+def ante_outlook(s: GameState, seat: int, q: Tail, w: Weights = DEFAULT_WEIGHTS) -> Outlook:
+    """The opponents' side of the win model before the ante is revealed: empty
+    flights, each opponent expected to play its best cards from the hand it
+    keeps after anting."""
+    n = s.n
+    means = [0.0] * n
+    spreads = [1.0] * n
+    rivals = []
+    plays = max(s.config.rules.min_rounds, s.score_round)
+    for o in range(n):
+        if o == seat or (s.out >> o) & 1 or not (s.hands[o] or s.ante_choice[o] >= 0):
+            continue
+        h = max(len(s.hands[o]) - (0 if s.ante_choice[o] >= 0 else 1), plays)
+        means[o] = expected_top(q, h, plays)
+        spreads[o] = math.sqrt(plays * w.play_variance + 1.0)
+        rivals.append(o)
+    return Outlook([0] * n, means, spreads, rivals, False)
+
+
+def ante_value(
+    s: GameState,
+    seat: int,
+    hand: Sequence[int],
+    card: int,
+    view: Outlook,
+    their_ante: float,
+    q: Tail,
+    w: Weights = DEFAULT_WEIGHTS,
+    lead_bonus: float = 1.5,
+) -> float:
+    """Worth of anting ``card`` when the strongest opposing ante is ``their_ante``.
+
+    Everyone pays the same ante, so the payment itself moves no margin: what
+    matters is the size of the stakes to be won (the best plan's stakes
+    margin), the cards kept, and leading the first round."""
+    rest = [c for c in hand if c != card]
+    st = STRENGTH[card]
+    plays = max(s.config.rules.min_rounds, s.score_round)
+    stakes = s.stakes + s.n * max(st, their_ante)
+    lead = lead_bonus if st > their_ante else 0.0
+    return plan_value(s, seat, rest, plays, view, stakes, q, w) + lead
 
 
 def flight_prospects(s: GameState, seat: int, plays: int, w: Weights = DEFAULT_WEIGHTS) -> float:

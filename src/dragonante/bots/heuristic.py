@@ -40,12 +40,11 @@ from collections.abc import Sequence
 from dragonante.bots.base import SeatView
 from dragonante.bots.evaluate import (
     DEFAULT_WEIGHTS,
-    Outlook,
     Tail,
     Weights,
+    ante_outlook,
+    ante_value,
     evaluate,
-    expected_top,
-    plan_value,
     strength_tail,
 )
 from dragonante.bots.policy import fast_answer
@@ -156,35 +155,16 @@ def opponents_ante(events: Sequence[tuple[object, str, dict[str, object]]], seat
 def ante_values(
     s: GameState, seat: int, q: Tail, opp_ante: float, w: Weights = DEFAULT_WEIGHTS
 ) -> dict[int, float]:
-    """Worth of anting each card: stakes margin of the best plan + cards kept + lead."""
+    """Worth of anting each card, averaged over a spread of opposing antes."""
     d = s.pending
     assert d is not None
-    n = s.n
     hand = list(d.options)
-    totals = [0] * n
-    means = [0.0] * n
-    spreads = [1.0] * n
-    rivals = []
-    plays = max(s.config.rules.min_rounds, s.score_round)
-    for o in range(n):
-        if o == seat or (s.out >> o) & 1 or not (s.hands[o] or s.ante_choice[o] >= 0):
-            continue
-        h = max(len(s.hands[o]) - (0 if s.ante_choice[o] >= 0 else 1), plays)
-        means[o] = expected_top(q, h, plays)
-        spreads[o] = (plays * w.play_variance + 1.0) ** 0.5
-        rivals.append(o)
-    view = Outlook(totals, means, spreads, rivals, False)
-    values: dict[int, float] = {}
-    for card in hand:
-        rest = [c for c in hand if c != card]
-        st = STRENGTH[card]
-        value = 0.0
-        for their in (opp_ante - 2.5, opp_ante, opp_ante + 2.5):
-            stakes = s.stakes + n * max(st, their)
-            lead = 1.0 if st > their else 0.0
-            value += plan_value(s, seat, rest, plays, view, stakes, q, w) + lead * LEAD_BONUS
-        values[card] = value / 3
-    return values
+    view = ante_outlook(s, seat, q, w)
+    spread = (opp_ante - 2.5, opp_ante, opp_ante + 2.5)
+    return {
+        card: sum(ante_value(s, seat, hand, card, view, a, q, w, LEAD_BONUS) for a in spread) / 3
+        for card in hand
+    }
 
 
 class HeuristicBot:

@@ -41,7 +41,7 @@ import time
 from dragonante.bots.base import SeatView
 from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
 from dragonante.bots.heuristic import unseen_cards
-from dragonante.bots.policy import fast_answer
+from dragonante.bots.policy import fast_answer, simple_answer
 from dragonante.engine import decisions as D
 from dragonante.engine.core import RESOLVERS
 from dragonante.engine.game import run
@@ -55,6 +55,7 @@ REWARD_SCALE = 20.0
 #: Opponent answers the observer never sees (they merge into one branch).
 _HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL})
 _HIDDEN = -99
+_TURNS = frozenset({D.PLAY, D.ANTE})
 #: Safety net on one iteration's length (a gambit is a few dozen questions).
 _MAX_STEPS = 2_000
 
@@ -104,6 +105,8 @@ class IsmctsBot:
         seconds: float | None = None,
         c: float = 0.7,
         horizon: int = 1,
+        leaf: str = "gambit",
+        policy: str = "plan",
     ) -> None:
         self._rng = random.Random(seed)
         if iters is None and seconds is None:
@@ -112,6 +115,8 @@ class IsmctsBot:
         self.seconds = seconds
         self.c = c
         self.horizon = max(1, horizon)
+        self.turn_leaf = leaf == "turn"
+        self.policy = fast_answer if policy == "plan" else simple_answer
         self.last = SearchStats()
 
     def choose(self, view: SeatView) -> int:
@@ -156,6 +161,7 @@ class IsmctsBot:
     def _iterate(self, root: _Node, s: GameState, seat: int, stop: int, q: Tail) -> None:
         rng = self._rng
         c = self.c
+        policy = self.policy
         node = root
         path = [root]
         expanded = False
@@ -197,7 +203,7 @@ class IsmctsBot:
             else:
                 if expanded:
                     break
-                a = fast_answer(s, d)
+                a = policy(s, d)
                 key = (d.seat, d.kind, _HIDDEN if d.kind in _HIDDEN_KINDS else a)
                 nxt = node.children.get(key)
                 if nxt is None:
@@ -208,10 +214,13 @@ class IsmctsBot:
                 node = nxt
                 path.append(nxt)
         # Rollout to the horizon with the fast policy for everyone.
+        turn_leaf = self.turn_leaf
         while not s.over and s.gambit < stop and steps < _MAX_STEPS:
             d = s.pending
             assert d is not None
-            _step(s, fast_answer(s, d))
+            if turn_leaf and d.seat == seat and d.kind in _TURNS:
+                break
+            _step(s, policy(s, d))
             steps += 1
         reward = evaluate(s, seat, q) / REWARD_SCALE
         for n in path:

@@ -12,6 +12,15 @@ acting seat's (sampled) hand, which is exactly what that seat would know.
 
 from __future__ import annotations
 
+from dragonante.bots.evaluate import (
+    DEFAULT_TAIL,
+    Tail,
+    ante_outlook,
+    ante_value,
+    outlook,
+    plan_values,
+    plays_left,
+)
 from dragonante.engine import decisions as D
 from dragonante.engine.core import flight_total
 from dragonante.engine.decisions import Decision
@@ -21,8 +30,8 @@ from dragonante.engine.tables import IS_MORTAL, POWER, STRENGTH
 
 #: Average strength of a card played by a contending opponent.
 _CONTEND_PLAY = 8.0
-#: Top-three hand strength from which a hand is worth leading with.
-_STRONG_HAND = 27
+#: The strongest opposing ante card the ante model expects.
+_THEIR_ANTE = 7.0
 
 
 def _rounds_left(s: GameState, seat: int) -> int:
@@ -74,22 +83,65 @@ def _richest(s: GameState, seats: tuple[int, ...]) -> int:
     return max(seats, key=lambda p: (s.hoards[p], -p))
 
 
-def fast_answer(s: GameState, d: Decision) -> int:
-    """A quick sensible answer to ``d`` for ``d.seat`` (always legal)."""
-    kind = d.kind
-    opts = d.options
+def play_plan(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
+    """The card to play: decide between playing the strongest cards (contend) and
+    the weakest (fold) with the evaluation's two plans, then prefer, among the
+    cards that plan would play, one whose power triggers."""
     seat = d.seat
-    if kind == D.PLAY:
+    opts = d.options
+    hand = s.hands[seat]
+    plays = max(plays_left(s, seat), 1)
+    view = outlook(s, seat, q)
+    strong, weak = plan_values(s, seat, hand, plays, view, s.stakes, q)
+    ordered = sorted(opts, key=lambda c: (STRENGTH[c], c))
+    k = min(plays, len(ordered))
+    chosen = ordered[len(ordered) - k :] if strong > weak else ordered[:k]
+    pos = (seat - s.leader) % s.n
+    firing = [c for c in chosen if POWER[c] and triggers(s, seat, c, pos)]
+    if strong > weak:
+        return _strongest(firing or chosen)
+    return _weakest(firing or chosen)
+
+
+def ante_plan(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
+    """Ante the weakest card, or the fourth strongest to lead big stakes, whichever
+    the evaluation's ante model prefers (opponents expected to ante a 7)."""
+    hand = sorted(d.options, key=lambda c: (STRENGTH[c], c))
+    if len(hand) < 4:
+        return hand[0]
+    view = ante_outlook(s, d.seat, q)
+    low = ante_value(s, d.seat, hand, hand[0], view, _THEIR_ANTE, q)
+    high = ante_value(s, d.seat, hand, hand[-4], view, _THEIR_ANTE, q)
+    return hand[-4] if high > low else hand[0]
+
+
+def simple_answer(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
+    """Like :func:`fast_answer` with cruder ante and play rules (no win model)."""
+    seat = d.seat
+    opts = d.options
+    if d.kind == D.PLAY:
         k = (seat - s.leader) % s.n
         if contending(s, seat):
             return _weakest(opts) if weakest_wins(s) else _strongest(opts)
         firing = [c for c in opts if POWER[c] and triggers(s, seat, c, k)]
         return _weakest(firing or opts)
-    if kind == D.ANTE:
+    if d.kind == D.ANTE:
         hand = sorted(opts, key=lambda c: (STRENGTH[c], c))
-        if len(hand) >= 4 and _top(hand, 3) >= _STRONG_HAND:
+        if len(hand) >= 4 and _top(hand, 3) >= 27:
             return hand[-4]
         return hand[0]
+    return fast_answer(s, d, q)
+
+
+def fast_answer(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
+    """A quick sensible answer to ``d`` for ``d.seat`` (always legal)."""
+    kind = d.kind
+    opts = d.options
+    seat = d.seat
+    if kind == D.PLAY:
+        return play_plan(s, d, q)
+    if kind == D.ANTE:
+        return ante_plan(s, d, q)
     cards = [c for c in opts if c >= 0]
     if kind == D.BLUE_MODE:
         return 1 if len(s.flights[seat]) >= 3 and contending(s, seat) else 0

@@ -2,6 +2,7 @@
 
     dragonante simulate --players 4 --games 1000 --seed 1
     dragonante simulate --players 3 --games 200 --check-every-step --json
+    dragonante simulate --players 4 --games 100 --bots heuristic,baseline,random,ismcts:iters=50
 
 Plays games with seeds ``--seed`` .. ``--seed + --games - 1``, catches any
 exception (reported with the seed that caused it), checks the game's
@@ -33,6 +34,7 @@ from dragonante.interfaces.cli.play import (
     ShowOpt,
     build_config,
     check_lang,
+    parse_opponents,
 )
 from dragonante.sim.simulate import SimulationReport, simulate
 
@@ -55,14 +57,27 @@ def simulate_command(
     show_specials: ShowOpt = False,
     include: IncludeOpt = None,
     lang: LangOpt = "en",
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Bot specs, one per seat or one for every seat (default: uniform random).",
+        ),
+    ] = None,
 ) -> None:
     """Play random games, check every one, and report errors, invariants and statistics."""
     lang = check_lang(lang)
     config = build_config(players, gold_per_player, deck_selection, show_specials, include, lang)
+    specs = None
+    if bots is not None:
+        given = len(bots.split(","))
+        if given not in (1, players):
+            raise UserError(f"--bots needs one bot, or {players} (one per seat); got {given}")
+        specs = parse_opponents(bots, players, lang)
     if games < 1:
         raise UserError(t("cli.error.games", lang, games=games))
     if as_json or games < PROGRESS_FROM or not sys.stdout.isatty():
-        report = simulate(config, games, seed, check_every_step)
+        report = simulate(config, games, seed, check_every_step, bots=specs)
     else:
         with Progress(
             TextColumn(t("sim.progress", lang)),
@@ -74,7 +89,12 @@ def simulate_command(
         ) as bar:
             task = bar.add_task("games", total=games)
             report = simulate(
-                config, games, seed, check_every_step, progress=lambda k: bar.advance(task, k)
+                config,
+                games,
+                seed,
+                check_every_step,
+                bots=specs,
+                progress=lambda k: bar.advance(task, k),
             )
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))

@@ -1,0 +1,113 @@
+"""The table as text: what one seat sees, in its language, and card help."""
+
+from __future__ import annotations
+
+from dragonante.cards import CARD_TYPES, card_number
+from dragonante.engine import GameConfig
+from dragonante.engine.position import Position, build_position
+from dragonante.engine.state import GameState
+from dragonante.interfaces.narrate import Narrator
+from dragonante.interfaces.render import (
+    card_help_lines,
+    card_type_lines,
+    find_card_types,
+    hand_line,
+    table_lines,
+    table_view,
+)
+
+
+def ids(*names: str) -> list[int]:
+    return [card_number(n) for n in names]
+
+
+def position(**kw: object) -> GameState:
+    """Seat 1 (of 3) to play, second in round 2, after a Red Dragon 5 was led."""
+    pos = Position(
+        hands=[
+            ids("L-std-black-1"),
+            ids("L-std-red-12", "L-std-white-2", "L-std-gold-4"),
+            ids("L-std-blue-1", "L-std-blue-2"),
+        ],
+        flights=[ids("L-std-red-5"), ids("L-std-gold-13"), ids("L-std-white-3")],
+        ante=ids("L-std-green-6", "L-std-copper-7"),
+        stakes=17,
+        hole=2,
+        hole_owed=[0, 0, 3],
+        round=2,
+        leader=0,
+        turn=1,
+        round_cards=[*ids("L-std-red-5"), -1, -1],
+        druid=True,
+        merchant_prince=2,
+        **kw,  # type: ignore[arg-type]
+    )
+    return build_position(GameConfig(players=3), pos, seed=5)
+
+
+NAMES = ["Ann", "Bo", "Cy"]
+
+
+def test_the_table_shows_money_piles_flights_and_the_seat_s_own_hand() -> None:
+    s = position()
+    view = table_view(s, 1)
+    assert view.my_question
+    # weaker-or-equal to the Red Dragon 5 just played triggers; the 12 does not
+    assert view.triggers == set(ids("L-std-white-2", "L-std-gold-4"))
+    lines = table_lines(view, Narrator(NAMES, "en", me=1))
+    text = "\n".join(lines)
+    assert lines[0] == "--- Gambit 1, round 2 ---"
+    assert "Stakes: 17 gold   Hole: 2 gold   Deck: " in text
+    assert "Ante: Green Dragon (6), Copper Dragon (7)" in text
+    assert "Druid: the weakest flight wins" in text
+    assert "Merchant Prince: gold for buying cards goes to Cy" in text
+    assert "  Ann       " in text and "Red Dragon (5) = 5  (leads)" in text
+    assert "> You " in text and "Gold Dragon (13) = 13" in text
+    assert "White Dragon (3) = 3  (owes the hole 3 gold)" in text
+    assert (
+        "Your hand: White Dragon (2)*, Gold Dragon (4)*, Red Dragon (12)   (* = would trigger now)"
+        in text
+    )
+    # another seat's hand is never listed, only counted
+    assert "Blue Dragon" not in text and "Black Dragon" not in text
+
+
+def test_others_see_who_is_deciding_and_a_spectator_sees_no_hand() -> None:
+    s = position()
+    text = "\n".join(table_lines(table_view(s, 0), Narrator(NAMES, "en", me=0)))
+    assert "Bo is deciding: play a card." in text
+    assert "Your hand: Black Dragon (1)" in text and "Red Dragon (12)" not in text
+    spectator = "\n".join(table_lines(table_view(s, None), Narrator(NAMES, "it")))
+    assert "La tua mano" not in spectator and "Bo sta decidendo: giocare una carta." in spectator
+    assert "Piatto: 17 mo   Tana: 2 mo" in spectator
+    assert "Druido: vince lo stormo più debole" in spectator
+
+
+def test_the_hand_line_has_no_marks_outside_the_seat_s_turn() -> None:
+    s = position()
+    view = table_view(s, 2)
+    assert view.triggers == set()
+    line = hand_line(view, Narrator(NAMES, "en", me=2))
+    assert line == "Your hand: Blue Dragon (1), Blue Dragon (2)"
+
+
+def test_card_help_gives_every_text_of_a_card() -> None:
+    druid = card_help_lines(card_number("L-mor-druid"), "en")
+    assert druid[0] == "The Druid (6) - Mortal"
+    assert druid[1].startswith("Power: ") and "weakest flight wins" in druid[1]
+    tiamat = card_help_lines(card_number("L-leg-tiamat"), "it")
+    assert "Tiamat (13)" in tiamat[0]
+    assert any(line.startswith("Capacità drago divino: ") for line in tiamat)
+    assert any(line.startswith("  Nota: ") for line in tiamat)
+
+
+def test_cards_are_found_by_name_in_either_language_without_accents() -> None:
+    assert [ct.key for ct in find_card_types("druid", "en")] == ["L-mor-druid"]
+    assert [ct.key for ct in find_card_types("DRUIDO", "it")] == ["L-mor-druid"]
+    # exact names win over partial matches; accents do not matter
+    assert [ct.key for ct in find_card_types("red dragon", "en")] == ["L-std-red"]
+    assert find_card_types("sacerdote", "it")[0].key in ("L-mor-priest", "L-mor-wyrmpriest")
+    assert find_card_types("   ", "en") == []
+    assert [ct.key for ct in find_card_types("GUERRÀ DI BRONZÒ", "it")] == ["L-leg-bronze-warlord"]
+    lines = card_type_lines(CARD_TYPES["L-std-red"], "en")
+    assert lines[0] == "Red Dragon (strength 2, 3, 5, 7, 8, 10, 12) - Evil"

@@ -1,0 +1,122 @@
+"""``dragonante replay``: a recorded game narrated again, checked against its digest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dragonante.engine.records import loads
+from tests.interfaces.conftest import Cli, assert_one_line_error
+
+SHORT = ["play", "--players", "2", "--gold-per-player", "8", "--seed", "11"]
+
+
+@pytest.fixture
+def record(cli: Cli, tmp_path: Path) -> Path:
+    path = tmp_path / "game.json"
+    r = cli([*SHORT, "--record", str(path)], "1\n" * 3000)
+    assert r.code == 0, r.err
+    return path
+
+
+def test_replay_narrates_the_game_as_the_table_saw_it(cli: Cli, record: Path) -> None:
+    r = cli(["replay", str(record)])
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert lines[0].startswith("Replay: 2 players, seed 11, ")
+    assert lines[0].endswith("; as a spectator saw it.")
+    assert lines[1] == "The replay matches the recorded final state."
+    assert "  Player 0 draws 6 cards." in lines and "  Player 1 draws 6 cards." in lines
+    assert "Game over." in r.out
+    # a spectator sees no hand: no drawn card, no face-down ante
+    assert "draws 6 cards:" not in r.out and "face down." in r.out
+    assert " antes " not in r.out
+
+
+def test_replay_as_a_seat_shows_that_seat_s_cards(cli: Cli, record: Path) -> None:
+    seat0 = cli(["replay", str(record), "--seat", "0"])
+    assert seat0.code == 0
+    assert "as Player 0 saw it" in seat0.out
+    assert "  You draw 6 cards: " in seat0.out
+    assert "  Player 1 draws 6 cards." in seat0.out
+    # the same lines the player saw while playing, told in the same words
+    play = cli([*SHORT], "1\n" * 3000)
+    you_draw = next(x for x in play.out.splitlines() if x.startswith("  You draw 6 cards: "))
+    assert you_draw in seat0.out.splitlines()
+
+
+def test_omniscient_replay_shows_every_hand(cli: Cli, record: Path) -> None:
+    r = cli(["replay", str(record), "--omniscient", "--lang", "it"])
+    assert r.code == 0
+    assert "tutto, carte nascoste comprese" in r.out
+    assert "Giocatore 0 pesca 6 carte: " in r.out and "Giocatore 1 pesca 6 carte: " in r.out
+
+
+def test_an_unfinished_record_replays_up_to_where_it_stops(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "part.json"
+    cli([*SHORT, "--record", str(path)], "1\n1\n1\nq\n")
+    partial = loads(path.read_text())
+    assert partial.final_digest is None and len(partial.answers) >= 3  # the bots' answers too
+    r = cli(["replay", str(path), "--seat", "0"])
+    assert r.code == 0
+    assert "The record has no final state to check (an unfinished game)." in r.out
+    assert "The record ends here, before the end of the game:" in r.out
+    assert "Your hand: " in r.out
+
+
+def mutate(record: Path, **changes: object) -> str:
+    data = json.loads(record.read_text())
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ("not json at all", "record is not valid JSON"),
+        ("[1, 2, 3]", "not a dragonante game record"),
+        ('{"format": "something-else"}', "not a dragonante game record"),
+        (b"\xff\xfe\x00binary", "not a game record (the file is not UTF-8 text)"),
+        ("", "record is not valid JSON"),
+    ],
+)
+def test_malformed_files_are_one_line_errors(
+    cli: Cli, tmp_path: Path, content: str | bytes, fragment: str
+) -> None:
+    path = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    assert_one_line_error(cli(["replay", str(path)]), fragment)
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"rules_version": 999}, "rules version 999"),
+        ({"seed": "eleven"}, "seed must be an integer"),
+        ({"answers": "1,2,3"}, "answers must be a list of integers"),
+        ({"answers": [12345]}, "answer #1 does not replay"),
+        ({"final_digest": "0" * 64}, "final digest mismatch"),
+        ({"config": {"players": 9}}, "bad config in record"),
+    ],
+)
+def test_tampered_records_are_refused(
+    cli: Cli, record: Path, tmp_path: Path, changes: dict[str, object], fragment: str
+) -> None:
+    path = tmp_path / "tampered.json"
+    path.write_text(mutate(record, **changes))
+    assert_one_line_error(cli(["replay", str(path)]), fragment)
+
+
+def test_missing_files_directories_and_bad_options(cli: Cli, record: Path, tmp_path: Path) -> None:
+    assert_one_line_error(cli(["replay", str(tmp_path / "nope.json")]), "cannot read")
+    assert_one_line_error(cli(["replay", str(tmp_path)]), "cannot read")
+    assert_one_line_error(cli(["replay", str(record), "--seat", "2"]), "--seat must be 0-1")
+    assert_one_line_error(
+        cli(["replay", str(record), "--seat", "0", "--omniscient"]), "cannot be used together"
+    )
+    assert_one_line_error(cli(["replay", str(record), "--lang", "xx"]), "unknown language")

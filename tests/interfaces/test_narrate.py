@@ -228,12 +228,13 @@ def test_unknown_kinds_and_malformed_data_fall_back_to_a_generic_line() -> None:
     assert n.events([(None, "scoring", "not a dict")])  # type: ignore[list-item]
 
 
-def test_draws_are_told_once_with_the_cards_the_seat_saw() -> None:
+def test_draws_antes_and_automatic_answers_are_told_once() -> None:
     events: list[Event] = [
         ((0,), "draw_card", {"seat": 0, "card": RED12}),
         ((0,), "draw_card", {"seat": 0, "card": GOLD4}),
         (None, "draw", {"seat": 0, "asked": 2, "drawn": 2}),
         (None, "draw", {"seat": 1, "asked": 2, "drawn": 2}),
+        ((0,), "auto_answer", {"seat": 0, "question": "ante", "answer": RED12}),
         ((0,), "ante_chosen", {"seat": 0, "card": RED12}),
         (None, "ante_placed", {"seat": 0}),
         (None, "seer_discard", {"seat": 0, "count": 2}),

@@ -230,8 +230,10 @@ class Narrator:
 
         The cards a seat draws (``draw_card``, seen by that seat) are told
         together with the public ``draw`` that follows ("You draw 2 cards:
-        Red Dragon (3), The Druid (6)."), and your own face-down ante is told
-        once (``ante_chosen`` names the card; ``ante_placed`` adds nothing).
+        Red Dragon (3), The Druid (6)."), your own face-down ante is told
+        once (``ante_chosen`` names the card; ``ante_placed`` adds nothing),
+        and an answer given automatically (``auto_answer``: the only legal
+        one) is not told apart, because the event it causes tells it.
         """
         out: list[str] = []
         drawn: dict[int, list[int]] = {}
@@ -241,6 +243,8 @@ class Narrator:
             _vis, kind, data = e
             if not isinstance(data, dict):
                 out.append(self.event(e))
+                continue
+            if kind == "auto_answer":
                 continue
             if kind == "draw_card" and isinstance(data.get("card"), int):
                 drawn.setdefault(data.get("seat", -1), []).append(data["card"])

@@ -335,6 +335,7 @@ class Hub:
         self.settings = settings or Settings()
         self.tables: dict[str, LiveTable] = {}
         self.answers_accepted = 0
+        self._inflight: set[asyncio.Future[None]] = set()
 
     # ---------------------------------------------------------------- start-up
 
@@ -358,10 +359,14 @@ class Hub:
                 self._schedule_bot(table)
 
     async def close(self) -> None:
+        """Stop bots and timers, let answers being committed finish, drop clients."""
         for table in self.tables.values():
             for task in (table.bot_task, table.timer_task):
                 if task is not None:
                     task.cancel()
+        if self._inflight:
+            await asyncio.gather(*list(self._inflight), return_exceptions=True)
+        for table in self.tables.values():
             for client in list(table.clients):
                 client.stop()
 
@@ -697,6 +702,25 @@ class Hub:
     async def _submit(
         self, table: LiveTable, seat: int, decision: int, answer: int, client: Client | None
     ) -> None:
+        """Check, commit and play one answer.
+
+        Shielded from cancellation: once an answer is on its way to the
+        database, the table's state must follow it, even if the connection
+        that sent it closes or the server is stopping (``close`` waits).
+        """
+        task = asyncio.ensure_future(self._submit_now(table, seat, decision, answer, client))
+        self._inflight.add(task)
+        task.add_done_callback(self._settled)
+        await asyncio.shield(task)
+
+    def _settled(self, task: asyncio.Future[None]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a refusal nobody waits for is not an error
+
+    async def _submit_now(
+        self, table: LiveTable, seat: int, decision: int, answer: int, client: Client | None
+    ) -> None:
         async with table.lock:
             state = table.state
             if table.status == OPEN or state is None:
@@ -768,7 +792,7 @@ class Hub:
         if state.pending.seat not in table.bots:
             return
         running = table.bot_task
-        if running is not None and not running.done() and running is not asyncio.current_task():
+        if running is not None and not running.done():
             return
         table.bot_task = asyncio.create_task(self._bot_move(table, state.pending.id))
 
@@ -790,6 +814,8 @@ class Hub:
         if choice not in d.options:
             log.error("table %s: bot %s answered illegally (%r)", table.code, bot.name, choice)
             choice = d.options[0]
+        if table.bot_task is asyncio.current_task():
+            table.bot_task = None  # this move is made: the next question may start another
         try:
             await self._submit(table, d.seat, decision, choice, None)
         except ProtocolError as e:

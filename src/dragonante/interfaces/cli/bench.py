@@ -17,26 +17,27 @@ import typer
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import (
+    FirstSeedOpt,
     GoldOpt,
     IncludeOpt,
+    JsonOpt,
     LangOpt,
     PlayersOpt,
     SelectionOpt,
     ShowOpt,
     build_config,
     check_lang,
+    helptext,
 )
 from dragonante.sim.bench import BenchReport, bench
 
 
-@app.command("bench")
+@app.command("bench", help=helptext("cmd.bench"))
 def bench_command(
     players: PlayersOpt = 4,
-    seconds: Annotated[
-        float, typer.Option("--seconds", "-s", help="How long to play games for.")
-    ] = 10.0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    seconds: Annotated[float, typer.Option("--seconds", "-s", help=helptext("opt.seconds"))] = 10.0,
+    seed: FirstSeedOpt = 0,
+    as_json: JsonOpt = False,
     gold_per_player: GoldOpt = 10,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,

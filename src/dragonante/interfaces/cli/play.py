@@ -54,32 +54,22 @@ EXIT_INTERRUPTED = 130
 #: At most this many card types are shown for one "?name" look-up.
 MAX_LOOKUP = 4
 
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", help="Game seed (default: a random one, printed).")
-]
-PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Players at the table (2-6).")]
-GoldOpt = Annotated[
-    int, typer.Option("--gold-per-player", help="Starting gold per player: 8, 10, 12 or 15.")
-]
-SelectionOpt = Annotated[
-    str,
-    typer.Option(
-        "--deck-selection",
-        help="How the 10 special cards are chosen: random, druids_party, pick_em, "
-        "traditional or agreed (agreed: name all 10 with --include).",
-    ),
-]
-ShowOpt = Annotated[
-    bool, typer.Option("--show-specials", help="Show 'em: everyone sees the specials in the deck.")
-]
-IncludeOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--include",
-        help="A special card always in the deck (card key, e.g. L-mor-druid); repeatable.",
-    ),
-]
-LangOpt = Annotated[str, typer.Option("--lang", help="Language: en or it.")]
+
+def helptext(key: str) -> str:
+    """An option's help, from the catalog (English: the language is not known yet
+    when ``--help`` is printed)."""
+    return t(key, DEFAULT_LANG)
+
+
+SeedOpt = Annotated[int | None, typer.Option("--seed", help=helptext("opt.seed"))]
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help=helptext("opt.players"))]
+GoldOpt = Annotated[int, typer.Option("--gold-per-player", help=helptext("opt.gold"))]
+SelectionOpt = Annotated[str, typer.Option("--deck-selection", help=helptext("opt.selection"))]
+ShowOpt = Annotated[bool, typer.Option("--show-specials", help=helptext("opt.show"))]
+IncludeOpt = Annotated[list[str] | None, typer.Option("--include", help=helptext("opt.include"))]
+LangOpt = Annotated[str, typer.Option("--lang", help=helptext("opt.lang"))]
+JsonOpt = Annotated[bool, typer.Option("--json", help=helptext("opt.json"))]
+FirstSeedOpt = Annotated[int, typer.Option("--seed", help=helptext("opt.first_seed"))]
 
 
 def check_lang(lang: str) -> str:
@@ -121,15 +111,21 @@ def build_config(
         raise UserError(t("cli.error.config", lang, reason=str(e))) from None
 
 
-def parse_opponents(opponents: str, count: int, lang: str) -> list[str]:
-    """One bot spec per other seat: a single spec fills every seat."""
+def parse_opponents(
+    opponents: str, count: int, lang: str, count_error: str = "cli.error.opponents_count"
+) -> list[str]:
+    """``count`` bot specs from a comma list: a single spec fills every seat.
+
+    ``count_error`` is the message for a wrong number of specs (each option
+    that takes bots names itself).
+    """
     specs = [s.strip() for s in opponents.split(",")]
     if not all(specs):
         raise UserError(t("cli.error.opponents_empty", lang))
     if len(specs) == 1:
         specs = specs * count
     if len(specs) != count:
-        raise UserError(t("cli.error.opponents_count", lang, count=count, given=len(specs)))
+        raise UserError(t(count_error, lang, count=count, given=len(specs)))
     for spec in specs:
         try:
             parse_spec(spec)
@@ -143,28 +139,20 @@ def parse_opponents(opponents: str, count: int, lang: str) -> list[str]:
     return specs
 
 
-@app.command("play")
+@app.command("play", help=helptext("cmd.play"))
 def play_command(
     seed: SeedOpt = None,
     players: PlayersOpt = 4,
-    seat: Annotated[int, typer.Option("--seat", help="Your seat, 0 to players-1.")] = 0,
+    seat: Annotated[int, typer.Option("--seat", help=helptext("opt.seat"))] = 0,
     lang: LangOpt = "en",
     opponents: Annotated[
-        str,
-        typer.Option(
-            "--opponents",
-            help="Bots in the other seats, clockwise from your left: one name for all, "
-            "or one per seat separated by commas (e.g. random,heuristic).",
-        ),
+        str, typer.Option("--opponents", help=helptext("opt.opponents"))
     ] = "random",
     gold_per_player: GoldOpt = 10,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
     include: IncludeOpt = None,
-    record: Annotated[
-        Path | None,
-        typer.Option("--record", help="Save the game record here (rewritten after every answer)."),
-    ] = None,
+    record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
     lang = check_lang(lang)

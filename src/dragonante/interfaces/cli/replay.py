@@ -21,7 +21,7 @@ from dragonante.engine.records import RecordError, loads, replay
 from dragonante.engine.views import events_for
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.play import LangOpt, check_lang, helptext
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.render import table_lines, table_view
 
@@ -29,14 +29,12 @@ from dragonante.interfaces.render import table_lines, table_view
 MAX_RECORD_BYTES = 20_000_000
 
 
-@app.command("replay")
+@app.command("replay", help=helptext("cmd.replay"))
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON), e.g. from play --record.")],
-    seat: Annotated[
-        int | None, typer.Option("--seat", help="Narrate what this seat saw (0-based).")
-    ] = None,
+    file: Annotated[Path, typer.Argument(help=helptext("opt.file"))],
+    seat: Annotated[int | None, typer.Option("--seat", help=helptext("opt.replay_seat"))] = None,
     omniscient: Annotated[
-        bool, typer.Option("--omniscient", help="Narrate everything, hidden cards included.")
+        bool, typer.Option("--omniscient", help=helptext("opt.omniscient"))
     ] = False,
     lang: LangOpt = "en",
 ) -> None:

@@ -26,14 +26,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import (
+    FirstSeedOpt,
     GoldOpt,
     IncludeOpt,
+    JsonOpt,
     LangOpt,
     PlayersOpt,
     SelectionOpt,
     ShowOpt,
     build_config,
     check_lang,
+    helptext,
     parse_opponents,
 )
 from dragonante.sim.simulate import SimulationReport, simulate
@@ -42,38 +45,28 @@ from dragonante.sim.simulate import SimulationReport, simulate
 PROGRESS_FROM = 200
 
 
-@app.command("simulate")
+@app.command("simulate", help=helptext("cmd.simulate"))
 def simulate_command(
     players: PlayersOpt = 4,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 100,
+    seed: FirstSeedOpt = 0,
     check_every_step: Annotated[
-        bool,
-        typer.Option("--check-every-step", help="Check the invariants after every answer (slow)."),
+        bool, typer.Option("--check-every-step", help=helptext("opt.check_every_step"))
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: JsonOpt = False,
     gold_per_player: GoldOpt = 10,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
     include: IncludeOpt = None,
     lang: LangOpt = "en",
-    bots: Annotated[
-        str | None,
-        typer.Option(
-            "--bots",
-            help="Bot specs, one per seat or one for every seat (default: uniform random).",
-        ),
-    ] = None,
+    bots: Annotated[str | None, typer.Option("--bots", help=helptext("opt.bots"))] = None,
 ) -> None:
     """Play random games, check every one, and report errors, invariants and statistics."""
     lang = check_lang(lang)
     config = build_config(players, gold_per_player, deck_selection, show_specials, include, lang)
     specs = None
     if bots is not None:
-        given = len(bots.split(","))
-        if given not in (1, players):
-            raise UserError(f"--bots needs one bot, or {players} (one per seat); got {given}")
-        specs = parse_opponents(bots, players, lang)
+        specs = parse_opponents(bots, players, lang, count_error="cli.error.bots_count")
     if games < 1:
         raise UserError(t("cli.error.games", lang, games=games))
     if as_json or games < PROGRESS_FROM or not sys.stdout.isatty():

@@ -1,0 +1,273 @@
+"""The browser table, end to end, in Debian's Chromium.
+
+Two people in separate browser contexts and two bots play a game to its
+end; every frame each person's page receives is checked for cards it must
+not see; the server is killed mid-game and started again; hostile messages
+sent from a page are refused without harm; the table works at phone width
+and in Italian.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from dragonante.engine.records import digest, record_from_dict, replay
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, ServerProcess, record_frames
+from tests.web.helpers import make_table
+from tests.web.leaks import check_frames
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)",
+)
+
+PHONE = {"width": 375, "height": 760}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    from playwright.sync_api import sync_playwright  # imported here: it reads the env var
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    s = ServerProcess(tmp_path / "web.sqlite3").start()
+    yield s
+    s.stop()
+
+
+def new_page(browser: Any, errors: list[str], viewport: dict[str, int] = PHONE) -> Any:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def answer_if_asked(page: Any, rng: random.Random) -> bool:
+    """Click one of the legal answers if this page is asked something."""
+    buttons = page.locator("#question .answer:not([disabled])")
+    n = buttons.count()
+    if not n:
+        return False
+    try:
+        buttons.nth(rng.randrange(n)).click(timeout=1500)
+    except Exception:  # redrawn under the click: the next round looks again
+        return False
+    return True
+
+
+def over(page: Any) -> bool:
+    return bool(page.locator(".board[data-phase=over]").count() > 0)
+
+
+def play_until(pages: list[Any], rng: random.Random, done: Any, timeout: float = 240) -> int:
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    while time.monotonic() < deadline:
+        if done():
+            return clicks
+        for page in pages:
+            if answer_if_asked(page, rng):
+                clicks += 1
+        pages[0].wait_for_timeout(30)
+    raise AssertionError("the game did not get there in time")
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page is {width}px wide"
+
+
+def test_two_people_and_two_bots_play_to_the_end(browser: Any, server: ServerProcess):
+    errors: list[str] = []
+    ann = new_page(browser, errors)
+    bea = new_page(browser, errors)
+    ann_frames = record_frames(ann)
+    bea_frames = record_frames(bea)
+
+    ann.goto(server.base + "/")
+    ann.fill("#f-gold_per_player", "8")
+    ann.click("details.endings summary")
+    ann.fill("#f-ending_gambits", "1")
+    ann.fill("#f-name", "Ann")
+    ann.click("#create")
+    ann.wait_for_selector("#seating")
+    no_sideways_scroll(ann)
+    invite = ann.get_attribute("#invite-link", "href")
+    assert invite and "/t/" in invite and "token" not in invite
+
+    bea.goto(invite)
+    bea.wait_for_selector("#seating")
+    bea.fill(".seat-row.free .seat-name >> nth=0", "Bea")
+    bea.click(".seat-row.free .sit button >> nth=0")
+    bea.wait_for_selector("#playing-as")
+    assert "token=" in bea.url
+
+    ann.click("#fill-bots")
+    ann.wait_for_selector("#start:not([disabled])")
+    ann.click("#start")
+    ann.wait_for_selector(".board")
+    bea.wait_for_selector(".board")
+    assert bea.locator("#hand .card").count() == 6
+    no_sideways_scroll(ann)
+
+    # A card's full text opens on tap, at phone width.
+    bea.locator("#hand .card").first.click()
+    assert bea.locator("#card-detail h4").first.inner_text()
+    bea.keyboard.press("Escape")
+
+    play_until([ann, bea], random.Random(3), lambda: over(ann) and over(bea))
+    ann.wait_for_selector("#game-summary")
+    no_sideways_scroll(ann)
+    code = invite.rstrip("/").rsplit("/", 1)[-1]
+    with server.http() as http:
+        record = http.get(f"/api/games/{code}/record").json()
+    assert digest(replay(record_from_dict(record))) == record["final_digest"]
+    assert check_frames(record, 0, ann_frames) > 10
+    assert check_frames(record, 1, bea_frames) > 10
+
+    # The finished game replays step by step, as any seat saw it.
+    ann.click("#replay-link")
+    ann.wait_for_selector("#replay-step")
+    ann.click("#replay-next")
+    expect(ann.locator("#replay-step")).to_contain_text("Answer 1 of")
+    ann.click("#replay-next")
+    expect(ann.locator("#replay-step")).to_contain_text("Answer 2 of")
+    assert ann.locator("#hand").count() == 0  # a spectator's replay shows no hand
+    ann.select_option("#view-as", "1")
+    ann.wait_for_selector("#hand .card")
+    ann.click("#replay-prev")
+    expect(ann.locator("#replay-step")).to_contain_text("Answer 1 of")
+    assert not errors, errors
+
+
+def test_the_server_is_killed_mid_game_and_resumes(browser: Any, server: ServerProcess):
+    errors: list[str] = []
+    config = {"players": 4, "gold_per_player": 8, "ending": {"gambits": 2}}
+    with server.http() as http:
+        code, tokens, _host = make_table(http, config, ["Ann"], bots=3)
+    page = new_page(browser, errors, {"width": 1200, "height": 900})
+    page.goto(f"{server.base}/t/{code}#token={tokens[0]}")
+    page.wait_for_selector(".board")
+    rng = random.Random(5)
+    play_until([page], rng, lambda: http_step(server, code) >= 8)
+    hand_before = page.locator("#hand .card").count()
+
+    server.kill()
+    page.wait_for_selector(".banner:not([hidden])")
+    with_db = ServerProcess(server.db, port=server.port, bot_delay=server.bot_delay).start()
+    try:
+        step = http_step(with_db, code)
+        assert step >= 8
+        page.wait_for_selector(".banner", state="hidden", timeout=30000)
+        assert page.locator("#playing-as").count() == 1  # the seat came back with the page
+        assert page.locator("#hand .card").count() >= min(hand_before, 1)
+        play_until([page], rng, lambda: over(page))
+        with with_db.http() as http:
+            record = http.get(f"/api/games/{code}/record").json()
+        assert len(record["answers"]) > step
+        assert digest(replay(record_from_dict(record))) == record["final_digest"]
+    finally:
+        with_db.stop()
+    assert not errors, errors
+
+
+def http_step(server: ServerProcess, code: str) -> int:
+    with server.http() as http:
+        step: int = http.get(f"/api/tables/{code}").json()["step"]
+        return step
+
+
+HOSTILE = """
+async ({url, own, other, decision}) => {
+  const open = (token) => new Promise((resolve) => {
+    const ws = new WebSocket(url);
+    const got = [];
+    let closed = null;
+    ws.onmessage = (e) => got.push(JSON.parse(e.data));
+    ws.onclose = (e) => { closed = e.code; };
+    ws.onopen = () => {
+      ws.send(JSON.stringify({type: "hello", token}));
+      resolve({ws, got, closedCode: () => closed});
+    };
+  });
+  const settle = () => new Promise((r) => setTimeout(r, 400));
+  const out = {};
+  const forged = await open("forged-token");
+  await settle();
+  out.forged = [forged.got.map((m) => m.code).filter(Boolean), forged.closedCode()];
+  const bob = await open(other);
+  await settle();
+  bob.ws.send(JSON.stringify({type: "answer", decision, answer: 0}));
+  bob.ws.send("{{{ not json");
+  bob.ws.send(JSON.stringify({type: "answer", decision: "x", answer: []}));
+  bob.ws.send(JSON.stringify({type: "ping", pad: "x".repeat(5000)}));
+  await settle();
+  out.bob = bob.got.filter((m) => m.type === "error").map((m) => m.code);
+  const huge = await open(own);
+  await settle();
+  huge.ws.send("x".repeat(200000));
+  await settle();
+  out.huge = huge.closedCode();
+  return out;
+}
+"""
+
+
+def test_hostile_messages_from_a_page_are_refused(browser: Any, server: ServerProcess):
+    errors: list[str] = []
+    config = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+    with server.http() as http:
+        code, tokens, _host = make_table(http, config, ["Ann", "Bob"], bots=1)
+    page = new_page(browser, errors)
+    page.goto(f"{server.base}/t/{code}#token={tokens[0]}")
+    page.wait_for_selector("#question")
+    decision = int(page.get_attribute("#question", "data-decision") or -1)
+    url = f"ws://127.0.0.1:{server.port}/ws/{code}"
+    out = page.evaluate(
+        HOSTILE, {"url": url, "own": tokens[0], "other": tokens[1], "decision": decision}
+    )
+    assert out["forged"] == [["bad_token"], 4401]
+    assert out["bob"] == ["not_your_turn", "malformed", "bad_field", "too_large"]
+    assert out["huge"] == 1009
+    assert http_step(server, code) == 0  # nothing changed
+    # The page itself still plays: its answer is accepted.
+    page.locator("#question .answer").first.click()
+    expect(page.locator(f'#question[data-decision="{decision}"]')).to_have_count(0)
+    assert http_step(server, code) >= 1
+    assert not errors, errors
+
+
+def test_the_table_speaks_italian(browser: Any, server: ServerProcess):
+    errors: list[str] = []
+    config = {"players": 2, "gold_per_player": 8}
+    with server.http() as http:
+        code, tokens, _host = make_table(http, config, ["Ann"], bots=1)
+    page = new_page(browser, errors)
+    page.goto(f"{server.base}/t/{code}#token={tokens[0]}")
+    page.wait_for_selector("#question")
+    assert "draws" in page.inner_text("#log")
+    page.select_option("#lang-select", "it")
+    expect(page.locator("#log")).to_contain_text("pesca")
+    assert "Tocca a te" in page.inner_text("#question")
+    assert "Tesoro" in page.inner_text("#seats")
+    page.reload()
+    page.wait_for_selector("#question")
+    assert "Tocca a te" in page.inner_text("#question")  # the choice is remembered
+    no_sideways_scroll(page)
+    assert not errors, errors

@@ -35,6 +35,8 @@ BENCH_KEYS = {
     "mean_decisions_per_game",
     "clone_microseconds",
     "python",
+    "cpu_seconds",
+    "games_per_cpu_second",
 }
 
 
@@ -143,6 +145,8 @@ def test_bench_json_keys(cli: Cli) -> None:
     assert set(data) >= BENCH_KEYS
     assert data["players"] == 3 and data["games"] >= 1
     assert data["games_per_second"] > 0 and data["decisions_per_second"] > 0
+    assert 0 < data["cpu_seconds"] <= data["seconds"] * 1.05
+    assert data["games_per_cpu_second"] >= data["games_per_second"] * 0.95
     clone = data["clone_microseconds"]
     assert clone["late_gambit"] > clone["early_gambit"] == 1
     assert clone["late_log_events"] > clone["early_log_events"]
@@ -153,6 +157,7 @@ def test_bench_text(cli: Cli) -> None:
     r = cli(["bench", "-p", "2", "-s", "0.1"])
     assert r.code == 0
     assert "random games in" in r.out and "games/s" in r.out and "state.clone()" in r.out
+    assert "games per CPU second" in r.out
 
 
 def test_clones_do_not_grow_with_history() -> None:

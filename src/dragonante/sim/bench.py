@@ -62,6 +62,9 @@ class BenchReport:
     games: int
     decisions: int
     gambits: int
+    #: CPU time this process spent playing (less than ``seconds`` when the
+    #: core was shared with other processes).
+    cpu_seconds: float = 0.0
     clone: CloneTiming | None = None
     date: str = field(default_factory=lambda: datetime.date.today().isoformat())
 
@@ -73,6 +76,10 @@ class BenchReport:
     def decisions_per_second(self) -> float:
         return self.decisions / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def games_per_cpu_second(self) -> float:
+        return self.games / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
+
     def to_dict(self) -> dict[str, Any]:
         games = max(self.games, 1)
         return {
@@ -82,6 +89,9 @@ class BenchReport:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 1),
             "decisions_per_second": round(self.decisions_per_second, 1),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "games_per_cpu_second": round(self.games_per_cpu_second, 1),
+            "cpu_share": round(self.cpu_seconds / self.seconds, 3) if self.seconds > 0 else 0.0,
             "mean_decisions_per_game": round(self.decisions / games, 2),
             "mean_gambits_per_game": round(self.gambits / games, 2),
             "clone_microseconds": self.clone.to_dict() if self.clone else None,
@@ -94,14 +104,22 @@ class BenchReport:
         }
 
 
-def throughput(config: GameConfig, seconds: float, seed: int = 0) -> tuple[int, int, int, float]:
-    """Random games for ``seconds``: (games, decisions, gambits, elapsed seconds).
+def throughput(
+    config: GameConfig, seconds: float, seed: int = 0
+) -> tuple[int, int, int, float, float]:
+    """Random games for ``seconds`` of wall time:
+    (games, decisions, gambits, elapsed seconds, CPU seconds of this process).
 
     At least one game is always played, so a tiny ``seconds`` still measures.
+    The CPU time is what the games cost on their core; on a machine shared
+    with other work the wall-clock rate is lower by however much of the core
+    the others took.
     """
     clock = time.perf_counter
+    cpu = time.process_time
     games = decisions = gambits = 0
     start = clock()
+    cpu_start = cpu()
     deadline = start + seconds
     g = seed
     while True:
@@ -112,7 +130,7 @@ def throughput(config: GameConfig, seconds: float, seed: int = 0) -> tuple[int, 
         g += 1
         if clock() >= deadline:
             break
-    return games, decisions, gambits, clock() - start
+    return games, decisions, gambits, clock() - start, cpu() - cpu_start
 
 
 def _positions(config: GameConfig, seed: int) -> tuple[tuple[GameState, int], ...] | None:
@@ -169,8 +187,8 @@ def clone_timing(config: GameConfig, seed: int = 0) -> CloneTiming | None:
 def bench(config: GameConfig, seconds: float, seed: int = 0, clones: bool = True) -> BenchReport:
     """Benchmark ``config`` for about ``seconds`` seconds of random games."""
     config = config.validate()
-    games, decisions, gambits, elapsed = throughput(config, seconds, seed)
-    report = BenchReport(config.players, elapsed, games, decisions, gambits)
+    games, decisions, gambits, elapsed, cpu_seconds = throughput(config, seconds, seed)
+    report = BenchReport(config.players, elapsed, games, decisions, gambits, cpu_seconds)
     if clones:
         report.clone = clone_timing(config, seed)
     return report

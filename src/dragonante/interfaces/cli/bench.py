@@ -75,6 +75,13 @@ def summary_lines(report: BenchReport, lang: str) -> list[str]:
             decisions=f"{report.decisions_per_second:,.0f}",
             per_game=f"{d['mean_decisions_per_game']:.1f}",
         ),
+        t(
+            "bench.cpu",
+            lang,
+            cpu=f"{report.cpu_seconds:.1f}",
+            share=f"{100 * d['cpu_share']:.0f}",
+            games=f"{report.games_per_cpu_second:,.0f}",
+        ),
     ]
     c = report.clone
     if c is not None:

@@ -71,8 +71,11 @@ def table_lines(view: TableView, narrator: Narrator, show_hand: bool = True) -> 
     lines: list[str] = []
     if obs["phase"] == "over":
         lines.append(t("table.header.over", lang))
-    elif obs["gambit"] == 0:
+    elif obs["gambit"] == 0:  # pick 'em: no cards dealt yet, nothing else to show
         lines.append(t("table.header.setup", lang))
+        if obs["specials"]:
+            lines.append(t("table.specials", lang, cards=cards_label(obs["specials"], lang)))
+        return lines
     elif obs["phase"] == "ante":
         lines.append(t("table.header.ante", lang, gambit=obs["gambit"]))
     else:

@@ -250,3 +250,29 @@ def test_the_screen_never_shows_a_card_the_seat_has_not_seen(
         watcher.check()  # the end of the game too
         screens += watcher.screens
     assert screens > 30
+
+
+def test_the_log_command_retells_everything_seen_so_far(cli: Cli) -> None:
+    r = cli(SHORT, "1\nl\nq\n")
+    assert r.code == 0
+    after_l = r.out.split("Your choice (1-", 2)[2]
+    assert after_l.count("A new game: 2 players, 16 gold each, 80 cards in the deck.") == 1
+    assert "You draw 6 cards: " in after_l and "You ante " in after_l
+
+
+def test_card_help_refuses_choices_that_are_not_cards(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from dragonante.interfaces.narrate import Option, Prompt
+
+    config = GameConfig(players=2).validate()
+    game = LocalGame(config, 1, 0, ["random"])
+    session = PlaySession(game, Narrator(["You", "Bot 1"], "en", me=0), None, None)  # type: ignore[arg-type]
+    prompt = Prompt(1, "blue_mode", "?", [Option(0, "Each opponent gives you 1 gold")])
+    session.card_help("1", prompt)
+    session.card_help("2", prompt)
+    session.card_help("priest", prompt)
+    out = capsys.readouterr().out
+    assert "Choice 1 is not a card." in out
+    assert "There is no choice 2: type a number from 1 to 1." in out
+    assert "The Priest (strength 5)" in out and "The Wyrmpriest (strength 5)" in out

@@ -41,7 +41,7 @@ from dragonante.engine.records import digest
 from dragonante.engine.state import PLAY_PHASE, GameState
 from dragonante.engine.views import events_for, observe
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, Narrator, t
+from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, TableNarrator
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import (
     BOT,
@@ -268,42 +268,36 @@ def replay_state(
     return state
 
 
-def _event_json(event: Any, narrator: Narrator) -> dict[str, Any]:
-    _vis, kind, data = event
-    return {"kind": kind, "data": data, "text": narrator.event(event)}
-
-
 def seat_view(
     table: LiveTable, state: GameState, seat: int | None, lang: str, since: int
 ) -> dict[str, Any]:
     """What one seat (or a spectator) may know now, plus its events from ``since``.
 
     Everything comes from ``observe`` and ``events_for``; the only additions
-    are public (names) or the seat's own (trigger hints on its own hand,
-    labels for its own legal answers).
+    are public (names, what someone is deciding) or the seat's own (trigger
+    hints on its own hand, its own question as a sentence with labelled
+    answers).
     """
-    narrator = Narrator(table.names(), lang)
+    narrator = TableNarrator(table.names(), lang, seat, state.config.rules.debt_model)
     view = observe(state, seat)
     hints: list[int] = []
     answers: list[dict[str, Any]] = []
     question = view["question"]
-    if seat is not None and not state.over:
-        if state.phase == PLAY_PHASE:
-            hints = [c for c in state.hands[seat] if would_trigger(state, seat, c)]
-        if question is not None and question["seat"] == seat:
-            answers = [
-                {"value": a, "label": narrator.answer(question["kind"], a)}
-                for a in question["options"]
-            ]
     if question is not None:
-        question["prompt"] = t(lang, f"question.{question['kind']}")
+        question["prompt"] = narrator.question(question["kind"])
+        if seat is not None and question["seat"] == seat:
+            asked = narrator.prompt(state)
+            if asked is not None:
+                question["text"], answers = asked
+    if seat is not None and not state.over and state.phase == PLAY_PHASE:
+        hints = [c for c in state.hands[seat] if would_trigger(state, seat, c)]
     log_ = state.log or []
     return {
         "step": len(table.answers),
         "view": view,
         "hints": hints,
         "answers": answers,
-        "events": [_event_json(e, narrator) for e in events_for(log_, seat, since)],
+        "events": narrator.events(events_for(log_, seat, since)),
         "log_size": len(log_),
     }
 

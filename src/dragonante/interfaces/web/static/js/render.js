@@ -59,8 +59,8 @@ export function renderBoard(msg, opts) {
     question = h(
       "section",
       { class: "question", id: "question", dataset: { decision: String(q.id), kind: q.kind } },
-      h("h2", {}, t("table.question"), ": ", q.prompt),
-      q.source >= 0 ? h("p", { class: "muted" }, cardLabel(q.source)) : null,
+      h("h2", {}, t("table.question")),
+      h("p", { class: "prompt" }, q.text || q.prompt),
       h(
         "div",
         { class: "answers" },
@@ -170,6 +170,6 @@ export function renderLog(events, { highlightNew = false } = {}) {
   return h(
     "ol",
     { class: "log", id: "log" },
-    events.map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: { kind: e.kind } }, e.text)),
+    events.filter((e) => e.text).map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: { kind: e.kind } }, e.text)),
   );
 }

@@ -130,7 +130,7 @@ export function mountTable(root, code) {
         busy = false;
         last = msg;
         events.push(...msg.events);
-        for (const e of msg.events) logList.append(renderLog([e]).firstChild);
+        logList.append(...Array.from(renderLog(msg.events).children));
         noteSummaries(msg.events, msg.view);
         render();
         scrollLog();
@@ -166,7 +166,7 @@ export function mountTable(root, code) {
         const since = events.length - newEvents.length + newEvents.indexOf(e);
         let start = since;
         while (start > 0 && events[start - 1].kind !== "gambit_start") start -= 1;
-        const lines = events.slice(start, since + 1).filter((x) => SUMMARY_KINDS.has(x.kind)).map((x) => x.text);
+        const lines = events.slice(start, since + 1).filter((x) => SUMMARY_KINDS.has(x.kind) && x.text).map((x) => x.text);
         summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), final: false };
       }
       if (e.kind === "game_over") {

@@ -1,6 +1,6 @@
 // Card data (every card, both languages, from /api/cards), the card element,
 // and the detail panel that shows a card's full text on hover or tap.
-import { clear, h } from "./dom.js";
+import { append, clear, h } from "./dom.js";
 import { lang, t } from "./i18n.js";
 
 let CARDS = [];
@@ -106,7 +106,7 @@ export function showCard(n, pin, force = false) {
   clear(panel);
   const colors = c.colors.map((col) => t(`color.${col}`)).join(", ");
   const choose = chooser ? chooser(n) : null;
-  panel.append(
+  append(panel, [
     h(
       "div",
       { class: "detail-head" },
@@ -127,7 +127,7 @@ export function showCard(n, pin, force = false) {
     section(t("card.dragon_god"), c.dragon_god[lang] || c.dragon_god.en),
     section(t("card.ante_effect"), c.ante_effect[lang] || c.ante_effect.en),
     section(t("card.explanation"), c.explanation[lang]?.length ? c.explanation[lang] : c.explanation.en),
-  );
+  ]);
   panel.hidden = false;
 }
 

@@ -16,7 +16,7 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-export function append(el, children) {
+export function append(el, ...children) {
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));

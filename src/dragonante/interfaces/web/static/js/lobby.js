@@ -1,7 +1,7 @@
 // The lobby: create a table (ruleset, deck, options, endings), join by
 // code, and the lists of open tables, games in progress and finished games.
 import { api, saveHostToken, saveToken } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { append, clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 
 const ENDINGS = ["gambits", "target_gold", "players_remaining", "time_limit_minutes"];
@@ -134,7 +134,7 @@ export function mountLobby(root) {
     }
     const list = (title, items, row, id) =>
       h("section", { class: "list", id }, h("h2", {}, title), items.length ? h("ul", {}, items.map(row)) : h("p", { class: "muted" }, t("lobby.none")));
-    clear(lists).append(
+    append(clear(lists), 
       list(t("lobby.open_tables"), live.open, (x) => h("li", {}, h("a", { href: `/t/${x.code}` }, x.code), " ", describe(x), " · ", t("lobby.seats", { taken: x.taken, players: x.players }), " ", h("span", { class: "muted" }, x.names.join(", "))), "open-tables"),
       list(t("lobby.playing_tables"), live.playing, (x) => h("li", {}, h("a", { href: `/t/${x.code}` }, x.code), " ", describe(x), " · ", x.names.join(", "), " ", h("a", { href: `/t/${x.code}`, class: "button" }, t("lobby.watch"))), "playing-tables"),
       list(t("lobby.finished"), finished.games, (x) => h("li", {}, h("a", { href: `/r/${x.code}` }, x.code), " ", describe(x), " · ", x.seats.map((s, i) => (x.winners.includes(i) ? `♛ ${s?.name}` : s?.name)).join(", "), " ", h("a", { href: `/r/${x.code}`, class: "button" }, t("lobby.replay"))), "finished-games"),
@@ -144,14 +144,14 @@ export function mountLobby(root) {
   function render() {
     const form = document.getElementById("create-form");
     if (form) saved = formValues(form);
-    clear(root).append(h("p", { class: "tagline" }, t("app.tagline")), h("div", { class: "lobby" }, buildForm(), h("div", {}, joinBox(), lists)));
+    append(clear(root), h("p", { class: "tagline" }, t("app.tagline")), h("div", { class: "lobby" }, buildForm(), h("div", {}, joinBox(), lists)));
   }
 
   (async () => {
     try {
       meta = await api("GET", "/api/meta");
     } catch (err) {
-      clear(root).append(h("p", { class: "error" }, err.message));
+      append(clear(root), h("p", { class: "error" }, err.message));
       return;
     }
     render();

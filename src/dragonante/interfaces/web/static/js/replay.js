@@ -1,7 +1,7 @@
 // A finished game, step by step: forward and back through the answers, as a
 // spectator or as any seat saw it (views are computed by the server).
 import { api } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { renderBoard, renderLog, seatName } from "./render.js";
 
@@ -26,7 +26,7 @@ export function mountReplay(root, code) {
       history.replaceState(null, "", `/r/${code}?${url}`);
       render();
     } catch (err) {
-      clear(root).append(h("p", { class: "error", id: "replay-error" }, err.message), h("a", { href: "/" }, t("nav.lobby")));
+      append(clear(root), h("p", { class: "error", id: "replay-error" }, err.message), h("a", { href: "/" }, t("nav.lobby")));
     } finally {
       loading = false;
     }
@@ -52,7 +52,7 @@ export function mountReplay(root, code) {
     const slider = h("input", { type: "range", min: "0", max: String(data.total), value: String(step), id: "replay-slider", "aria-label": t("replay.step", { step, total: data.total }) });
     slider.addEventListener("change", () => go(Number(slider.value)));
     const log = renderLog(data.events, { highlightNew: true });
-    clear(root).append(
+    append(clear(root), 
       h(
         "div",
         { class: "replay-page" },

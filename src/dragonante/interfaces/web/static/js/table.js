@@ -4,7 +4,7 @@
 // (or opening the URL elsewhere) takes the same seat back.
 import { api, forgetToken, hostToken, savedToken, saveToken } from "./api.js";
 import { hideCard } from "./cards.js";
-import { clear, h, toast } from "./dom.js";
+import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { renderBoard, renderLog, seatName } from "./render.js";
 
@@ -44,7 +44,7 @@ export function mountTable(root, code) {
   const logBox = h("section", { class: "log-box" }, h("h2", {}, t("table.log")));
   let logList = renderLog([]);
   logBox.append(logList);
-  clear(root).append(h("div", { class: "table-page" }, header, banner, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
 
@@ -82,7 +82,7 @@ export function mountTable(root, code) {
       if (sock !== ws || stopped) return;
       if (e.code === 4404) {
         connState = "gone";
-        clear(main).append(h("p", { class: "error" }, t("table.not_found")), h("a", { href: "/" }, t("nav.lobby")));
+        append(clear(main), h("p", { class: "error" }, t("table.not_found")), h("a", { href: "/" }, t("nav.lobby")));
         return;
       }
       if (FINAL_CLOSE.has(e.code)) return; // the error frame said why; handle() reacted
@@ -145,7 +145,7 @@ export function mountTable(root, code) {
           reconnect();
         } else if (msg.code === "unknown_table") {
           stopped = true;
-          clear(main).append(h("p", { class: "error" }, t("table.not_found")));
+          append(clear(main), h("p", { class: "error" }, t("table.not_found")));
         } else if (last) {
           render();
         }
@@ -195,7 +195,7 @@ export function mountTable(root, code) {
 
   function renderHeader() {
     const me = mySeat !== null && table ? table.seats[mySeat] : null;
-    clear(header).append(
+    append(clear(header), 
       h("h1", {}, t("table.title", { code })),
       me ? h("p", { class: "muted", id: "playing-as" }, t("table.playing_as", { name: me.name })) : table && table.status !== "open" ? h("p", { class: "muted", id: "spectating" }, t("table.spectating")) : null,
     );

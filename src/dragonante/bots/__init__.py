@@ -45,6 +45,7 @@ BOT_SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "horizon": int,
         "leaf": str,
         "policy": str,
+        "prior": float,
     },
 }
 #: Levels for people, mapped onto bots.

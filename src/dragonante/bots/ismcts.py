@@ -40,7 +40,13 @@ import time
 
 from dragonante.bots.base import SeatView
 from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
-from dragonante.bots.heuristic import unseen_cards
+from dragonante.bots.heuristic import (
+    ante_values,
+    denial_cost,
+    lookahead,
+    opponents_ante,
+    unseen_cards,
+)
 from dragonante.bots.policy import fast_answer, simple_answer
 from dragonante.engine import decisions as D
 from dragonante.engine.core import RESOLVERS
@@ -107,6 +113,7 @@ class IsmctsBot:
         horizon: int = 1,
         leaf: str = "gambit",
         policy: str = "plan",
+        prior: float = 0.0,
     ) -> None:
         self._rng = random.Random(seed)
         if iters is None and seconds is None:
@@ -117,6 +124,8 @@ class IsmctsBot:
         self.horizon = max(1, horizon)
         self.turn_leaf = leaf == "turn"
         self.policy = fast_answer if policy == "plan" else simple_answer
+        self.prior = prior
+        self._bias: dict[Key, float] = {}
         self.last = SearchStats()
 
     def choose(self, view: SeatView) -> int:
@@ -132,6 +141,9 @@ class IsmctsBot:
         first = view.determinize(rng.getrandbits(62))
         q = strength_tail(unseen_cards(first, seat)) if first.universe else DEFAULT_TAIL
         stop = first.gambit + self.horizon
+        self._bias = {}
+        if self.prior > 0:
+            self._bias = self._heuristic_bias(view, first, q)
         done = 0
         world = first
         while done < limit:
@@ -144,6 +156,23 @@ class IsmctsBot:
         self.last.iterations = done
         self.last.seconds = time.perf_counter() - start
         return self._pick(root, d.kind, d.options, seat)
+
+    def _heuristic_bias(self, view: SeatView, first: GameState, q: Tail) -> dict[Key, float]:
+        """Progressive bias at the root: the heuristic's values of the answers,
+        in reward units relative to its favourite (<= 0)."""
+        d = first.pending
+        assert d is not None
+        seat = view.seat
+        if d.kind == D.ANTE:
+            values = ante_values(first, seat, q, opponents_ante(view.events(), seat))
+        else:
+            worlds = [first, *(view.determinize(self._rng.getrandbits(62)) for _ in range(2))]
+            values = lookahead(worlds, seat, q)
+            if d.kind == D.PLAY:
+                for card in values:
+                    values[card] -= denial_cost(first, seat, card, q)
+        top = max(values.values())
+        return {(seat, d.kind, a): (v - top) / REWARD_SCALE for a, v in values.items()}
 
     def _pick(self, root: _Node, kind: str, options: tuple[int, ...], seat: int) -> int:
         """The most visited answer; ties by mean reward, then option order."""
@@ -162,6 +191,8 @@ class IsmctsBot:
         rng = self._rng
         c = self.c
         policy = self.policy
+        prior = self.prior
+        bias = self._bias
         node = root
         path = [root]
         expanded = False
@@ -186,10 +217,16 @@ class IsmctsBot:
                     u = child.total / child.visits + c * math.sqrt(
                         math.log(child.avail) / child.visits
                     )
+                    if node is root and bias:
+                        u += prior * bias.get((seat, d.kind, a), 0.0) / (child.visits + 1)
                     if u > best_u:
                         best_u, best_a = u, a
                 if untried:
-                    a = untried[rng.randrange(len(untried))]
+                    if node is root and bias:
+                        kind = d.kind
+                        a = max(untried, key=lambda x: bias.get((seat, kind, x), 0.0))
+                    else:
+                        a = untried[rng.randrange(len(untried))]
                     child = _Node()
                     child.avail = 1
                     children[(seat, d.kind, a)] = child

@@ -56,8 +56,10 @@ class LoadSettings:
     url: str | None = None
     db: str | None = None
     seed: int = 1
-    #: Small games, so tables finish and new ones start during the run.
     gold_per_player: int = 10
+    #: Seconds at the start (tables being created and seated) whose latencies
+    #: are reported apart from the steady state.
+    warmup: float = 10.0
 
 
 @dataclass(slots=True)
@@ -73,28 +75,42 @@ class LoadReport:
     bytes_received: int = 0
     errors: int = 0
     refused: dict[str, int] = field(default_factory=dict)
+    warmup: float = 0.0
+    #: Answer-to-update latencies after the warm-up (steady state) ...
     latencies_ms: list[float] = field(default_factory=list)
+    #: ... and during it (tables still being created, seated and started).
+    warmup_latencies_ms: list[float] = field(default_factory=list)
+    #: The server's own figures at the end (``GET /api/stats``), if it has them.
+    server: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def percentiles(samples: list[float]) -> dict[str, float]:
+        data = sorted(samples)
+
+        def pct(q: float) -> float:
+            if not data:
+                return float("nan")
+            return data[min(len(data) - 1, max(0, round(q / 100 * (len(data) - 1))))]
+
+        return {
+            "p50": pct(50),
+            "p90": pct(90),
+            "p99": pct(99),
+            "max": data[-1] if data else float("nan"),
+            "samples": len(data),
+        }
 
     def percentile(self, q: float) -> float:
-        data = sorted(self.latencies_ms)
-        if not data:
-            return float("nan")
-        k = min(len(data) - 1, max(0, round(q / 100 * (len(data) - 1))))
-        return data[k]
+        return self.percentiles(self.latencies_ms)[f"p{q:g}"]
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        del d["latencies_ms"]
+        del d["latencies_ms"], d["warmup_latencies_ms"]
         d.update(
             answers_per_second=self.answers / self.seconds if self.seconds else 0.0,
             frames_per_second=self.frames_received / self.seconds if self.seconds else 0.0,
-            latency_ms={
-                "p50": self.percentile(50),
-                "p90": self.percentile(90),
-                "p99": self.percentile(99),
-                "max": max(self.latencies_ms, default=float("nan")),
-                "samples": len(self.latencies_ms),
-            },
+            latency_ms=self.percentiles(self.latencies_ms),
+            warmup_latency_ms=self.percentiles(self.warmup_latencies_ms),
         )
         return d
 
@@ -108,10 +124,23 @@ class LoadReport:
             f"answers: {self.answers} ({d['answers_per_second']:.0f}/s)",
             f"frames received: {self.frames_received} ({d['frames_per_second']:.0f}/s, "
             f"{self.bytes_received / 1e6:.1f} MB)",
-            f"answer-to-update latency (ms): p50 {lat['p50']:.1f}, p90 {lat['p90']:.1f}, "
-            f"p99 {lat['p99']:.1f}, max {lat['max']:.1f} ({lat['samples']} samples)",
+            f"answer-to-update latency after the {self.warmup:g} s warm-up (ms): "
+            f"p50 {lat['p50']:.1f}, p90 {lat['p90']:.1f}, p99 {lat['p99']:.1f}, "
+            f"max {lat['max']:.1f} ({lat['samples']} samples)",
+            "  during the warm-up: p50 {p50:.1f}, p99 {p99:.1f} ({samples} samples)".format(
+                **d["warmup_latency_ms"]
+            ),
             f"errors: {self.errors}" + (f" refused: {self.refused}" if self.refused else ""),
         ]
+        if self.server:
+            c, lag = self.server.get("commit_ms", {}), self.server.get("loop_lag_ms", {})
+            lines.append(
+                f"server: {self.server.get('commits')} commits for "
+                f"{self.server.get('jobs_committed')} writes; commit ms p50 {c.get('p50')}, "
+                f"p99 {c.get('p99')}, max {c.get('max')}; event-loop lag ms p50 {lag.get('p50')}, "
+                f"p99 {lag.get('p99')}, max {lag.get('max')}; "
+                f"garbage-collector pauses ms {self.server.get('gc_pause_ms')}"
+            )
         return "\n".join(lines)
 
 
@@ -168,6 +197,7 @@ class _Run:
         self.report = report
         self.rng = random.Random(settings.seed)
         self.deadline = 0.0
+        self.steady = 0.0
 
     async def new_table(self) -> tuple[str, list[str]]:
         s = self.s
@@ -206,7 +236,11 @@ class _Run:
                     continue  # the table's seating, or a state from before the start
                 ack = msg.get("ack")
                 if ack is not None and ack in sent_at:
-                    rep.latencies_ms.append((now - sent_at.pop(ack)) * 1000)
+                    ms = (now - sent_at.pop(ack)) * 1000
+                    if time.monotonic() < self.steady:
+                        rep.warmup_latencies_ms.append(ms)
+                    else:
+                        rep.latencies_ms.append(ms)
                 view = msg["view"]
                 if view["phase"] == "over":
                     done.set()
@@ -253,6 +287,7 @@ class _Run:
 
     async def main(self) -> None:
         self.deadline = time.monotonic() + self.s.seconds
+        self.steady = time.monotonic() + min(self.s.warmup, self.s.seconds / 2)
         tasks = [asyncio.create_task(self.slot()) for _ in range(self.s.tables)]
         _done, pending = await asyncio.wait(tasks, timeout=self.s.seconds + 30)
         for task in pending:
@@ -305,10 +340,15 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
                 tail = f.read()[-2000:].strip()
             raise LoadError(f"{e}{': ' + tail if tail else ''}") from None
         report = LoadReport(settings.tables, settings.players, settings.think_ms, 0.0)
+        report.warmup = min(settings.warmup, settings.seconds / 2)
         say(f"playing {settings.tables} tables for {settings.seconds:g} s ...")
         started = time.monotonic()
         asyncio.run(_Run(settings, base, report).main())
         report.seconds = time.monotonic() - started
+        try:
+            report.server = _http(base, "GET", "/api/stats")
+        except (urllib.error.URLError, OSError, ValueError):
+            report.server = {}
         return report
     finally:
         if proc is not None:

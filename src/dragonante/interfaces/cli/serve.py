@@ -112,6 +112,10 @@ def loadtest(
     db: Annotated[
         str | None, typer.Option(help="Database of the server started for the run.")
     ] = None,
+    warmup: Annotated[
+        float,
+        typer.Option(help="First seconds (tables being set up) reported apart.", min=0),
+    ] = 10.0,
     seed: Annotated[int, typer.Option(help="Seed of the clients' random answers.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
@@ -131,6 +135,7 @@ def loadtest(
         url=url,
         db=db,
         seed=seed,
+        warmup=warmup,
     )
     try:
         report = run_load(settings, progress=None if as_json else typer.echo)

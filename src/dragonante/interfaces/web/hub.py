@@ -20,9 +20,13 @@ pick up the question in front of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import logging
 import secrets
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -63,6 +67,27 @@ CODE_LENGTH = 6
 NAME_MAX = 24
 #: Names given to bots, in order of seating.
 BOT_NAMES = ("Thorinn", "Ursula", "Breen", "Letizia", "Riccardo", "Kestrel")
+
+
+class GcWatch:
+    """Durations of the cyclic garbage collector's pauses (they stop the event
+    loop, so every client feels them): reported by ``/api/stats``."""
+
+    def __init__(self) -> None:
+        self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            ms = (time.perf_counter() - self._started) * 1000
+            self.pauses_ms.append((ms, info.get("generation", -1)))
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._callback)
 
 
 class HubError(Exception):
@@ -330,6 +355,8 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.answers_accepted = 0
         self._inflight: set[asyncio.Future[None]] = set()
+        self.loop_lag_ms: deque[float] = deque(maxlen=5000)
+        self.gc = GcWatch()
 
     # ---------------------------------------------------------------- start-up
 
@@ -352,8 +379,50 @@ class Hub:
                 self._start_timer(table)
                 self._schedule_bot(table)
 
+    def stats(self) -> dict[str, Any]:
+        """Load figures (no game content): tables, connections, commits, latencies."""
+        commits = sorted(self.writer.commit_ms)
+        lags = sorted(self.loop_lag_ms)
+        full = sorted(ms for ms, gen in self.gc.pauses_ms if gen == 2)
+        young = sorted(ms for ms, gen in self.gc.pauses_ms if gen != 2)
+
+        def pct(data: list[float], q: float) -> float | None:
+            if not data:
+                return None
+            return round(data[min(len(data) - 1, round(q / 100 * (len(data) - 1)))], 2)
+
+        return {
+            "tables": {
+                status: sum(1 for t in self.tables.values() if t.status == status)
+                for status in (OPEN, PLAYING, FINISHED)
+            },
+            "connections": sum(len(t.clients) for t in self.tables.values()),
+            "answers_accepted": self.answers_accepted,
+            "commits": self.writer.commits,
+            "jobs_committed": self.writer.jobs,
+            "commit_ms": {
+                "p50": pct(commits, 50),
+                "p99": pct(commits, 99),
+                "max": pct(commits, 100),
+            },
+            "loop_lag_ms": {"p50": pct(lags, 50), "p99": pct(lags, 99), "max": pct(lags, 100)},
+            "gc_pause_ms": {
+                "young": {"count": len(young), "p99": pct(young, 99), "max": pct(young, 100)},
+                "full": {"count": len(full), "p50": pct(full, 50), "max": pct(full, 100)},
+            },
+        }
+
+    async def watch_loop(self, interval: float = 0.05) -> None:
+        """Measure how late the event loop wakes up (its lag is every client's latency)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(interval)
+            self.loop_lag_ms.append(max(0.0, (loop.time() - before - interval) * 1000))
+
     async def close(self) -> None:
         """Stop bots and timers, let answers being committed finish, drop clients."""
+        self.gc.close()
         for table in self.tables.values():
             for task in (table.bot_task, table.timer_task):
                 if task is not None:

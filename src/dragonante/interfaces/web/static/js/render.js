@@ -4,6 +4,13 @@ import { cardBack, cardEl, cardLabel, setChooser } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
+// A bot level's name in the current language (the engine's name if unknown).
+export function levelName(level) {
+  const key = `level.${level}`;
+  const name = t(key);
+  return name === key ? level : name;
+}
+
 export function seatName(table, p) {
   if (p === -1) return t("word.stakes");
   return table?.seats?.[p]?.name ?? `#${p + 1}`;
@@ -122,7 +129,7 @@ export function renderBoard(msg, opts) {
           h("span", { class: online ? "dot on" : "dot", title: online ? "" : t("seat.offline") }),
           h("strong", {}, seatName(table, p)),
           p === me ? h("span", { class: "tag" }, t("seat.you")) : null,
-          info?.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: info.bot })) : null,
+          info?.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: levelName(info.bot) })) : null,
           view.leader === p && view.phase !== "over" ? h("span", { class: "tag lead" }, "♛ ", t("table.leader")) : null,
         ),
         h(

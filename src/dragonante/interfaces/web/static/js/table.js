@@ -6,7 +6,7 @@ import { api, forgetToken, hostToken, savedToken, saveToken } from "./api.js";
 import { hideCard } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { renderBoard, renderLog, seatName } from "./render.js";
+import { levelName, renderBoard, renderLog, seatName } from "./render.js";
 
 const SUMMARY_KINDS = new Set(["scoring", "gambit_won", "priest_split", "no_winner", "monarch_gift", "hole_paid", "hole_won", "debt_paid", "adventurer_split", "eliminated", "target_reached", "game_over"]);
 // Close codes after which reconnecting cannot help.
@@ -213,7 +213,7 @@ export function mountTable(root, code) {
     const invite = `${location.origin}/t/${code}`;
     const manage = canManage();
     const levels = meta?.levels || ["random"];
-    const levelSelect = (id) => h("select", { class: "bot-level", id }, levels.map((l) => h("option", { value: l }, l)));
+    const levelSelect = (id) => h("select", { class: "bot-level", id }, levels.map((l) => h("option", { value: l }, levelName(l))));
     const rows = Array.from({ length: table.players }, (_, p) => {
       const s = table.seats[p];
       if (s) {
@@ -222,7 +222,7 @@ export function mountTable(root, code) {
           { class: "seat-row taken", dataset: { seat: String(p) } },
           h("strong", {}, s.name),
           p === mySeat ? h("span", { class: "tag" }, t("seat.you")) : null,
-          s.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: s.bot })) : null,
+          s.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: levelName(s.bot) })) : null,
           s.kind === "bot" && manage ? h("button", { type: "button", class: "small", onclick: () => act(() => api("DELETE", `/api/tables/${code}/seats/${p}`, undefined, manageToken())) }, t("seat.remove")) : null,
           p === mySeat
             ? h("button", { type: "button", class: "small", onclick: () => act(async () => {

@@ -7,7 +7,9 @@ under uvicorn.  The pieces, one concept each:
   at start-up; SQLite by default, PostgreSQL by URL);
 * :mod:`.store` - reading and writing tables, seats and answers;
 * :mod:`.writer` - the database thread with group commit;
-* :mod:`.hub` - tables in memory, the answer pipeline, bots, time limits;
+* :mod:`.hub` - the lobby, the answer pipeline, bots, time limits;
+* :mod:`.tables` - a table in memory, its connections, and each seat's view;
+* :mod:`.stats` - load figures (commits, event-loop lag, collector pauses);
 * :mod:`.protocol` - parsing and refusing WebSocket messages;
 * :mod:`.narration` - events as sentences in English and Italian;
 * :mod:`.app` - the HTTP API, the WebSocket endpoint and the static client.

@@ -20,12 +20,9 @@ pick up the question in front of them.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import gc
 import json
 import logging
 import secrets
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -36,17 +33,16 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
-from dragonante.bots import Bot, SeatView, bot_names, make_bot
-from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
+from dragonante.bots import SeatView, bot_names
+from dragonante.engine.config import ConfigError, config_from_dict, config_to_dict
 from dragonante.engine.decisions import IllegalAnswer
-from dragonante.engine.flow import would_trigger
-from dragonante.engine.game import apply, call_last_gambit, new_game
+from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
-from dragonante.engine.state import PLAY_PHASE, GameState
-from dragonante.engine.views import events_for, observe
+from dragonante.engine.views import events_for
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, TableNarrator
+from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS
 from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
     BOT,
     FINISHED,
@@ -57,6 +53,7 @@ from dragonante.interfaces.web.store import (
     StoredTable,
     hash_token,
 )
+from dragonante.interfaces.web.tables import Client, LiveTable, replay_state, seat_view
 from dragonante.interfaces.web.writer import StorageError, Writer
 
 log = logging.getLogger("dragonante.web")
@@ -67,27 +64,6 @@ CODE_LENGTH = 6
 NAME_MAX = 24
 #: Names given to bots, in order of seating.
 BOT_NAMES = ("Thorinn", "Ursula", "Breen", "Letizia", "Riccardo", "Kestrel")
-
-
-class GcWatch:
-    """Durations of the cyclic garbage collector's pauses (they stop the event
-    loop, so every client feels them): reported by ``/api/stats``."""
-
-    def __init__(self) -> None:
-        self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
-        self._started = 0.0
-        gc.callbacks.append(self._callback)
-
-    def _callback(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = time.perf_counter()
-        else:
-            ms = (time.perf_counter() - self._started) * 1000
-            self.pauses_ms.append((ms, info.get("generation", -1)))
-
-    def close(self) -> None:
-        with contextlib.suppress(ValueError):
-            gc.callbacks.remove(self._callback)
 
 
 class HubError(Exception):
@@ -112,219 +88,6 @@ class Settings:
     rate: float = 20.0
     #: Finished tables kept in memory for people still looking at them.
     keep_finished: int = 200
-
-
-class Client:
-    """One WebSocket connection: a seat (``seat`` >= 0) or a spectator (``None``).
-
-    Frames go through a bounded queue drained by :meth:`pump`, so a slow
-    client never delays the table: when its queue overflows it is dropped
-    (it can reconnect and get a fresh state).
-    """
-
-    def __init__(
-        self,
-        table: LiveTable,
-        seat: int | None,
-        lang: str,
-        send: Callable[[str], Awaitable[None]],
-        max_queue: int,
-        rate: float,
-    ) -> None:
-        self.table = table
-        self.seat = seat
-        self.lang = lang
-        self._send = send
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self._max_queue = max_queue
-        self.log_pos = 0
-        self.overflowed = False
-        self.closed = asyncio.Event()
-        self._rate = rate
-        self._allowance = rate * 2
-        self._last = asyncio.get_running_loop().time()
-
-    def push(self, text: str) -> None:
-        if self.overflowed:
-            return
-        if self._queue.qsize() >= self._max_queue:
-            self.overflowed = True
-            self._queue.put_nowait(None)
-            return
-        self._queue.put_nowait(text)
-
-    def push_json(self, msg: dict[str, Any]) -> None:
-        self.push(json.dumps(msg, separators=(",", ":")))
-
-    def allow(self) -> bool:
-        """Token bucket: False when the client sends faster than ``rate``."""
-        now = asyncio.get_running_loop().time()
-        self._allowance = min(self._rate * 2, self._allowance + (now - self._last) * self._rate)
-        self._last = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    async def pump(self) -> None:
-        """Send queued frames until the connection closes or overflows."""
-        try:
-            while True:
-                text = await self._queue.get()
-                if text is None:
-                    return
-                await self._send(text)
-        finally:
-            self.closed.set()
-
-    def stop(self) -> None:
-        self._queue.put_nowait(None)
-
-
-class LiveTable:
-    """A table in memory: its seats, its game and who is connected."""
-
-    def __init__(self, stored: StoredTable) -> None:
-        self.code = stored.code
-        self.config_dict = stored.config
-        self.config: GameConfig = config_from_dict(stored.config)
-        self.seed = stored.seed
-        self.status = stored.status
-        self.seats: dict[int, SeatInfo] = dict(stored.seats)
-        self.host_hash = stored.host_hash
-        self.created_at = stored.created_at
-        self.started_at = stored.started_at
-        self.finished_at = stored.finished_at
-        self.last_gambit_at = stored.last_gambit_at
-        self.answers: list[int] = []
-        self.state: GameState | None = None
-        self.clients: set[Client] = set()
-        self.lock = asyncio.Lock()
-        self.bots: dict[int, Bot] = {}
-        self.bot_task: asyncio.Task[None] | None = None
-        self.timer_task: asyncio.Task[None] | None = None
-        if stored.status != OPEN:
-            self.rebuild(stored.answers)
-
-    @property
-    def players(self) -> int:
-        return self.config.players
-
-    def rebuild(self, answers: list[int]) -> None:
-        """Replay the stored answers from config + seed (restart, finished games)."""
-        self.state = replay_state(self.config, self.seed, answers, self.last_gambit_at)
-        self.answers = list(answers)
-        self.make_bots()
-
-    def make_bots(self) -> None:
-        self.bots = {}
-        for seat, info in self.seats.items():
-            if info.kind == BOT and info.bot:
-                self.bots[seat] = make_bot(info.bot, (self.seed + 7919 * (seat + 1)) & 0x7FFFFFFF)
-
-    def names(self) -> list[str]:
-        return [self.seats[p].name if p in self.seats else "?" for p in range(self.players)]
-
-    def token_seat(self, token: str) -> int | None:
-        h = hash_token(token)
-        for seat, info in self.seats.items():
-            if info.kind == HUMAN and info.token_hash is not None and info.token_hash == h:
-                return seat
-        return None
-
-    def may_manage(self, token: str | None) -> bool:
-        """The host, or anyone seated here, may add bots, remove seats and start."""
-        if not token:
-            return False
-        return hash_token(token) == self.host_hash or self.token_seat(token) is not None
-
-    def online(self) -> list[bool]:
-        seen = {c.seat for c in self.clients}
-        bots = {p for p, info in self.seats.items() if info.kind == BOT}
-        return [p in seen or p in bots for p in range(self.players)]
-
-    def summary(self) -> dict[str, Any]:
-        """Public facts about the table, for the lobby and every connection."""
-        cfg = self.config
-        return {
-            "code": self.code,
-            "status": self.status,
-            "players": cfg.players,
-            "ruleset": cfg.rules.ruleset,
-            "preset": cfg.deck.preset,
-            "starting_gold": cfg.starting_gold,
-            "config": self.config_dict,
-            "seats": [
-                self.seats[p].public() if p in self.seats else None for p in range(cfg.players)
-            ],
-            "online": self.online(),
-            "created_at": self.created_at.isoformat(),
-            "started_at": self.started_at.isoformat() if self.started_at else None,
-            "step": len(self.answers),
-            "last_gambit": bool(self.state is not None and self.state.last_gambit),
-            "winners": list(self.state.winners) if self.state is not None else [],
-        }
-
-
-def replay_state(
-    config: GameConfig,
-    seed: int,
-    answers: list[int],
-    last_gambit_at: int | None,
-    marks: list[int] | None = None,
-) -> GameState:
-    """The game after ``answers``, replayed from scratch (with the time-limit call
-    made after the same number of answers as when it happened).
-
-    ``marks``, if given, receives the log length after each answer (index 0:
-    before the first), so a replay can tell which events the last answer caused.
-    """
-    state = new_game(config, seed, log=True)
-    for i, answer in enumerate(answers):
-        if last_gambit_at is not None and i == last_gambit_at:
-            call_last_gambit(state)
-        if marks is not None:
-            marks.append(len(state.log or []))
-        apply(state, answer)
-    if last_gambit_at is not None and last_gambit_at == len(answers):
-        call_last_gambit(state)
-    if marks is not None:
-        marks.append(len(state.log or []))
-    return state
-
-
-def seat_view(
-    table: LiveTable, state: GameState, seat: int | None, lang: str, since: int
-) -> dict[str, Any]:
-    """What one seat (or a spectator) may know now, plus its events from ``since``.
-
-    Everything comes from ``observe`` and ``events_for``; the only additions
-    are public (names, what someone is deciding) or the seat's own (trigger
-    hints on its own hand, its own question as a sentence with labelled
-    answers).
-    """
-    narrator = TableNarrator(table.names(), lang, seat, state.config.rules.debt_model)
-    view = observe(state, seat)
-    hints: list[int] = []
-    answers: list[dict[str, Any]] = []
-    question = view["question"]
-    if question is not None:
-        question["prompt"] = narrator.question(question["kind"])
-        if seat is not None and question["seat"] == seat:
-            asked = narrator.prompt(state)
-            if asked is not None:
-                question["text"], answers = asked
-    if seat is not None and not state.over and state.phase == PLAY_PHASE:
-        hints = [c for c in state.hands[seat] if would_trigger(state, seat, c)]
-    log_ = state.log or []
-    return {
-        "step": len(table.answers),
-        "view": view,
-        "hints": hints,
-        "answers": answers,
-        "events": narrator.events(events_for(log_, seat, since)),
-        "log_size": len(log_),
-    }
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -386,10 +149,7 @@ class Hub:
         full = sorted(ms for ms, gen in self.gc.pauses_ms if gen == 2)
         young = sorted(ms for ms, gen in self.gc.pauses_ms if gen != 2)
 
-        def pct(data: list[float], q: float) -> float | None:
-            if not data:
-                return None
-            return round(data[min(len(data) - 1, round(q / 100 * (len(data) - 1)))], 2)
+        pct = percentile
 
         return {
             "tables": {

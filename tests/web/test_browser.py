@@ -271,3 +271,47 @@ def test_the_table_speaks_italian(browser: Any, server: ServerProcess):
     assert "Tocca a te" in page.inner_text("#question")  # the choice is remembered
     no_sideways_scroll(page)
     assert not errors, errors
+
+
+def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProcess):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + "/")
+    page.select_option("#f-ruleset", "emperors_gambit")
+    page.select_option("#f-players", "3")
+    page.select_option("#f-selection", "agreed")
+    page.click("details.forced summary")
+    page.check("input[name='forced:L-mor-druid']")
+    page.fill("#f-name", "Ann")
+    page.click("#create")
+    # "Agreed" needs exactly ten specials: a clear error, and no table.
+    expect(page.locator("#create-form .error")).to_contain_text("exactly 10")
+    with server.http() as http:
+        assert http.get("/api/tables").json()["open"] == []
+
+    page.select_option("#f-selection", "pick_em")
+    page.check("#f-reveal_specials")
+    page.click("#create")
+    page.wait_for_selector("#seating")
+    code = page.inner_text("#table-code")
+    with server.http() as http:
+        config = http.get(f"/api/tables/{code}").json()["config"]
+    assert config["players"] == 3 and config["rules"]["ruleset"] == "emperors_gambit"
+    assert config["deck"]["selection"] == "pick_em" and config["deck"]["reveal_specials"]
+    assert config["deck"]["forced_includes"] == ["L-mor-druid"]
+
+    page.click("#fill-bots")
+    page.click("#start:not([disabled])")
+    page.wait_for_selector("#question[data-kind=pick_special]")
+    page.locator("#question .answer").first.click()
+
+    # Closing the page and opening the table's plain link takes the seat back.
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.on("pageerror", lambda e: errors.append(str(e)))
+    again.goto(f"{server.base}/t/{code}")
+    again.wait_for_selector("#playing-as")
+    assert "Ann" in again.inner_text("#playing-as")
+    again.wait_for_selector("#hand .card")
+    assert not errors, errors

@@ -11,6 +11,10 @@ export async function loadCards() {
   CARDS = await r.json();
 }
 
+export function allCards() {
+  return CARDS;
+}
+
 export function cardData(n) {
   return CARDS[n];
 }

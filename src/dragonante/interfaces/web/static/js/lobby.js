@@ -1,8 +1,9 @@
 // The lobby: create a table (ruleset, deck, options, endings), join by
 // code, and the lists of open tables, games in progress and finished games.
 import { api, saveHostToken, saveToken } from "./api.js";
+import { allCards } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const ENDINGS = ["gambits", "target_gold", "players_remaining", "time_limit_minutes"];
 
@@ -43,6 +44,19 @@ export function mountLobby(root) {
       { class: "legendary-only" },
       field(t("lobby.selection"), select("selection", meta.selections, (s) => t(`selection.${s}`), v.selection)),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "reveal_specials", id: "f-reveal_specials", checked: v.reveal_specials }), " ", t("lobby.reveal_specials")),
+      h(
+        "details",
+        { class: "forced" },
+        h("summary", {}, t("lobby.forced")),
+        h("p", { class: "muted" }, t("lobby.forced_help")),
+        h(
+          "div",
+          { class: "forced-list" },
+          allCards()
+            .filter((c) => c.set === "legendary-dragon" || c.set === "legendary-mortal")
+            .map((c) => h("label", { class: "check" }, h("input", { type: "checkbox", name: `forced:${c.key}`, checked: Boolean(v[`forced:${c.key}`]) }), " ", c.name[lang] || c.name.en)),
+        ),
+      ),
     );
     const preset = select("preset", meta.presets, (p) => t(`preset.${p}`), v.preset);
     const syncPreset = () => { legendaryOnly.hidden = preset.value !== "legendary"; };
@@ -88,6 +102,7 @@ export function mountLobby(root) {
       if (f.preset === "legendary") {
         config.deck.selection = f.selection;
         config.deck.reveal_specials = f.reveal_specials;
+        config.deck.forced_includes = Object.keys(f).filter((k) => k.startsWith("forced:") && f[k]).map((k) => k.slice(7));
       }
       error.hidden = true;
       try {

@@ -3,6 +3,7 @@ a set number of gambits, a time limit, any starting gold (options.md §4)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -10,8 +11,10 @@ import pytest
 from dragonante.engine import ConfigError, GameConfig, apply
 from dragonante.engine.config import Ending
 from dragonante.engine.game import call_last_gambit, new_game
+from dragonante.engine.records import Recorder, RecordError, digest, loads, replay
 from dragonante.engine.series import Series
 from dragonante.engine.state import GameState
+from dragonante.engine.views import observe
 from dragonante.sim.selfplay import play_random
 
 
@@ -35,6 +38,8 @@ def test_players_remaining_eliminates_instead_of_ending(players: int) -> None:
         assert sorted(e[2]["seat"] for e in s.log if e[1] == "eliminated") == out
         for p in out:
             assert s.hoards[p] == 0 and not s.hands[p]
+        # Every seat's view names who is out.
+        assert observe(s, 0)["out"] == out and observe(s, None)["out"] == out
         # Play stops once no more than two players have gold (or a last
         # elimination would leave fewer than two).
         assert players - len(out) >= 2
@@ -82,8 +87,36 @@ def test_time_limit_plays_exactly_one_more_gambit() -> None:
     finish(s, 1, until_gambit=2)
     assert not s.over and s.gambit == 2
     call_last_gambit(s)
+    assert observe(s, 1)["last_gambit"] == 3
+    assert s.log is not None and s.log[-1][:2] == (None, "last_gambit_called")
+    call_last_gambit(s)  # calling twice changes nothing
+    assert [e[1] for e in s.log].count("last_gambit_called") == 1
     finish(s, 1)
     assert s.gambit <= 3
+
+
+def test_a_record_replays_the_time_limit_at_the_same_answer() -> None:
+    rec = Recorder(GameConfig(players=3, gold_per_player=15), 12)
+    pick = random.Random(2)
+    while not rec.state.over:
+        if rec.state.gambit == 2 and not rec.state.last_gambit:
+            rec.call_last_gambit()
+        d = rec.state.pending
+        assert d is not None
+        rec.answer(pick.choice(d.options), d.id)
+    record = rec.finish()
+    assert record.last_gambit_called_after is not None
+    again = replay(loads(record.dumps()))
+    assert again.last_gambit == rec.state.last_gambit == 3
+    assert digest(again) == digest(rec.state)
+    # Without the call the same answers do not replay to the same game.
+    data = json.loads(record.dumps())
+    del data["last_gambit_called_after"]
+    with pytest.raises(RecordError):
+        replay(loads(json.dumps(data)))
+    data["last_gambit_called_after"] = len(record.answers) + 1
+    with pytest.raises(RecordError, match="last_gambit_called_after"):
+        loads(json.dumps(data))
 
 
 def test_series_scores_combined_gold() -> None:

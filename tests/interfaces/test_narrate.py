@@ -138,6 +138,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     "debt_waived": [{"seat": 1, "owed": 4}],
     "eliminated": [{"seat": 1}],
     "target_reached": [{"target": 100}],
+    "last_gambit_called": [{"gambit": 5}],
 }
 
 

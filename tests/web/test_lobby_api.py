@@ -3,6 +3,11 @@ is a clear JSON error and changes nothing."""
 
 from __future__ import annotations
 
+import pytest
+
+from dragonante.interfaces.cli import main
+from dragonante.interfaces.web.app import meta
+from dragonante.interfaces.web.hub import Settings
 from tests.web.helpers import LiveServer, make_table
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
@@ -22,6 +27,7 @@ def test_pages_meta_and_cards(server: LiveServer):
         meta = http.get("/api/meta").json()
         assert "legendary" in meta["rulesets"] and "eg_full" in meta["presets"]
         assert "random" in meta["bots"] and meta["levels"]
+        assert meta["defaults"] == {"ruleset": "legendary", "preset": "legendary"}
         cards = http.get("/api/cards").json()
         red = next(c for c in cards if c["id"] == "L-std-red-12")
         assert red["name"] == {"en": "Red Dragon", "it": "Drago Rosso"}
@@ -123,3 +129,19 @@ def test_unknown_tables_and_bad_parameters(server: LiveServer):
         assert http.get("/api/games?limit=abc").status_code == 400
         code, _tokens, _host = make_table(http, SMALL, ["Ann"], bots=2, start=False)
         assert http.get(f"/api/games/{code}/replay?step=x").status_code == 400
+
+
+def test_serve_sets_the_lobby_defaults():
+    eg = meta(Settings(default_ruleset="emperors_gambit", default_preset="evil_times"))
+    assert eg["defaults"] == {"ruleset": "emperors_gambit", "preset": "evil_times"}
+
+
+def test_serve_refuses_an_unknown_default_in_one_line(capsys: pytest.CaptureFixture[str]):
+    for args, words in (
+        (["serve", "--deck", "tarot"], "unknown deck 'tarot'"),
+        (["serve", "--ruleset", "poker"], "unknown ruleset 'poker'"),
+    ):
+        with pytest.raises(SystemExit) as info:
+            main(args)
+        err = capsys.readouterr().err.strip().splitlines()
+        assert info.value.code == 2 and len(err) == 1 and words in err[0]

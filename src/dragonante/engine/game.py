@@ -19,7 +19,7 @@ from dragonante.engine import powers as _powers
 from dragonante.engine import powers_eg as _powers_eg
 from dragonante.engine import rng
 from dragonante.engine.config import GameConfig
-from dragonante.engine.core import RESOLVERS, STEPS
+from dragonante.engine.core import RESOLVERS, STEPS, ev
 from dragonante.engine.decisions import Decision, IllegalAnswer
 from dragonante.engine.state import GameState
 
@@ -79,3 +79,4 @@ def call_last_gambit(s: GameState) -> None:
     play exactly one more, then the game ends and the most gold wins."""
     if not s.over and not s.last_gambit:
         s.last_gambit = s.gambit + 1
+        ev(s, "last_gambit_called", gambit=s.last_gambit)

@@ -16,7 +16,7 @@ from typing import Any
 from dragonante import RULES_VERSION
 from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.decisions import IllegalAnswer
-from dragonante.engine.game import apply, new_game
+from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import GameState
 
 FORMAT = "dragonante-record"
@@ -39,9 +39,12 @@ class GameRecord:
     answers: list[int] = field(default_factory=list)
     final_digest: str | None = None
     rules_version: int = RULES_VERSION
+    #: The time limit ran out (EG optional rule 5) after this many answers:
+    #: replay calls the last gambit at the same point.  None: never called.
+    last_gambit_called_after: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "rules_version": self.rules_version,
             "config": config_to_dict(self.config),
@@ -49,6 +52,9 @@ class GameRecord:
             "answers": list(self.answers),
             "final_digest": self.final_digest,
         }
+        if self.last_gambit_called_after is not None:
+            out["last_gambit_called_after"] = self.last_gambit_called_after
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -73,11 +79,18 @@ def record_from_dict(data: Any) -> GameRecord:
     final = data.get("final_digest")
     if final is not None and not isinstance(final, str):
         raise RecordError("record final_digest must be a string")
+    called = data.get("last_gambit_called_after")
+    if called is not None and (
+        isinstance(called, bool) or not isinstance(called, int) or not 0 <= called <= len(answers)
+    ):
+        raise RecordError(
+            f"record last_gambit_called_after must be an answer count between 0 and {len(answers)}"
+        )
     try:
         config = config_from_dict(data.get("config", {}))
     except ConfigError as e:
         raise RecordError(f"bad config in record: {e}") from e
-    return GameRecord(config, seed, answers, final)
+    return GameRecord(config, seed, answers, final, last_gambit_called_after=called)
 
 
 def loads(text: str) -> GameRecord:
@@ -92,11 +105,16 @@ def replay(record: GameRecord, log: bool = True, verify: bool = True) -> GameSta
     """Replay a record; raises :class:`RecordError` if an answer is illegal or the
     final state differs from the recorded digest."""
     s = new_game(record.config, record.seed, log=log)
+    called = record.last_gambit_called_after
     for i, answer in enumerate(record.answers):
+        if i == called:
+            call_last_gambit(s)
         try:
             apply(s, answer)
         except IllegalAnswer as e:
             raise RecordError(f"answer #{i + 1} does not replay: {e}") from e
+    if called is not None and called == len(record.answers):
+        call_last_gambit(s)
     if verify and record.final_digest is not None and digest(s) != record.final_digest:
         raise RecordError("replayed game differs from the record (final digest mismatch)")
     return s
@@ -114,6 +132,13 @@ class Recorder:
         self.record.answers.append(answer)
         if self.state.over:
             self.record.final_digest = digest(self.state)
+
+    def call_last_gambit(self) -> None:
+        """The time limit ran out: one more gambit after this one (recorded)."""
+        if self.state.over or self.state.last_gambit:
+            return
+        call_last_gambit(self.state)
+        self.record.last_gambit_called_after = len(self.record.answers)
 
     def finish(self) -> GameRecord:
         self.record.final_digest = digest(self.state)

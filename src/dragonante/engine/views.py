@@ -83,6 +83,10 @@ def observe(s: GameState, seat: int | None) -> dict[str, Any]:
         "gambit_winner": s.gambit_winner,
         "question": question,
         "winners": list(s.winners),
+        #: Seats eliminated (Emperor's Gambit "play until N players remain").
+        "out": _bits(s.out),
+        #: The gambit announced as the last one (time limit), else 0.
+        "last_gambit": s.last_gambit,
     }
 
 

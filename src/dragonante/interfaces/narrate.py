@@ -103,6 +103,7 @@ KNOWN_EVENTS: frozenset[str] = frozenset(
         "hole_won",
         "game_over",
         "target_reached",
+        "last_gambit_called",
     }
 )
 
@@ -218,6 +219,10 @@ class Narrator:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
         return t("seat.unknown", self.lang, seat=seat)
+
+    def hoards(self, amounts: Iterable[int]) -> str:
+        """Each seat with its gold: "You 40 gold; Ursula 25 gold"."""
+        return "; ".join(f"{self.label(p)} {gold(v, self.lang)}" for p, v in enumerate(amounts))
 
     def seats(self, seats: Iterable[int]) -> str:
         listed = [self.label(p) for p in seats]

@@ -74,6 +74,10 @@ class LocalGame:
         """The person's answer; raises ``IllegalAnswer`` (state unchanged) if illegal."""
         self.recorder.answer(answer, decision_id)
 
+    def call_last_gambit(self) -> None:
+        """The table's time limit ran out: one more gambit after this one."""
+        self.recorder.call_last_gambit()
+
     def new_events(self) -> list[Event]:
         """What the person may see of what happened since the last call."""
         log = self.state.log or []

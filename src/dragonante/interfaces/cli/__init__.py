@@ -15,6 +15,9 @@ import sys
 
 import typer
 
+# Typer carries its own copy of Click; its errors are these classes.
+from typer._click import exceptions as click_errors
+
 from dragonante.interfaces.cli.app import UserError, app
 
 for _module in pkgutil.iter_modules(__path__):
@@ -23,12 +26,34 @@ for _module in pkgutil.iter_modules(__path__):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the command line; exit 2 with a one-line message on user errors."""
+    """Run the command line; exit 2 with a one-line message on user errors.
+
+    Click's own usage errors (an unknown option, ``--games abc``) would be
+    drawn as a framed box over several lines; here they are one line naming
+    the command's ``--help``, like every other mistake.
+    """
     try:
-        app(args=argv, prog_name="dragonante", standalone_mode=True)
+        code = app(args=argv, prog_name="dragonante", standalone_mode=False)
     except UserError as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(2)
+    except click_errors.NoArgsIsHelpError as e:
+        # ``dragonante`` alone (or a group without a command): the help was
+        # printed already; asking for it is not an error.
+        del e
+        sys.exit(0)
+    except click_errors.UsageError as e:
+        where = e.ctx.command_path if e.ctx is not None else "dragonante"
+        message = " ".join(e.format_message().split())
+        typer.echo(f"error: {message} (see '{where} --help')", err=True)
+        sys.exit(2)
+    except click_errors.ClickException as e:
+        typer.echo(f"error: {' '.join(e.format_message().split())}", err=True)
+        sys.exit(e.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 __all__ = ["app", "main"]

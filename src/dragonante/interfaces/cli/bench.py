@@ -18,15 +18,25 @@ from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import (
     FirstSeedOpt,
-    GoldOpt,
-    IncludeOpt,
     JsonOpt,
     LangOpt,
+    check_lang,
+)
+from dragonante.interfaces.cli.table_options import (
+    CardOpt,
+    DeckOpt,
+    GambitsOpt,
+    GoldOpt,
+    IncludeOpt,
     PlayersOpt,
+    RemainingOpt,
+    RulesetOpt,
     SelectionOpt,
     ShowOpt,
+    StartingGoldOpt,
+    TableChoices,
+    TargetGoldOpt,
     build_config,
-    check_lang,
     helptext,
 )
 from dragonante.sim.bench import BenchReport, bench
@@ -38,15 +48,36 @@ def bench_command(
     seconds: Annotated[float, typer.Option("--seconds", "-s", help=helptext("opt.seconds"))] = 10.0,
     seed: FirstSeedOpt = 0,
     as_json: JsonOpt = False,
+    ruleset: RulesetOpt = "legendary",
+    deck: DeckOpt = "legendary",
+    card: CardOpt = None,
     gold_per_player: GoldOpt = 10,
+    starting_gold: StartingGoldOpt = None,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
     include: IncludeOpt = None,
+    gambits: GambitsOpt = 0,
+    target_gold: TargetGoldOpt = 0,
+    players_remaining: RemainingOpt = 0,
     lang: LangOpt = "en",
 ) -> None:
     """Play random games on one core for a while; report games and decisions per second."""
     lang = check_lang(lang)
-    config = build_config(players, gold_per_player, deck_selection, show_specials, include, lang)
+    choices = TableChoices(
+        players=players,
+        gold_per_player=gold_per_player,
+        starting_gold=starting_gold,
+        ruleset=ruleset,
+        deck=deck,
+        cards=tuple(card or ()),
+        deck_selection=deck_selection,
+        show_specials=show_specials,
+        include=tuple(include or ()),
+        gambits=gambits,
+        target_gold=target_gold,
+        players_remaining=players_remaining,
+    )
+    config = build_config(choices, lang)
     if not (math.isfinite(seconds) and seconds > 0):
         raise UserError(t("cli.error.seconds", lang, seconds=seconds))
     report = bench(config, seconds, seed)

@@ -26,19 +26,37 @@ from __future__ import annotations
 
 import secrets
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
 
 from dragonante.bots import BotSpecError, bot_names, parse_spec
-from dragonante.cards import CARD_TYPES
-from dragonante.engine.config import GOLD_CHOICES, SELECTIONS, ConfigError, DeckOptions, GameConfig
 from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import Event
 from dragonante.i18n import DEFAULT_LANG, LANGS, t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.narrate import Narrator, Prompt, default_names
+from dragonante.interfaces.cli.table_options import (
+    CardOpt,
+    DeckOpt,
+    GambitsOpt,
+    GoldOpt,
+    IncludeOpt,
+    PlayersOpt,
+    RemainingOpt,
+    RulesetOpt,
+    SelectionOpt,
+    ShowOpt,
+    StartingGoldOpt,
+    TableChoices,
+    TargetGoldOpt,
+    build_config,
+    helptext,
+)
+from dragonante.interfaces.narrate import Narrator, Prompt, default_names, gold
 from dragonante.interfaces.render import (
     card_help_lines,
     card_type_lines,
@@ -55,18 +73,7 @@ EXIT_INTERRUPTED = 130
 MAX_LOOKUP = 4
 
 
-def helptext(key: str) -> str:
-    """An option's help, from the catalog (English: the language is not known yet
-    when ``--help`` is printed)."""
-    return t(key, DEFAULT_LANG)
-
-
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=helptext("opt.seed"))]
-PlayersOpt = Annotated[int, typer.Option("--players", "-p", help=helptext("opt.players"))]
-GoldOpt = Annotated[int, typer.Option("--gold-per-player", help=helptext("opt.gold"))]
-SelectionOpt = Annotated[str, typer.Option("--deck-selection", help=helptext("opt.selection"))]
-ShowOpt = Annotated[bool, typer.Option("--show-specials", help=helptext("opt.show"))]
-IncludeOpt = Annotated[list[str] | None, typer.Option("--include", help=helptext("opt.include"))]
 LangOpt = Annotated[str, typer.Option("--lang", help=helptext("opt.lang"))]
 JsonOpt = Annotated[bool, typer.Option("--json", help=helptext("opt.json"))]
 FirstSeedOpt = Annotated[int, typer.Option("--seed", help=helptext("opt.first_seed"))]
@@ -77,38 +84,6 @@ def check_lang(lang: str) -> str:
     if lang not in LANGS:
         raise UserError(t("cli.error.lang", DEFAULT_LANG, lang=lang, choices=", ".join(LANGS)))
     return lang
-
-
-def build_config(
-    players: int,
-    gold_per_player: int,
-    deck_selection: str,
-    show_specials: bool,
-    include: list[str] | None,
-    lang: str = DEFAULT_LANG,
-) -> GameConfig:
-    """A validated table configuration from the shared command-line options."""
-    if not 2 <= players <= 6:
-        raise UserError(t("cli.error.players", lang, players=players))
-    if gold_per_player not in GOLD_CHOICES:
-        choices = ", ".join(str(g) for g in GOLD_CHOICES)
-        raise UserError(t("cli.error.gold", lang, gold=gold_per_player, choices=choices))
-    if deck_selection not in SELECTIONS:
-        raise UserError(
-            t("cli.error.selection", lang, selection=deck_selection, choices=", ".join(SELECTIONS))
-        )
-    keys = tuple(include or ())
-    for key in keys:
-        ct = CARD_TYPES.get(key)
-        if ct is None or ct.set not in ("legendary-dragon", "legendary-mortal"):
-            raise UserError(t("cli.error.include", lang, key=key))
-    deck = DeckOptions(
-        selection=deck_selection, reveal_specials=show_specials, forced_includes=keys
-    )
-    try:
-        return GameConfig(players=players, gold_per_player=gold_per_player, deck=deck).validate()
-    except ConfigError as e:
-        raise UserError(t("cli.error.config", lang, reason=str(e))) from None
 
 
 def parse_opponents(
@@ -148,15 +123,40 @@ def play_command(
     opponents: Annotated[
         str, typer.Option("--opponents", help=helptext("opt.opponents"))
     ] = "random",
+    ruleset: RulesetOpt = "legendary",
+    deck: DeckOpt = "legendary",
+    card: CardOpt = None,
     gold_per_player: GoldOpt = 10,
+    starting_gold: StartingGoldOpt = None,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
     include: IncludeOpt = None,
+    gambits: GambitsOpt = 0,
+    target_gold: TargetGoldOpt = 0,
+    players_remaining: RemainingOpt = 0,
+    time_limit: Annotated[int, typer.Option("--time-limit", help=helptext("opt.time_limit"))] = 0,
+    series: Annotated[int, typer.Option("--series", help=helptext("opt.series"))] = 0,
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
     lang = check_lang(lang)
-    config = build_config(players, gold_per_player, deck_selection, show_specials, include, lang)
+    choices = TableChoices(
+        players=players,
+        gold_per_player=gold_per_player,
+        starting_gold=starting_gold,
+        ruleset=ruleset,
+        deck=deck,
+        cards=tuple(card or ()),
+        deck_selection=deck_selection,
+        show_specials=show_specials,
+        include=tuple(include or ()),
+        gambits=gambits,
+        target_gold=target_gold,
+        players_remaining=players_remaining,
+        time_limit_minutes=time_limit,
+        series_games=series,
+    )
+    config = build_config(choices, lang)
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
     specs = parse_opponents(opponents, players - 1, lang)
@@ -166,25 +166,64 @@ def play_command(
     specs_by_seat = [by_seat[p] for p in sorted(by_seat)]
     if seed is None:
         seed = secrets.randbelow(2**31)
-    game = LocalGame(config, seed, seat, specs_by_seat)
     names = default_names(players, lang, me=seat)
     narrator = Narrator(names, lang, me=seat, debt_model=config.rules.debt_model)
-    session = PlaySession(game, narrator, record, sys.stdin)
-    session.save()
     typer.echo(t("play.intro", lang, seed=seed, players=players, seat=seat))
     for p in sorted(by_seat):
         typer.echo(t("play.opponent", lang, name=narrator.label(p), bot=by_seat[p]))
     typer.echo(t("play.help_hint", lang))
-    raise typer.Exit(session.run())
+    count = max(1, series)
+    totals = [0] * players
+    for index in range(count):
+        game_seed = seed if count == 1 else series_game_seed(seed, index)
+        game = LocalGame(config, game_seed, seat, specs_by_seat)
+        path = record if count == 1 else series_record_path(record, index)
+        if count > 1:
+            typer.echo()
+            typer.echo(t("play.series_game", lang, game=index + 1, games=count, seed=game_seed))
+        session = PlaySession(game, narrator, path, sys.stdin, time_limit_minutes=time_limit)
+        session.save()
+        code = session.run()
+        if not game.over:
+            raise typer.Exit(code)
+        for p, gold_left in enumerate(game.state.hoards):
+            totals[p] += gold_left
+        if count > 1:
+            typer.echo(t("play.series_totals", lang, totals=narrator.hoards(totals)))
+    if count > 1:
+        best = max(totals)
+        winners = [p for p in range(players) if totals[p] == best]
+        typer.echo(
+            t("play.series_over", lang, names=narrator.seats(winners), gold=gold(best, lang))
+        )
+    raise typer.Exit(0)
+
+
+def series_record_path(record: Path | None, index: int) -> Path | None:
+    """Game ``index`` of a series is saved beside ``record``: ``game.json`` ->
+    ``game.2.json`` (the first keeps ``game.1.json``), one record per game."""
+    if record is None:
+        return None
+    return record.with_name(f"{record.stem}.{index + 1}{record.suffix}")
 
 
 class PlaySession:
     """The terminal loop: narrate, show the table, ask, read, answer, repeat."""
 
     def __init__(
-        self, game: LocalGame, narrator: Narrator, record: Path | None, stdin: TextIO
+        self,
+        game: LocalGame,
+        narrator: Narrator,
+        record: Path | None,
+        stdin: TextIO,
+        time_limit_minutes: int = 0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.game = game
+        #: Emperor's Gambit optional rule 5: when this clock time is reached,
+        #: the current gambit is followed by exactly one more.
+        self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
+        self.clock = clock
         self.narrator = narrator
         self.lang = narrator.lang
         self.record_path = record
@@ -228,6 +267,7 @@ class PlaySession:
     def _loop(self) -> int:
         game = self.game
         while True:
+            self.check_clock()
             game.run_bots()
             self.narrate(game.new_events())
             if game.over:
@@ -249,12 +289,19 @@ class PlaySession:
                 self.say(t("play.quit", self.lang))
                 self._saved_note()
                 return 0
+            self.check_clock()
             try:
                 game.answer(answer, prompt.decision_id)
             except IllegalAnswer as e:  # cannot happen: answers come from the options
                 self.say(t("play.illegal", self.lang, reason=str(e)))
                 continue
             self.save()
+
+    def check_clock(self) -> None:
+        """Call the last gambit once the time limit has run out (recorded)."""
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.deadline = None
+            self.game.call_last_gambit()
 
     def narrate(self, events: list[Event]) -> None:
         lines = self.narrator.events(events)

@@ -21,7 +21,8 @@ from dragonante.engine.records import RecordError, loads, replay
 from dragonante.engine.views import events_for
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang, helptext
+from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.render import table_lines, table_view
 

@@ -15,7 +15,10 @@ from typing import Annotated
 
 import typer
 
+from dragonante.engine.config import RULESETS
+from dragonante.engine.decks import PRESETS
 from dragonante.interfaces.cli.app import app, fail
+from dragonante.interfaces.cli.table_options import DeckOpt, cli_name, engine_name
 
 
 def _check_port(host: str, port: int) -> None:
@@ -61,6 +64,10 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help="critical, error, warning, info or debug.")
     ] = "info",
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", help="The lobby's default ruleset for new tables.")
+    ] = "legendary",
+    deck: DeckOpt = "legendary",
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
 
@@ -76,6 +83,12 @@ def serve(
 
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"unknown log level {log_level!r}")
+    default_ruleset, default_preset = engine_name(ruleset), engine_name(deck)
+    if default_ruleset not in RULESETS:
+        fail(f"unknown ruleset {ruleset!r}; choose from {', '.join(map(cli_name, RULESETS))}")
+    if default_preset not in PRESETS or default_preset == "custom":
+        offered = ", ".join(cli_name(p) for p in PRESETS if p != "custom")
+        fail(f"unknown deck {deck!r} for the lobby; choose from {offered}")
     _check_port(host, port)
     try:
         engine = open_database(db)
@@ -85,7 +98,15 @@ def serve(
         return
     typer.echo(f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r})")
     uvicorn.run(
-        create_app(settings=Settings(bot_delay=bot_delay, rate=max_rate), engine=engine),
+        create_app(
+            settings=Settings(
+                bot_delay=bot_delay,
+                rate=max_rate,
+                default_ruleset=default_ruleset,
+                default_preset=default_preset,
+            ),
+            engine=engine,
+        ),
         host=host,
         port=port,
         ws_max_size=TRANSPORT_MAX,

@@ -27,17 +27,27 @@ from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import (
     FirstSeedOpt,
-    GoldOpt,
-    IncludeOpt,
     JsonOpt,
     LangOpt,
+    check_lang,
+    parse_opponents,
+)
+from dragonante.interfaces.cli.table_options import (
+    CardOpt,
+    DeckOpt,
+    GambitsOpt,
+    GoldOpt,
+    IncludeOpt,
     PlayersOpt,
+    RemainingOpt,
+    RulesetOpt,
     SelectionOpt,
     ShowOpt,
+    StartingGoldOpt,
+    TableChoices,
+    TargetGoldOpt,
     build_config,
-    check_lang,
     helptext,
-    parse_opponents,
 )
 from dragonante.sim.simulate import SimulationReport, simulate
 
@@ -54,16 +64,37 @@ def simulate_command(
         bool, typer.Option("--check-every-step", help=helptext("opt.check_every_step"))
     ] = False,
     as_json: JsonOpt = False,
+    ruleset: RulesetOpt = "legendary",
+    deck: DeckOpt = "legendary",
+    card: CardOpt = None,
     gold_per_player: GoldOpt = 10,
+    starting_gold: StartingGoldOpt = None,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
     include: IncludeOpt = None,
+    gambits: GambitsOpt = 0,
+    target_gold: TargetGoldOpt = 0,
+    players_remaining: RemainingOpt = 0,
     lang: LangOpt = "en",
     bots: Annotated[str | None, typer.Option("--bots", help=helptext("opt.bots"))] = None,
 ) -> None:
     """Play random games, check every one, and report errors, invariants and statistics."""
     lang = check_lang(lang)
-    config = build_config(players, gold_per_player, deck_selection, show_specials, include, lang)
+    choices = TableChoices(
+        players=players,
+        gold_per_player=gold_per_player,
+        starting_gold=starting_gold,
+        ruleset=ruleset,
+        deck=deck,
+        cards=tuple(card or ()),
+        deck_selection=deck_selection,
+        show_specials=show_specials,
+        include=tuple(include or ()),
+        gambits=gambits,
+        target_gold=target_gold,
+        players_remaining=players_remaining,
+    )
+    config = build_config(choices, lang)
     specs = None
     if bots is not None:
         specs = parse_opponents(bots, players, lang, count_error="cli.error.bots_count")

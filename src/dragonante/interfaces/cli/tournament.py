@@ -19,8 +19,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dragonante.bots import BotSpecError
-from dragonante.engine.config import GameConfig
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.table_options import (
+    CardOpt,
+    DeckOpt,
+    GambitsOpt,
+    GoldOpt,
+    IncludeOpt,
+    RemainingOpt,
+    RulesetOpt,
+    SelectionOpt,
+    ShowOpt,
+    StartingGoldOpt,
+    TableChoices,
+    TargetGoldOpt,
+    build_config,
+)
 from dragonante.sim.tournament import TournamentResult, check_seats, run_tournament
 
 
@@ -37,7 +51,17 @@ def tournament_command(
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (default: 1).")] = 1,
-    gold: Annotated[int, typer.Option("--gold-per-player", help="Starting gold per player.")] = 10,
+    ruleset: RulesetOpt = "legendary",
+    deck: DeckOpt = "legendary",
+    card: CardOpt = None,
+    gold_per_player: GoldOpt = 10,
+    starting_gold: StartingGoldOpt = None,
+    deck_selection: SelectionOpt = "random",
+    show_specials: ShowOpt = False,
+    include: IncludeOpt = None,
+    gambits: GambitsOpt = 0,
+    target_gold: TargetGoldOpt = 0,
+    players_remaining: RemainingOpt = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95%
@@ -51,10 +75,21 @@ def tournament_command(
         raise UserError(f"--games must be at least 1, got {games}")
     if workers < 1:
         raise UserError(f"--workers must be at least 1, got {workers}")
-    try:
-        config = GameConfig(players=len(entries), gold_per_player=gold).validate()
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    choices = TableChoices(
+        players=len(entries),
+        gold_per_player=gold_per_player,
+        starting_gold=starting_gold,
+        ruleset=ruleset,
+        deck=deck,
+        cards=tuple(card or ()),
+        deck_selection=deck_selection,
+        show_specials=show_specials,
+        include=tuple(include or ()),
+        gambits=gambits,
+        target_gold=target_gold,
+        players_remaining=players_remaining,
+    )
+    config = build_config(choices)
     if as_json:
         result = run_tournament(entries, games, seed, workers, config)
         typer.echo(json.dumps(result.to_dict(), indent=2))

@@ -98,9 +98,12 @@ def cards_json() -> bytes:
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def meta() -> dict[str, Any]:
-    """What the lobby form offers: rulesets, decks, selections, bots, languages."""
+def meta(settings: Settings | None = None) -> dict[str, Any]:
+    """What the lobby form offers: rulesets, decks, selections, bots, languages,
+    and the server's defaults for a new table."""
+    settings = settings or Settings()
     return {
+        "defaults": {"ruleset": settings.default_ruleset, "preset": settings.default_preset},
         "version": __version__,
         "rules_version": RULES_VERSION,
         "rulesets": list(RULESETS),
@@ -228,8 +231,8 @@ def create_app(
         return FileResponse(index)
 
     @app.get("/api/meta")
-    async def api_meta() -> dict[str, Any]:
-        return meta()
+    async def api_meta(request: Request) -> dict[str, Any]:
+        return meta(request.app.state.hub.settings)
 
     @app.get("/api/cards")
     async def api_cards() -> Response:

@@ -88,6 +88,9 @@ class Settings:
     rate: float = 20.0
     #: Finished tables kept in memory for people still looking at them.
     keep_finished: int = 200
+    #: What the lobby form offers first (``serve --ruleset/--deck``).
+    default_ruleset: str = "legendary"
+    default_preset: str = "legendary"
 
 
 def new_code(taken: Callable[[str], bool]) -> str:

@@ -36,7 +36,7 @@ export function mountLobby(root) {
   }
 
   function buildForm() {
-    const v = { ruleset: "legendary", preset: "legendary", selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
+    const v = { ruleset: "legendary", preset: "legendary", ...(meta.defaults || {}), selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
     for (const e of ENDINGS) if (v[`ending_${e}`] === undefined) v[`ending_${e}`] = 0;
     const error = h("p", { class: "error", role: "alert", hidden: true });
     const legendaryOnly = h(

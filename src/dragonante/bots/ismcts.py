@@ -23,7 +23,17 @@ observer - the bot's own seat - with partially observable moves:
   worth of the cards kept.  A game that ends inside the horizon scores its
   winners.  Keeping the cards' worth in the score stops the search from
   buying one gambit's stakes with every strong card in hand.
-* **Rollouts** past the tree use the fast policy for every seat.
+* **Rollouts** past the tree use the fast policy for every seat
+  (``policy=simple``, the default, or the slower ``policy=plan`` that prices
+  contend/fold plans at every play: measured no stronger, half the speed).
+* **Heuristic prior.**  At the root the heuristic bot's own judgement of
+  each answer (its one-turn lookahead, or its ante model) is a progressive
+  bias: untried answers are tried best-first, and each answer's UCB score
+  gets ``prior * h(a) / (visits + 1)`` where ``h(a) <= 0`` is its value
+  below the heuristic's favourite in reward units.  The search so starts
+  from a strong player's opinion and overrules it only where the sampled
+  futures disagree; without it (``prior`` near 0) a few hundred noisy
+  rollouts per decision do not even reach the heuristic's level.
 
 Budget: ``iters`` iterations per decision (reproducible for a seed), capped
 by ``seconds`` of wall clock.  The default is 600 iterations within at most

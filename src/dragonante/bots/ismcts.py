@@ -24,19 +24,20 @@ observer - the bot's own seat - with partially observable moves:
   winners.  Keeping the cards' worth in the score stops the search from
   buying one gambit's stakes with every strong card in hand.
 * **Rollouts** past the tree use the fast policy for every seat
-  (``policy=simple``, the default, or the slower ``policy=plan`` that prices
-  contend/fold plans at every play: measured no stronger, half the speed).
+  (``policy=plan``, the default, which prices contend/fold plans at every
+  play, or the quicker ``policy=simple``).
 * **Heuristic prior.**  At the root the heuristic bot's own judgement of
   each answer (its one-turn lookahead, or its ante model) is a progressive
   bias: untried answers are tried best-first, and each answer's UCB score
   gets ``prior * h(a) / (visits + 1)`` where ``h(a) <= 0`` is its value
   below the heuristic's favourite in reward units.  The search so starts
   from a strong player's opinion and overrules it only where the sampled
-  futures disagree; without it (``prior`` near 0) a few hundred noisy
-  rollouts per decision do not even reach the heuristic's level.
+  futures disagree; without it (``prior=0``) a few hundred noisy
+  rollouts per decision do not even reach the heuristic's level.  The
+  default weight is ``DEFAULT_PRIOR``.
 
 Budget: ``iters`` iterations per decision (reproducible for a seed), capped
-by ``seconds`` of wall clock.  The default is 600 iterations within at most
+by ``seconds`` of wall clock.  The default is 1500 iterations within at most
 one second on one core; ``ismcts:iters=N`` alone searches exactly N
 iterations with no clock (reproducible), ``ismcts:seconds=S`` alone spends S
 seconds.  Questions with one answer are not searched.
@@ -64,8 +65,10 @@ from dragonante.engine.game import run
 from dragonante.engine.state import GameState
 
 #: Default iterations per decision, and the default wall-clock cap (seconds).
-DEFAULT_ITERS = 600
+DEFAULT_ITERS = 1500
 DEFAULT_SECONDS = 1.0
+#: Weight of the heuristic prior at the root (0 switches it off).
+DEFAULT_PRIOR = 1.0
 #: Rewards are gold margins divided by this before UCB (keeps ``c`` near 1).
 REWARD_SCALE = 20.0
 #: Opponent answers the observer never sees (they merge into one branch).
@@ -123,7 +126,7 @@ class IsmctsBot:
         horizon: int = 1,
         leaf: str = "gambit",
         policy: str = "plan",
-        prior: float = 0.0,
+        prior: float = DEFAULT_PRIOR,
     ) -> None:
         self._rng = random.Random(seed)
         if iters is None and seconds is None:

@@ -41,8 +41,50 @@ def test_simulate_reports_the_card_games_keys(monkeypatch, capsys) -> None:
     for key in ("games", "completed", "errors", "invariant_violations", "mean_gambits"):
         assert key in data
     assert data["games"] == data["completed"] == 20
-    assert data["errors"] == data["invariant_violations"] == 0
+    assert data["errors"] == data["invariant_violations"] == data["stuck"] == []
+    assert data["ok"] is True
     assert len(data["wins_by_seat"]) == 3 and sum(data["wins_by_seat"]) == 20
+
+
+def test_simulate_json_has_the_card_games_shapes(monkeypatch, capsys) -> None:
+    """One script reads both simulations: shared keys have the same JSON types."""
+    _, dice_out, _ = run(
+        ["dice", "simulate", "-p", "4", "-n", "5", "--seed", "1", "--json"], monkeypatch, capsys
+    )
+    _, card_out, _ = run(
+        ["simulate", "--players", "4", "--games", "5", "--seed", "1", "--json"],
+        monkeypatch,
+        capsys,
+    )
+    dice, card = json.loads(dice_out), json.loads(card_out)
+    shared = ("games", "completed", "errors", "invariant_violations", "stuck", "mean_gambits")
+    for key in (*shared, "wins_by_seat", "ok"):
+        assert type(dice[key]) is type(card[key]) or {type(dice[key]), type(card[key])} == {
+            int,
+            float,
+        }, key
+
+
+def test_simulate_reports_a_crash_with_its_seed_and_exits_1(monkeypatch, capsys) -> None:
+    import dragonante.dice.selfplay as selfplay
+
+    real = selfplay.play
+
+    def crash_on_seed_3(config, seed, bots=("random",), check=False, chooser=None):
+        if seed == 3:
+            raise RuntimeError("dice fell off the table")
+        return real(config, seed, bots, check, chooser)
+
+    monkeypatch.setattr(selfplay, "play", crash_on_seed_3)
+    code, out, _ = run(
+        ["dice", "simulate", "-p", "3", "-n", "4", "--seed", "1", "--json"], monkeypatch, capsys
+    )
+    data = json.loads(out)
+    assert code == 1
+    assert [e["seed"] for e in data["errors"]] == [3]
+    assert "dice fell off the table" in data["errors"][0]["error"]
+    assert data["completed"] == 3 and data["ok"] is False
+    assert data["first_problem"].startswith("seed 3: RuntimeError")
 
 
 def test_simulate_text_summary(monkeypatch, capsys) -> None:

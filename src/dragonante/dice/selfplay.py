@@ -2,13 +2,15 @@
 
 ``play(config, seed, bots)`` plays one game with seeded dice; a
 (config, seed, bots) triple names one exact game.  ``simulate`` plays many
-and reports the same keys as the card game's simulation (``games``,
-``completed``, ``errors``, ``invariant_violations``, ``mean_gambits``,
-``wins_by_seat``).
+and reports the same keys, with the same shapes, as the card game's
+simulation (``games``, ``completed``, ``errors`` and
+``invariant_violations`` as lists of per-game findings, ``stuck``,
+``mean_gambits``, ``wins_by_seat``), so one script can read both.
 """
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,38 +78,54 @@ def play(
 def simulate(
     config: DiceConfig, games: int, seed: int = 0, bots: Sequence[str] = ("random",)
 ) -> dict[str, Any]:
-    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and summarise them."""
-    completed = errors = bad = 0
-    gambits = decisions = 0
+    """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and summarise them.
+
+    A crash or a broken invariant is a finding to report with its seed (the
+    game replays exactly from it), never a reason to stop the run.
+    """
+    completed = gambits = decisions = 0
+    errors: list[dict[str, Any]] = []
+    bad: list[dict[str, Any]] = []
+    stuck: list[int] = []
     wins = [0] * config.players
-    first_error = ""
-    for i in range(games):
+    for g in range(seed, seed + games):
         try:
-            _, r = play(config, seed + i, bots, check=True)
-        except Exception as e:  # a crash is counted and reported, not raised
-            errors += 1
-            first_error = first_error or f"seed {seed + i}: {type(e).__name__}: {e}"
+            _, r = play(config, g, bots, check=True)
+        except Exception as e:  # a crash is reported with its seed, not raised
+            frame = traceback.extract_tb(e.__traceback__)[-1] if e.__traceback__ else None
+            where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else "?"
+            errors.append({"seed": g, "error": f"{type(e).__name__}: {e}", "where": where})
             continue
         gambits += r.gambits
         decisions += r.decisions
         if r.violations:
-            bad += 1
-            first_error = first_error or f"seed {seed + i}: {r.violations[0]}"
+            bad.append({"seed": g, "violations": r.violations})
         if r.completed:
             completed += 1
             for w in r.winners:
                 wins[w] += 1
-    played = max(games - errors, 1)
+        elif not r.violations:
+            stuck.append(g)
+    played = max(games - len(errors), 1)
+    first = ""
+    if errors:
+        first = f"seed {errors[0]['seed']}: {errors[0]['error']} ({errors[0]['where']})"
+    elif bad:
+        first = f"seed {bad[0]['seed']}: {bad[0]['violations'][0]}"
+    elif stuck:
+        first = f"seed {stuck[0]}: no end after {MAX_DECISIONS} decisions"
     return {
         "games": games,
         "completed": completed,
         "errors": errors,
         "invariant_violations": bad,
+        "stuck": stuck,
         "mean_gambits": gambits / played,
         "mean_decisions": decisions / played,
         "wins_by_seat": wins,
         "players": config.players,
         "seed": seed,
         "bots": list(bots),
-        "first_problem": first_error or None,
+        "first_problem": first or None,
+        "ok": not errors and not bad and not stuck and completed == games,
     }

@@ -371,11 +371,14 @@ def simulate_command(
     summary = simulate(config, games, seed, names)
     if as_json:
         typer.echo(json.dumps(summary))
+        if not summary["ok"]:
+            raise typer.Exit(1)
         return
     typer.echo(
         f"{summary['games']} games, {config.players} players, bots {', '.join(names)}, "
-        f"seed {seed}: {summary['completed']} completed, {summary['errors']} errors, "
-        f"{summary['invariant_violations']} with invariant violations"
+        f"seed {seed}: {summary['completed']} completed, {len(summary['errors'])} errors, "
+        f"{len(summary['invariant_violations'])} with invariant violations, "
+        f"{len(summary['stuck'])} stuck"
     )
     typer.echo(
         f"mean gambits {summary['mean_gambits']:.2f}, "
@@ -385,7 +388,7 @@ def simulate_command(
     typer.echo("wins by seat: " + ", ".join(f"{p + 1}: {w}" for p, w in enumerate(wins)))
     if summary["first_problem"]:
         typer.echo(f"first problem: {summary['first_problem']}")
-    if summary["errors"] or summary["invariant_violations"]:
+    if not summary["ok"]:
         raise typer.Exit(1)
 
 

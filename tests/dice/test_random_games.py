@@ -3,7 +3,7 @@
 Gold is conserved (hoards + stakes + gold out of play), every debt is paid,
 cancelled or still owed, and every game ends - for every player count and
 across the settings, with seeded and with typed-in (physical) dice.  The
-default run plays a few hundred games per player count with the invariants
+default run plays 2,000 games per player count with the invariants
 checked after every answer; ``DRAGONANTE_SOAK=1`` plays ten times as many.
 """
 
@@ -21,7 +21,7 @@ from dragonante.dice.selfplay import MAX_DECISIONS, play
 from dragonante.dice.state import DiceState
 
 SOAK = os.environ.get("DRAGONANTE_SOAK") == "1"
-GAMES = 3000 if SOAK else 300
+GAMES = 20000 if SOAK else 2000
 
 #: Settings cycled over the games, so every ruling is exercised.
 VARIANTS: list[dict[str, object]] = [

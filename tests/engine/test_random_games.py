@@ -2,8 +2,8 @@
 
 Gold is conserved (hoards + stakes + hole), every physical card is in
 exactly one zone, no hand ever exceeds ten cards, and every game ends.
-CI plays a few hundred games per player count with the invariants checked
-after every answer; ``DRAGONANTE_SOAK=1`` plays thousands.
+CI plays 2,000 games per player count with the invariants checked
+after every answer; ``DRAGONANTE_SOAK=1`` plays 20,000.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dragonante.engine import GameConfig
 from dragonante.sim.selfplay import play_random
 
 SOAK = os.environ.get("DRAGONANTE_SOAK") == "1"
-GAMES = 3000 if SOAK else 300
+GAMES = 20000 if SOAK else 2000
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -1,7 +1,7 @@
 """Rulesets and deck presets: Emperor's Gambit, theme decks, custom mixes.
 
 Random games keep the invariants for every ruleset and every preset at 2-6
-players (a short run in CI; ``DRAGONANTE_SOAK=1`` for thousands), and the
+players (60 games per player count in CI, 1,000 with ``DRAGONANTE_SOAK=1``), and the
 configuration switches carry the defaults rules-notes §2 gives.
 """
 
@@ -19,7 +19,7 @@ from dragonante.engine.decks import PRESETS, THEME_DECKS, fixed_deck
 from dragonante.sim.selfplay import play_random
 
 SOAK = os.environ.get("DRAGONANTE_SOAK") == "1"
-GAMES = 400 if SOAK else 12
+GAMES = 1000 if SOAK else 60
 FIXED = [p for p in PRESETS if p not in ("legendary", "custom")]
 
 

@@ -24,6 +24,10 @@ def test_settings_reach_the_bot() -> None:
     assert isinstance(default, IsmctsBot)
     assert (default.iters, default.seconds) == (DEFAULT_ITERS, DEFAULT_SECONDS)
     assert parse_spec("heuristic:samples=5") == ("heuristic", {"samples": 5})
+    assert (default.win_value, default.model_turns) == (True, True)
+    plain = make_bot("ismcts:value=margin:model=fast")
+    assert isinstance(plain, IsmctsBot)
+    assert (plain.win_value, plain.model_turns) == (False, False)
 
 
 def test_unknown_bot_names_the_choices() -> None:
@@ -32,8 +36,22 @@ def test_unknown_bot_names_the_choices() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["ismcts:speed=3", "ismcts:iters", "ismcts:iters=many", "ismcts:iters=0", "random:x=1"]
+    "spec",
+    [
+        "ismcts:speed=3",
+        "ismcts:iters",
+        "ismcts:iters=many",
+        "ismcts:iters=0",
+        "ismcts:value=gold",
+        "ismcts:leaf=round",
+        "random:x=1",
+    ],
 )
 def test_bad_settings_are_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
         make_bot(spec)
+
+
+def test_a_bad_word_setting_names_its_choices() -> None:
+    with pytest.raises(BotSpecError, match="choose from win, margin"):
+        make_bot("ismcts:value=gold")

@@ -26,6 +26,22 @@ from dragonante.bots.heuristic import HeuristicBot
 from dragonante.bots.ismcts import IsmctsBot
 from dragonante.bots.random_bot import RandomBot
 
+
+class _NotAChoice(ValueError):
+    """A word setting given a word it does not take (the message lists them)."""
+
+
+def _choice(*names: str) -> Callable[[str], str]:
+    """A setting that takes one of ``names``."""
+
+    def convert(raw: str) -> str:
+        if raw not in names:
+            raise _NotAChoice(f"choose from {', '.join(names)}")
+        return raw
+
+    return convert
+
+
 #: Bot factories by name: ``factory(seed, **settings) -> Bot``.
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
@@ -43,9 +59,11 @@ BOT_SETTINGS: dict[str, dict[str, Callable[[str], Any]]] = {
         "seconds": float,
         "c": float,
         "horizon": int,
-        "leaf": str,
-        "policy": str,
+        "leaf": _choice("gambit", "turn"),
+        "policy": _choice("plan", "simple"),
         "prior": float,
+        "value": _choice("win", "margin"),
+        "model": _choice("heuristic", "fast"),
     },
 }
 #: Levels for people, mapped onto bots.
@@ -82,6 +100,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise BotSpecError(f"bot {key!r} has no setting {part!r}; settings: {choices}")
         try:
             value = allowed[field](raw)
+        except _NotAChoice as exc:
+            raise BotSpecError(f"bad value {raw!r} for {key}:{field}; {exc}") from None
         except ValueError:
             raise BotSpecError(f"bad value {raw!r} for {key}:{field}") from None
         if isinstance(value, int | float) and value <= 0:

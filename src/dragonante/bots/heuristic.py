@@ -187,14 +187,31 @@ class HeuristicBot:
         if d.kind == D.PICK_SPECIAL:
             return fast_answer(worlds[0], d)
         q = strength_tail(unseen_cards(worlds[0], seat))
-        if d.kind == D.ANTE:
-            values = ante_values(worlds[0], seat, q, opponents_ante(view.events(), seat))
-        else:
-            values = lookahead(worlds, seat, q, self.weights)
-            if d.kind == D.PLAY:
-                for card in values:
-                    values[card] -= denial_cost(worlds[0], seat, card, q)
+        values = answer_values(worlds, seat, q, opponents_ante(view.events(), seat), self.weights)
         return best_answer(d, values)
+
+
+def answer_values(
+    worlds: Sequence[GameState],
+    seat: int,
+    q: Tail,
+    opp_ante: float,
+    w: Weights = DEFAULT_WEIGHTS,
+) -> dict[int, float]:
+    """The heuristic's judgement of every answer to ``seat``'s pending question,
+    in gold: the ante model for an ante, otherwise the one-turn lookahead over
+    ``worlds`` (less the denial cost for a play).  Shared with the search, which
+    uses it as a prior at its root and as its model of other seats' turns."""
+    first = worlds[0]
+    d = first.pending
+    assert d is not None and d.seat == seat
+    if d.kind == D.ANTE:
+        return ante_values(first, seat, q, opp_ante, w)
+    values = lookahead(worlds, seat, q, w)
+    if d.kind == D.PLAY:
+        for card in values:
+            values[card] -= denial_cost(first, seat, card, q)
+    return values
 
 
 def best_answer(d: Decision, values: dict[int, float]) -> int:

@@ -11,18 +11,28 @@ observer - the bot's own seat - with partially observable moves:
   seat sees them.  At the seat's own questions children are its answers
   (the legal ones differ between re-deals, so selection is UCB1 over the
   answers *available* in this re-deal, counting availability rather than
-  parent visits: ISUCT).  At another seat's question the answer comes from
-  an opponent model - the fast policy of :mod:`dragonante.bots.policy` -
-  and the tree branches on what the seat observes of it: a card played or
-  given is seen, an opponent's secret ante choice or Silver Seer pick is
-  not, so those branches merge.
+  parent visits: ISUCT).  At another seat's question the tree branches on
+  what the seat observes of the answer: a card played or given is seen, an
+  opponent's secret ante choice or Silver Seer pick is not, so those
+  branches merge.
+* **Model of the other seats.**  Inside the tree another seat's play or
+  ante is what the heuristic player would choose in its place (its one-turn
+  lookahead or ante model on that re-deal: :func:`answer_values`); its other
+  questions, and every question in the rollouts, get the fast policy of
+  :mod:`dragonante.bots.policy`.  The heuristic's judgement predicts how
+  thoughtful players play far better than the fast policy (which agrees with
+  it on about half the plays), and costs too much to use in every rollout
+  step (``ismcts:model=fast`` turns it off).
 * **Horizon.**  Rather than playing every game out to the end (dozens of
-  gambits of noise), an iteration stops at the end of the current gambit
+  gambits of noise), an iteration stops at the start of the next gambit
   (``horizon`` gambits with ``ismcts:horizon=N``) and scores the position
-  with :func:`dragonante.bots.evaluate.evaluate`: the gold margin plus the
-  worth of the cards kept.  A game that ends inside the horizon scores its
-  winners.  Keeping the cards' worth in the score stops the search from
-  buying one gambit's stakes with every strong card in hand.
+  with the chance of winning the game (:mod:`dragonante.bots.outcome`): a
+  model fitted to self-play that weighs gold and the cards in hand - a
+  strong dragon kept is worth many gold at the start of a gambit - and
+  sharpens as the poorest hoard nears empty.  A game that ends inside the
+  horizon scores its winners.  ``ismcts:value=margin`` scores the gold
+  margin plus the worth of the cards kept
+  (:func:`dragonante.bots.evaluate.evaluate`) instead.
 * **Rollouts** past the tree use the fast policy for every seat
   (``policy=plan``, the default, which prices contend/fold plans at every
   play, or the quicker ``policy=simple``).
@@ -32,15 +42,13 @@ observer - the bot's own seat - with partially observable moves:
   gets ``prior * h(a) / (visits + 1)`` where ``h(a) <= 0`` is its value
   below the heuristic's favourite in reward units.  The search so starts
   from a strong player's opinion and overrules it only where the sampled
-  futures disagree; without it (``prior=0``) a few hundred noisy
-  rollouts per decision do not even reach the heuristic's level.  The
-  default weight is ``DEFAULT_PRIOR``.
+  futures disagree.  The default weight is ``DEFAULT_PRIOR``.
 
 Budget: ``iters`` iterations per decision (reproducible for a seed), capped
-by ``seconds`` of wall clock.  The default is 1500 iterations within at most
-one second on one core; ``ismcts:iters=N`` alone searches exactly N
-iterations with no clock (reproducible), ``ismcts:seconds=S`` alone spends S
-seconds.  Questions with one answer are not searched.
+by ``seconds`` of wall clock.  The default is DEFAULT_ITERS iterations
+within at most one second on one core; ``ismcts:iters=N`` alone searches
+exactly N iterations with no clock (reproducible), ``ismcts:seconds=S``
+alone spends S seconds.  Questions with one answer are not searched.
 """
 
 from __future__ import annotations
@@ -51,13 +59,8 @@ import time
 
 from dragonante.bots.base import SeatView
 from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
-from dragonante.bots.heuristic import (
-    ante_values,
-    denial_cost,
-    lookahead,
-    opponents_ante,
-    unseen_cards,
-)
+from dragonante.bots.heuristic import answer_values, opponents_ante, unseen_cards
+from dragonante.bots.outcome import OutcomeModel, model_for, win_chance
 from dragonante.bots.policy import fast_answer, simple_answer
 from dragonante.engine import decisions as D
 from dragonante.engine.core import RESOLVERS
@@ -71,6 +74,11 @@ DEFAULT_SECONDS = 1.0
 DEFAULT_PRIOR = 1.0
 #: Rewards are gold margins divided by this before UCB (keeps ``c`` near 1).
 REWARD_SCALE = 20.0
+#: Win chances are multiplied by this before UCB: one gold moves a 4-player
+#: win chance by about 1%, so 4 x chance is on the scale of gold / 20.
+WIN_SCALE = 4.0
+#: The strongest opposing ante card the model of other seats expects.
+_THEIR_ANTE = 7.0
 #: Opponent answers the observer never sees (they merge into one branch).
 _HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL})
 _HIDDEN = -99
@@ -127,6 +135,8 @@ class IsmctsBot:
         leaf: str = "gambit",
         policy: str = "plan",
         prior: float = DEFAULT_PRIOR,
+        value: str = "win",
+        model: str = "heuristic",
     ) -> None:
         self._rng = random.Random(seed)
         if iters is None and seconds is None:
@@ -138,6 +148,9 @@ class IsmctsBot:
         self.turn_leaf = leaf == "turn"
         self.policy = fast_answer if policy == "plan" else simple_answer
         self.prior = prior
+        self.win_value = value == "win"
+        self.model_turns = model == "heuristic"
+        self._outcome: OutcomeModel | None = None
         self._bias: dict[Key, float] = {}
         self.last = SearchStats()
 
@@ -154,6 +167,7 @@ class IsmctsBot:
         first = view.determinize(rng.getrandbits(62))
         q = strength_tail(unseen_cards(first, seat)) if first.universe else DEFAULT_TAIL
         stop = first.gambit + self.horizon
+        self._outcome = model_for(first.n) if self.win_value else None
         self._bias = {}
         if self.prior > 0:
             self._bias = self._heuristic_bias(view, first, q)
@@ -176,16 +190,25 @@ class IsmctsBot:
         d = first.pending
         assert d is not None
         seat = view.seat
-        if d.kind == D.ANTE:
-            values = ante_values(first, seat, q, opponents_ante(view.events(), seat))
-        else:
-            worlds = [first, *(view.determinize(self._rng.getrandbits(62)) for _ in range(2))]
-            values = lookahead(worlds, seat, q)
-            if d.kind == D.PLAY:
-                for card in values:
-                    values[card] -= denial_cost(first, seat, card, q)
+        worlds = [first]
+        if d.kind != D.ANTE:
+            worlds += [view.determinize(self._rng.getrandbits(62)) for _ in range(2)]
+        values = answer_values(worlds, seat, q, opponents_ante(view.events(), seat))
         top = max(values.values())
         return {(seat, d.kind, a): (v - top) / REWARD_SCALE for a, v in values.items()}
+
+    def _other_seat(self, s: GameState, d: D.Decision, q: Tail) -> int:
+        """Another seat's answer inside the tree: the heuristic's judgement for
+        its turns (plays and antes: what real opponents weigh), the fast policy
+        for everything else."""
+        if not self.model_turns or d.kind not in _TURNS:
+            return self.policy(s, d)
+        values = answer_values([s], d.seat, q, _THEIR_ANTE)
+        best = d.options[0]
+        for a in d.options:
+            if values[a] > values[best] + 1e-9:
+                best = a
+        return best
 
     def _pick(self, root: _Node, kind: str, options: tuple[int, ...], seat: int) -> int:
         """The most visited answer; ties by mean reward, then option order."""
@@ -253,7 +276,7 @@ class IsmctsBot:
             else:
                 if expanded:
                     break
-                a = policy(s, d)
+                a = self._other_seat(s, d, q)
                 key = (d.seat, d.kind, _HIDDEN if d.kind in _HIDDEN_KINDS else a)
                 nxt = node.children.get(key)
                 if nxt is None:
@@ -272,7 +295,10 @@ class IsmctsBot:
                 break
             _step(s, policy(s, d))
             steps += 1
-        reward = evaluate(s, seat, q) / REWARD_SCALE
+        if self._outcome is not None:
+            reward = WIN_SCALE * win_chance(s, seat, q, self._outcome)
+        else:
+            reward = evaluate(s, seat, q) / REWARD_SCALE
         for n in path:
             n.visits += 1
             n.total += reward

@@ -44,3 +44,40 @@ def test_ismcts_iterations_budget_is_exact() -> None:
     assert d is not None
     bot.choose(SeatView(s, d.seat))
     assert bot.last.iterations == 30  # type: ignore[attr-defined]
+
+
+class IterationClock:
+    """A stand-in for ``time`` whose clock moves only when a search iteration runs."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_ismcts_seconds_budget_is_an_upper_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search starts an iteration only if one of the average length still ends
+    # before the deadline, so a decision never runs past its budget on a steady
+    # clock (checking the clock only after the fact overshoots by an iteration).
+    from dragonante.bots import ismcts
+
+    clock = IterationClock()
+    monkeypatch.setattr(ismcts, "time", clock)
+    bot = make_bot("ismcts:seconds=0.1", 1)
+    assert isinstance(bot, ismcts.IsmctsBot)
+    search = bot._iterate
+
+    def timed_iteration(*args: object) -> None:
+        search(*args)  # type: ignore[arg-type]
+        clock.now += 0.003
+
+    monkeypatch.setattr(bot, "_iterate", timed_iteration)
+    s = new_game(GameConfig(players=4), 9)
+    while s.pending is not None and len(s.pending.options) < 2:
+        apply(s, s.pending.options[0])
+    d = s.pending
+    assert d is not None
+    bot.choose(SeatView(s, d.seat))
+    assert bot.last.iterations == 33  # 33 x 3 ms fit in 100 ms; a 34th would not
+    assert bot.last.seconds <= 0.1

@@ -45,7 +45,8 @@ observer - the bot's own seat - with partially observable moves:
   futures disagree.  The default weight is ``DEFAULT_PRIOR``.
 
 Budget: ``iters`` iterations per decision (reproducible for a seed), capped
-by ``seconds`` of wall clock.  The default is DEFAULT_ITERS iterations
+by ``seconds`` of wall clock (an iteration starts only if one of the average
+length so far still ends in time).  The default is DEFAULT_ITERS iterations
 within at most one second on one core; ``ismcts:iters=N`` alone searches
 exactly N iterations with no clock (reproducible), ``ismcts:seconds=S``
 alone spends S seconds.  Questions with one answer are not searched.
@@ -173,9 +174,14 @@ class IsmctsBot:
             self._bias = self._heuristic_bias(view, first, q)
         done = 0
         world = first
+        begun = time.perf_counter()
         while done < limit:
             if done:
-                if time.perf_counter() >= deadline:
+                # Stop unless another iteration of the average length still ends
+                # before the deadline, so that the budget is an upper bound on the
+                # decision rather than a point to overshoot by one iteration.
+                now = time.perf_counter()
+                if now + (now - begun) / done >= deadline:
                     break
                 world = view.determinize(rng.getrandbits(62))
             self._iterate(root, world, seat, stop, q)

@@ -7,6 +7,8 @@ import pytest
 from dragonante.bots import make_bot
 from dragonante.bots.base import SeatView
 from dragonante.engine import GameConfig, apply, new_game
+from dragonante.engine.decisions import Decision
+from dragonante.engine.state import GameState
 from tests.bots.conftest import BOT_SPECS
 
 
@@ -23,6 +25,15 @@ def answers(spec: str, seed: int, players: int = 3) -> list[int]:
     return out
 
 
+def first_real_choice() -> tuple[GameState, Decision]:
+    """A 4-player game advanced to its first question with two or more answers."""
+    s = new_game(GameConfig(players=4), 9)
+    while s.pending is not None and len(s.pending.options) < 2:
+        apply(s, s.pending.options[0])
+    assert s.pending is not None
+    return s, s.pending
+
+
 @pytest.mark.parametrize("spec", BOT_SPECS)
 def test_same_seed_same_game(spec: str) -> None:
     assert answers(spec, 4) == answers(spec, 4)
@@ -37,11 +48,7 @@ def test_the_seed_matters(spec: str) -> None:
 
 def test_ismcts_iterations_budget_is_exact() -> None:
     bot = make_bot("ismcts:iters=30", 1)
-    s = new_game(GameConfig(players=4), 9)
-    while s.pending is not None and len(s.pending.options) < 2:
-        apply(s, s.pending.options[0])
-    d = s.pending
-    assert d is not None
+    s, d = first_real_choice()
     bot.choose(SeatView(s, d.seat))
     assert bot.last.iterations == 30  # type: ignore[attr-defined]
 
@@ -73,11 +80,7 @@ def test_ismcts_seconds_budget_is_an_upper_bound(monkeypatch: pytest.MonkeyPatch
         clock.now += 0.003
 
     monkeypatch.setattr(bot, "_iterate", timed_iteration)
-    s = new_game(GameConfig(players=4), 9)
-    while s.pending is not None and len(s.pending.options) < 2:
-        apply(s, s.pending.options[0])
-    d = s.pending
-    assert d is not None
+    s, d = first_real_choice()
     bot.choose(SeatView(s, d.seat))
     assert bot.last.iterations == 33  # 33 x 3 ms fit in 100 ms; a 34th would not
     assert bot.last.seconds <= 0.1

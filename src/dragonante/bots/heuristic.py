@@ -47,7 +47,7 @@ from dragonante.bots.evaluate import (
     evaluate,
     strength_tail,
 )
-from dragonante.bots.policy import fast_answer
+from dragonante.bots.policy import EXPECTED_ANTE, fast_answer
 from dragonante.engine import decisions as D
 from dragonante.engine.decisions import Decision
 from dragonante.engine.game import apply
@@ -136,7 +136,7 @@ def denial_cost(s: GameState, seat: int, card: int, q: Tail) -> float:
 
 def opponents_ante(events: Sequence[tuple[object, str, dict[str, object]]], seat: int) -> float:
     """The strongest opponent ante card to expect, from the antes revealed so far."""
-    prior, weight = 7.0, 2.0
+    prior, weight = EXPECTED_ANTE, 2.0
     total = prior * weight
     count = weight
     for _vis, kind, data in events:
@@ -150,6 +150,15 @@ def opponents_ante(events: Sequence[tuple[object, str, dict[str, object]]], seat
             total += max(theirs)
             count += 1
     return total / count
+
+
+def ante_expectation(view: SeatView) -> float:
+    """The opposing ante :func:`answer_values` should expect at ``view``'s
+    question: from the antes revealed so far for an ante, the prior otherwise
+    (where it is unused, so the event log is not read on every decision)."""
+    if view.decision.kind != D.ANTE:
+        return EXPECTED_ANTE
+    return opponents_ante(view.events(), view.seat)
 
 
 def ante_values(
@@ -187,7 +196,7 @@ class HeuristicBot:
         if d.kind == D.PICK_SPECIAL:
             return fast_answer(worlds[0], d)
         q = strength_tail(unseen_cards(worlds[0], seat))
-        values = answer_values(worlds, seat, q, opponents_ante(view.events(), seat), self.weights)
+        values = answer_values(worlds, seat, q, ante_expectation(view), self.weights)
         return best_answer(d, values)
 
 

@@ -60,9 +60,9 @@ import time
 
 from dragonante.bots.base import SeatView
 from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
-from dragonante.bots.heuristic import answer_values, opponents_ante, unseen_cards
+from dragonante.bots.heuristic import answer_values, ante_expectation, best_answer, unseen_cards
 from dragonante.bots.outcome import OutcomeModel, model_for, win_chance
-from dragonante.bots.policy import fast_answer, simple_answer
+from dragonante.bots.policy import EXPECTED_ANTE, fast_answer, simple_answer
 from dragonante.engine import decisions as D
 from dragonante.engine.core import RESOLVERS
 from dragonante.engine.game import run
@@ -78,8 +78,6 @@ REWARD_SCALE = 20.0
 #: Win chances are multiplied by this before UCB: one gold moves a 4-player
 #: win chance by about 1%, so 4 x chance is on the scale of gold / 20.
 WIN_SCALE = 4.0
-#: The strongest opposing ante card the model of other seats expects.
-_THEIR_ANTE = 7.0
 #: Opponent answers the observer never sees (they merge into one branch).
 _HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL})
 _HIDDEN = -99
@@ -199,7 +197,7 @@ class IsmctsBot:
         worlds = [first]
         if d.kind != D.ANTE:
             worlds += [view.determinize(self._rng.getrandbits(62)) for _ in range(2)]
-        values = answer_values(worlds, seat, q, opponents_ante(view.events(), seat))
+        values = answer_values(worlds, seat, q, ante_expectation(view))
         top = max(values.values())
         return {(seat, d.kind, a): (v - top) / REWARD_SCALE for a, v in values.items()}
 
@@ -209,12 +207,7 @@ class IsmctsBot:
         for everything else."""
         if not self.model_turns or d.kind not in _TURNS:
             return self.policy(s, d)
-        values = answer_values([s], d.seat, q, _THEIR_ANTE)
-        best = d.options[0]
-        for a in d.options:
-            if values[a] > values[best] + 1e-9:
-                best = a
-        return best
+        return best_answer(d, answer_values([s], d.seat, q, EXPECTED_ANTE))
 
     def _pick(self, root: _Node, kind: str, options: tuple[int, ...], seat: int) -> int:
         """The most visited answer; ties by mean reward, then option order."""

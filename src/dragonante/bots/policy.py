@@ -30,8 +30,9 @@ from dragonante.engine.tables import IS_MORTAL, POWER, STRENGTH
 
 #: Average strength of a card played by a contending opponent.
 _CONTEND_PLAY = 8.0
-#: The strongest opposing ante card the ante model expects.
-_THEIR_ANTE = 7.0
+#: The strongest opposing ante card the ante model expects before any ante
+#: has been revealed (shared with the heuristic and the search).
+EXPECTED_ANTE = 7.0
 
 
 def _rounds_left(s: GameState, seat: int) -> int:
@@ -110,8 +111,8 @@ def ante_plan(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
     if len(hand) < 4:
         return hand[0]
     view = ante_outlook(s, d.seat, q)
-    low = ante_value(s, d.seat, hand, hand[0], view, _THEIR_ANTE, q)
-    high = ante_value(s, d.seat, hand, hand[-4], view, _THEIR_ANTE, q)
+    low = ante_value(s, d.seat, hand, hand[0], view, EXPECTED_ANTE, q)
+    high = ante_value(s, d.seat, hand, hand[-4], view, EXPECTED_ANTE, q)
     return hand[-4] if high > low else hand[0]
 
 

@@ -18,6 +18,7 @@ import pytest
 from dragonante.bots import make_bot
 from dragonante.bots.base import SeatView
 from dragonante.engine import DeckOptions, GameConfig, Rules, apply, new_game
+from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.decisions import KINDS
 from dragonante.engine.invariants import violations
 from dragonante.engine.position import PositionError, build_position
@@ -93,6 +94,14 @@ CONFIGS = {
     "all_specials": GameConfig(deck=DeckOptions(special_count=30)),
     "emperors_gambit": GameConfig(
         deck=DeckOptions(preset="eg_full"), rules=Rules.preset("emperors_gambit")
+    ),
+    # D&D abilities: the drafts ask draft_ability and ancestry_color; play asks
+    # use_ability, ability_card and ability_seat.
+    "disks": GameConfig(abilities=AbilityOptions(system="disks", assign="draft", per_character=4)),
+    "skills": GameConfig(
+        deck=DeckOptions(preset="eg_full"),
+        rules=Rules.preset("emperors_gambit"),
+        abilities=AbilityOptions(system="skills", assign="draft", per_character=2),
     ),
 }
 

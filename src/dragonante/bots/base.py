@@ -20,7 +20,7 @@ from dragonante.engine.decisions import Decision
 from dragonante.engine.determinize import determinize
 from dragonante.engine.flow import would_trigger
 from dragonante.engine.state import Event, GameState
-from dragonante.engine.views import events_for, observe
+from dragonante.engine.views import config_for, events_for, observe
 
 
 class SeatView:
@@ -42,8 +42,9 @@ class SeatView:
 
     @property
     def config(self) -> GameConfig:
-        """The table's rules and deck options: everyone at the table knows them."""
-        return self._state.config
+        """The table's rules and deck options: everyone at the table knows them
+        (except other seats' hidden D&D abilities, which are left out)."""
+        return config_for(self._state.config, self.seat)
 
     def observation(self) -> dict[str, Any]:
         return observe(self._state, self.seat)

@@ -14,6 +14,12 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from dragonante.cards import CARD_TYPES
+from dragonante.engine.abilities.options import (
+    AbilityConfigError,
+    AbilityOptions,
+    options_from_dict,
+    options_to_dict,
+)
 from dragonante.engine.decks import PRESETS, DeckError, fixed_deck
 
 #: Deck selections of the Legendary Appendix 1.
@@ -147,6 +153,8 @@ class GameConfig:
     deck: DeckOptions = field(default_factory=DeckOptions)
     rules: Rules = field(default_factory=Rules)
     ending: Ending = field(default_factory=Ending)
+    #: The D&D abilities of either book (none by default), with any ruleset and deck.
+    abilities: AbilityOptions = field(default_factory=AbilityOptions)
     #: Apply questions with a single legal answer automatically (they are logged).
     auto_single: bool = True
 
@@ -236,6 +244,10 @@ class GameConfig:
             raise ConfigError("no_eligible_winner supports only 'carry_stakes'")
         if r.hole_recipient not in ("game_winner", "house"):
             raise ConfigError("hole_recipient is 'game_winner' or 'house'")
+        try:
+            self.abilities.validate(self.players)
+        except AbilityConfigError as e:
+            raise ConfigError(str(e)) from None
         return self
 
     def with_(self, **changes: Any) -> GameConfig:
@@ -246,15 +258,29 @@ class GameConfig:
             changes["rules"] = _rules(changes["rules"])
         if isinstance(changes.get("ending"), dict):
             changes["ending"] = _build(Ending, changes["ending"], "ending")
+        if isinstance(changes.get("abilities"), dict):
+            changes["abilities"] = _abilities(changes["abilities"])
         return replace(self, **changes)
 
 
 def config_to_dict(config: GameConfig) -> dict[str, Any]:
-    """A JSON-ready dict (tuples become lists)."""
+    """A JSON-ready dict (tuples become lists).  A table without abilities has no
+    ``abilities`` key, so its records read exactly as before abilities existed."""
     d = asdict(config)
     d["deck"]["forced_includes"] = list(config.deck.forced_includes)
     d["deck"]["custom"] = list(config.deck.custom)
+    if config.abilities.enabled:
+        d["abilities"] = options_to_dict(config.abilities)
+    else:
+        del d["abilities"]
     return d
+
+
+def _abilities(data: Any) -> AbilityOptions:
+    try:
+        return options_from_dict(data)
+    except AbilityConfigError as e:
+        raise ConfigError(str(e)) from None
 
 
 def _rules(data: Any) -> Rules:
@@ -303,6 +329,7 @@ def config_from_dict(data: Any) -> GameConfig:
     deck = _build(DeckOptions, data.pop("deck", {}), "deck")
     rules = _rules(data.pop("rules", {}))
     ending = _build(Ending, data.pop("ending", {}), "ending")
+    abilities = _abilities(data.pop("abilities", {}))
     top = _build(_Top, data, "config")
     return GameConfig(
         players=top.players,
@@ -311,6 +338,7 @@ def config_from_dict(data: Any) -> GameConfig:
         deck=deck,
         rules=rules,
         ending=ending,
+        abilities=abilities,
         auto_single=top.auto_single,
     ).validate()
 

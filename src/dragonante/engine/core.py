@@ -154,6 +154,8 @@ def pay(s: GameState, payer: int, amount: int, to: int) -> None:
     """
     if amount <= 0:
         return
+    if to >= 0 and s.abilities is not None:
+        amount = s.abilities.payment(s, payer, amount, to)
     hoards = s.hoards
     paid = amount if hoards[payer] >= amount else hoards[payer]
     hoards[payer] -= paid
@@ -201,8 +203,15 @@ def repay_debts(s: GameState, seat: int) -> None:
             i += 1
 
 
-def steal(s: GameState, seat: int, amount: int) -> None:
-    """Take gold from the stakes; never more than is there (A40)."""
+def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
+    """Take gold from the stakes; never more than is there (A40).
+
+    ``by_power``: a card's power steals (Thievery adds to those only); the
+    strength-flight reward and the abilities' own steals pass False.
+    """
+    ab = s.abilities
+    if ab is not None:
+        amount = ab.steal_amount(s, seat, amount, by_power)
     take = amount if s.stakes >= amount else s.stakes
     s.stakes -= take
     credit(s, seat, take)
@@ -210,6 +219,8 @@ def steal(s: GameState, seat: int, amount: int) -> None:
         ev(s, "steal", seat=seat, amount=amount, taken=take)
     if s.stakes == 0:
         s.stakes_emptied = True
+    if ab is not None and take:
+        ab.stolen(s, seat, take, by_power)
 
 
 # --- cards ------------------------------------------------------------------
@@ -264,19 +275,47 @@ def draw(s: GameState, seat: int, count: int) -> int:
     return drawn
 
 
+def power_draw(s: GameState, seat: int, count: int) -> int:
+    """Draw because a card's power says so (the Luck Domain may redraw one of them)."""
+    ab = s.abilities
+    if ab is None:
+        return draw(s, seat, count)
+    drawn = draw(s, seat, count)
+    if drawn:
+        ab.drawn_by_power(s, seat, s.hands[seat][-drawn:])
+    return drawn
+
+
 def buy(s: GameState, seat: int) -> None:
-    """Buy cards: reveal and discard the top card, pay its strength, fill to four."""
+    """Buy cards: reveal and discard the top card, pay its strength, fill to four.
+
+    With abilities the purchase runs as interpreter steps (opponents may deny
+    cards before the hand is filled), so every caller returns to the
+    interpreter right after calling this.
+    """
+    if s.abilities is not None:
+        s.abilities.buy(s, seat)
+        return
     c = top_card(s)
-    price = 0
     if c >= 0:
         s.discard.append(c)
-        price = STRENGTH[c]
+    pay_for_cards(s, seat, c)
+    fill_hand(s, seat, s.config.rules.buy_fill_to)
+
+
+def pay_for_cards(s: GameState, seat: int, card: int) -> None:
+    """Pay the revealed ``card``'s strength to the stakes (or the Merchant Prince)."""
+    price = STRENGTH[card] if card >= 0 else 0
     mp = s.merchant_prince
     to = mp if mp >= 0 else STAKES
-    ev(s, "buy", seat=seat, card=c, price=price, to=to)
+    ev(s, "buy", seat=seat, card=card, price=price, to=to)
     if to != seat:
         pay(s, seat, price, to)
-    need = s.config.rules.buy_fill_to - len(s.hands[seat])
+
+
+def fill_hand(s: GameState, seat: int, size: int) -> None:
+    """Draw until ``seat`` holds ``size`` cards (buying cards fills the hand to four)."""
+    need = size - len(s.hands[seat])
     if need > 0:
         draw(s, seat, need)
 
@@ -295,6 +334,8 @@ def take_random(s: GameState, taker: int, victim: int) -> None:
     s.known[c] = (1 << taker) | (1 << victim)
     ev(s, "take_random", taker=taker, victim=victim)
     ev(s, "take_random_card", (taker, victim), taker=taker, victim=victim, card=c)
+    if s.abilities is not None:
+        s.abilities.took_random(s, taker, victim, c, False)
 
 
 def reveal_known(s: GameState, card: int) -> None:

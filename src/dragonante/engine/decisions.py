@@ -42,18 +42,31 @@ ADVENTURER_DISCARD: Final = "adventurer_discard"  # one card from hand, or ALL
 HATCHLING_COPY: Final = "hatchling_copy"  # weaker card in any flight whose power to copy
 TURTLE_NEXT: Final = "turtle_next"  # Dragon Turtle: which other mortal triggers next
 ADVENTURER_STACK: Final = "adventurer_stack"  # Adventurer split: who gets a bigger stack
+# D&D abilities (dragonante.engine.abilities); answers name abilities by number.
+USE_ABILITY: Final = "use_ability"  # an ability that may be used now, or PASS
+ABILITY_CARD: Final = "ability_card"  # a card an ability acts on (ctx[0]: the ability), or PASS
+ABILITY_SEAT: Final = "ability_seat"  # a player an ability acts on (ctx[0]: the ability), or PASS
+DRAFT_ABILITY: Final = "draft_ability"  # choose an ability before the game
+ANCESTRY_COLOR: Final = "ancestry_color"  # Draconic Ancestry: a color index
 
 KINDS: Final = (
     PICK_SPECIAL, ANTE, PLAY, BLUE_MODE, GIVE_OR_PAY, CHOOSE_OPPONENT, TAKE_ANTE,
     REPLACE_FROM_HAND, TRICKSTER_DISCARD, TRIGGER_NEW, SEER_KEEP, SORCERER_PICK,
     ILLUSIONIST_SWAP, KOBOLD_DISCARD, PRINCESS_NEXT, PROPHET_REVEAL, SLAY,
     ANTE_PUT, ADVENTURER_DISCARD, HATCHLING_COPY, TURTLE_NEXT, ADVENTURER_STACK,
+    USE_ABILITY, ABILITY_CARD, ABILITY_SEAT, DRAFT_ABILITY, ANCESTRY_COLOR,
 )  # fmt: skip
 
 #: Kinds whose integer answers are seats rather than card numbers.
-SEAT_ANSWERS: Final = frozenset({CHOOSE_OPPONENT, ADVENTURER_STACK})
-#: Kinds whose answers are codes (YES/NO, 0/1) rather than cards.
-CODE_ANSWERS: Final = frozenset({BLUE_MODE, TRIGGER_NEW})
+SEAT_ANSWERS: Final = frozenset({CHOOSE_OPPONENT, ADVENTURER_STACK, ABILITY_SEAT})
+#: Kinds whose answers are codes (YES/NO, 0/1, ability or color numbers) rather than cards.
+CODE_ANSWERS: Final = frozenset(
+    {BLUE_MODE, TRIGGER_NEW, USE_ABILITY, DRAFT_ABILITY, ANCESTRY_COLOR}
+)
+#: Questions about the D&D abilities (hidden abilities make them private).
+ABILITY_KINDS: Final = frozenset(
+    {USE_ABILITY, ABILITY_CARD, ABILITY_SEAT, DRAFT_ABILITY, ANCESTRY_COLOR}
+)
 
 
 class IllegalAnswer(ValueError):

@@ -4,7 +4,8 @@
 card hidden from ``seat`` (other players' hands, the deck order, the unused
 specials, other seats' unrevealed ante cards, another seat's private look)
 is shuffled among those hidden places, keeping every count and every fact
-``seat`` does know (its hand, public zones, cards revealed into a hand).
+``seat`` does know (its hand, public zones, cards revealed into a hand);
+other seats' D&D abilities that are still secret are re-dealt as well.
 The result is a state ``seat`` cannot tell apart from the real one, so
 searching it never uses information the seat does not have; and because the
 re-deal starts from a canonical order, two real states that differ only in
@@ -92,5 +93,10 @@ def determinize(s: GameState, seat: int, seed: int) -> GameState:
             d.source,
             d.ctx,  # ctx never holds hidden cards
         )
+    if c.abilities is not None:
+        # Other seats' hidden D&D abilities are re-dealt too (after the cards,
+        # so a game without abilities re-deals exactly as before).
+        r = rng.seed_state(seed ^ 0x5A5A5A5A)
+        c.abilities.redeal(seat, r)
     c.rng = rng.seed_state(seed ^ 0x9E3779B9)
     return c

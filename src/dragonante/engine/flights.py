@@ -138,6 +138,8 @@ def _color_reward(s: GameState, st: Step) -> None:
     _, p, ci, amount = st
     if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
         return
+    if s.abilities is not None:
+        amount += s.abilities.flight_bonus(s, p)
     ev(s, "color_flight", seat=p, color=COLORS[ci], amount=amount)
     for o in opponents_from_left(s, p):
         pay(s, o, amount, p)
@@ -146,11 +148,18 @@ def _color_reward(s: GameState, st: Step) -> None:
 
 @step("strength_reward")
 def _strength_reward(s: GameState, st: Step) -> None:
-    _, p, strength = st
+    """Steal gold equal to the strength and take ante cards.  ``st[3]``, when
+    given, is whether the steal still happens (0: Streetwise replaced it)."""
+    p, strength = st[1], st[2]
     if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
         return
+    ab = s.abilities
+    if ab is not None and len(st) == 3 and ab.strength_flight(s, p, strength):
+        return
     ev(s, "strength_flight", seat=p, strength=strength)
-    steal(s, p, strength)
+    if len(st) == 3 or st[3]:
+        bonus = 0 if ab is None else ab.flight_bonus(s, p)
+        steal(s, p, strength + bonus, by_power=False)
     take = s.config.rules.strength_flight_ante_cards
     if take < 0:  # the original rule: all the remaining ante cards
         take = len(s.ante)
@@ -160,8 +169,9 @@ def _strength_reward(s: GameState, st: Step) -> None:
 
 
 def _flight_done(s: GameState, p: int) -> None:
-    """Hook for effects that care about completed flights (ability recharge, later)."""
-    del s, p
+    """``p`` scored a special flight: abilities recharge (and Arcana draws)."""
+    if s.abilities is not None:
+        s.abilities.flight_scored(s, p)
 
 
 @step("take_ante")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dragonante.engine import rng
+from dragonante.engine import hooks, rng
 from dragonante.engine.config import TRADITIONAL_SPECIALS
 from dragonante.engine.core import (
     POWERS,
@@ -194,6 +194,22 @@ def _ante_ask(s: GameState, st: Step) -> None:
     s.queue.append(("ante_ask", start, k + 1, redo))
     hand = s.hands[seat]
     if hand and not (s.out >> seat) & 1:
+        ab = s.abilities
+        if (
+            ab is not None
+            and (ab.window_seats >> seat) & 1
+            and ab.window(s, seat, hooks.ANTE, ("ante_choose", seat))
+        ):
+            return
+        ask(s, seat, ANTE, tuple(hand))
+
+
+@step("ante_choose")
+def _ante_choose(s: GameState, st: Step) -> None:
+    """Ask for the ante card after an ability window (its hand may have changed)."""
+    seat = st[1]
+    hand = s.hands[seat]
+    if hand:
         ask(s, seat, ANTE, tuple(hand))
 
 
@@ -229,12 +245,26 @@ def strongest_untied(cards: list[int]) -> int:
 @step("ante_reveal")
 def _ante_reveal(s: GameState, st: Step) -> None:
     _, start, redo = st
+    choices = s.ante_choice
+    ev(s, "ante_reveal", cards=list(choices))
+    for c in choices:
+        if c >= 0:
+            forget_card(s, c)
+    ab = s.abilities
+    if ab is not None:  # a window between the reveal and the ante's gold (Perception)
+        s.queue.append(("ante_settle", start, redo))
+        ab.ante_revealed(s)
+        return
+    _ante_settle(s, st)
+
+
+@step("ante_settle")
+def _ante_settle(s: GameState, st: Step) -> None:
+    """Leader, ante gold and "when revealed" ante effects, or a redo if all tied."""
+    _, start, redo = st
     n = s.n
     choices = s.ante_choice
     anted = [c for c in choices if c >= 0]
-    ev(s, "ante_reveal", cards=list(choices))
-    for c in anted:
-        forget_card(s, c)
     lead = strongest_untied(choices)
     if lead < 0 and anted and redo < _MAX_ANTE_REDOS:
         # L Step 1 "rare corner case" (D10, A24): every ante card is tied.
@@ -250,6 +280,7 @@ def _ante_reveal(s: GameState, st: Step) -> None:
     amount = max((STRENGTH[c] for c in anted), default=0)
     s.leader = lead
     s.ante = anted
+    cards = choices
     s.ante_choice = [-1] * n
     ev(s, "ante_paid", leader=lead, amount=amount)
     for p in clockwise(s, lead):
@@ -262,6 +293,8 @@ def _ante_reveal(s: GameState, st: Step) -> None:
                 dragon_turtle_ante(s, lead)
     s.phase = PLAY_PHASE
     s.queue.append(("round_start",))
+    if s.abilities is not None:
+        s.abilities.ante_paid(s, cards)
 
 
 # --- step 2: rounds and turns ----------------------------------------------
@@ -269,6 +302,9 @@ def _ante_reveal(s: GameState, st: Step) -> None:
 
 @step("round_start")
 def _round_start(s: GameState, st: Step) -> None:
+    ab = s.abilities
+    if ab is not None and len(st) == 1 and ab.leader_window(s):
+        return  # an ability may choose another leader; the round starts after it
     n = s.n
     s.round += 1
     s.round_card = [-1] * n
@@ -296,10 +332,34 @@ def _turn(s: GameState, st: Step) -> None:
         for o in opponents_from_left(s, seat):
             pay(s, seat, 2, o)
     if len(hand) == 1:  # buying cards, first situation
+        s.queue.append(("turn_play", k, 0))
         buy(s, seat)
+        return
+    _play_card(s, seat, k, False)
+
+
+@step("turn_play")
+def _turn_play(s: GameState, st: Step) -> None:
+    """The k-th player of the round plays, after buying cards or an ability window
+    (``st[2]``: the window was already held)."""
+    _, k, windowed = st
+    _play_card(s, (s.leader + k) % s.n, k, bool(windowed))
+
+
+def _play_card(s: GameState, seat: int, k: int, windowed: bool) -> None:
+    """Ask ``seat`` for its card (after an ability window, unless already held)."""
+    hand = s.hands[seat]
     if not hand:  # nothing to play even after buying (deck and discard exhausted)
         ev(s, "turn_skipped", seat=seat)
         s.queue.append(("turn", k + 1))
+        return
+    ab = s.abilities
+    if (
+        ab is not None
+        and not windowed
+        and (ab.window_seats >> seat) & 1
+        and ab.window(s, seat, hooks.TURN, ("turn_play", k, 1))
+    ):
         return
     if len(hand) > 1 or not s.config.auto_single:  # inlined ask(): the hottest question
         s.decision_count += 1
@@ -358,10 +418,18 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
             fired = all(c < 0 or c == card for c in s.round_card)
     if s.log is not None:
         ev(s, "play", seat=seat, card=card, triggered=fired)
+    ab = s.abilities
+    if ab is not None and not (ab.play_seats >> seat) & 1:
+        ab = None
     if fired:
         q = s.queue
         q.append(("end_turn", seat, k))
+        if ab is not None:  # runs after the power, before flights are collected
+            ab.played(s, seat, card)
         q.append(("trigger", seat, card, card))
+    elif ab is not None:
+        s.queue.append(("end_turn", seat, k))
+        ab.played(s, seat, card)
     else:
         _end_turn(s, ("end_turn", seat, k))
 
@@ -433,10 +501,18 @@ def _after_rewards(s: GameState, st: Step) -> None:
         return
     hands = s.hands
     if not all(hands):
-        for p in clockwise(s, seat):
-            if not hands[p]:
-                buy(s, p)
+        s.queue.append(("turn", k + 1))
+        push(s, *(("buy_empty", p) for p in clockwise(s, seat) if not hands[p]))
+        return
     _turn(s, ("turn", k + 1))
+
+
+@step("buy_empty")
+def _buy_empty(s: GameState, st: Step) -> None:
+    """Buying cards, second situation: a player whose hand is empty buys."""
+    p = st[1]
+    if not s.hands[p]:
+        buy(s, p)
 
 
 @step("round_end")
@@ -558,6 +634,8 @@ def _award(s: GameState, st: Step) -> None:
     if winner < 0:
         ev(s, "no_winner", stakes=s.stakes)
         return
+    if s.abilities is not None:  # its steps run after the stakes are shared out
+        s.abilities.gambit_won(s, winner)
     amount = s.stakes
     sharers: list[int] = []
     if ante_has(s, "adventurer"):
@@ -631,10 +709,14 @@ def _winner_share(s: GameState, winner: int, amount: int) -> None:
             pay(s, winner, 3, o)
 
 
+@step("step4")
 @step("end_gambit")
 def _end_gambit(s: GameState, st: Step) -> None:
     """Discard flights and ante; Step 4 (hole or debts, game end); Step 5 (draw)."""
     winner = st[1]
+    ab = s.abilities
+    if ab is not None and st[0] == "end_gambit" and ab.before_step4(s, ("step4", *st[1:])):
+        return
     n = s.n
     for flight in s.flights:
         s.discard.extend(flight)
@@ -661,6 +743,17 @@ def _end_gambit(s: GameState, st: Step) -> None:
     start = winner if winner >= 0 else (st[2] if len(st) > 2 else s.leader)
     if (s.out >> start) & 1:
         start = left_of(s, start)
+    if ab is not None:  # abilities act between Step 4 and Step 5 (Desperation, Insight)
+        s.queue.append(("step5", start))
+        ab.after_step4(s)
+        return
+    _step5(s, ("step5", start))
+
+
+@step("step5")
+def _step5(s: GameState, st: Step) -> None:
+    """Step 5: everyone draws, clockwise from ``start``; the next gambit begins."""
+    start = st[1]
     per = s.config.rules.draw_per_gambit
     for p in clockwise(s, start):
         draw(s, p, per)

@@ -18,6 +18,7 @@ from dragonante.engine import flow as _flow
 from dragonante.engine import powers as _powers
 from dragonante.engine import powers_eg as _powers_eg
 from dragonante.engine import rng
+from dragonante.engine.abilities.setup import install as install_abilities
 from dragonante.engine.config import GameConfig
 from dragonante.engine.core import RESOLVERS, STEPS, ev
 from dragonante.engine.decisions import Decision, IllegalAnswer
@@ -34,6 +35,8 @@ def new_game(config: GameConfig | None = None, seed: int = 0, log: bool = True) 
     if log:
         s.log = []
     s.queue.append(("setup",))
+    if config.abilities.enabled:  # dealt (or drafted) before the cards
+        install_abilities(s)
     run(s)
     return s
 

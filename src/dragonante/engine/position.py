@@ -14,6 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dragonante.engine import rng
+from dragonante.engine.abilities.catalog import ABILITIES, ID
+from dragonante.engine.abilities.disks import DiskTable
+from dragonante.engine.abilities.setup import place
+from dragonante.engine.abilities.skills import SkillTable
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decks import fixed_deck
 from dragonante.engine.flow import legendary_specials
@@ -64,6 +68,24 @@ class Position:
     #: Emperor's Gambit debts in the order incurred: (debtor, creditor seat
     #: or -1 for the stakes, amount).
     debts: list[tuple[int, int, int]] = field(default_factory=list)
+    #: D&D abilities (a config with ``abilities.system``): each seat's ability
+    #: numbers; None takes the config's fixed lists.
+    abilities: list[list[int]] | None = None
+    #: Draconic Ancestry color per seat (index into ANCESTRY_COLORS, -1 none).
+    ancestry: list[int] = field(default_factory=list)
+    #: Per seat, the abilities everyone already knows it has (None: all of them
+    #: if abilities are public, else none).
+    revealed: list[list[int]] | None = None
+    #: Seats whose ability disk is Expended (Legendary disks).
+    expended: Sequence[int] = ()
+    #: Per seat, special abilities used and not yet recharged (Emperor's Gambit).
+    spent: list[list[int]] = field(default_factory=list)
+    #: Seats that used Diplomacy this gambit.
+    diplomacy_used: Sequence[int] = ()
+    #: Gambits each seat has won so far this game.
+    gambits_won: list[int] = field(default_factory=list)
+    #: Cards matching each seat's dragon ancestry already played this gambit.
+    ancestry_plays: list[int] = field(default_factory=list)
 
 
 def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool = True) -> GameState:
@@ -171,6 +193,10 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
     if pos.collected_strengths is not None:
         s.collected_strengths = list(pos.collected_strengths)
     s.dirty = (1 << n) - 1
+    if config.abilities.enabled:
+        _place_abilities(s, pos)
+    elif pos.abilities or pos.expended or pos.spent or pos.diplomacy_used:
+        raise PositionError("the position gives abilities but the config has none")
     if pos.start == "turn":
         if not 0 <= pos.turn < n:
             raise PositionError(f"turn must be 0-{n - 1}")
@@ -188,3 +214,37 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         raise PositionError(f"unknown start {pos.start!r}: use turn, ante or round_end")
     run(s)
     return s
+
+
+def _place_abilities(s: GameState, pos: Position) -> None:
+    """The position's D&D abilities: who holds what, disks, spent abilities."""
+    opts = s.config.abilities
+    n = s.n
+    if pos.abilities is not None:
+        held = [list(h) for h in pos.abilities] + [[] for _ in range(n - len(pos.abilities))]
+    elif opts.assign == "fixed" and not any("random" in k for k in opts.seats):
+        held = [[ID[k] for k in opts.seat_list(p)] for p in range(n)]
+    else:
+        raise PositionError("a position with abilities lists each seat's abilities")
+    if len(held) != n:
+        raise PositionError(f"abilities lists {len(held)} seats for {n} players")
+    for p, h in enumerate(held):
+        for a in h:
+            if not 0 <= a < len(ABILITIES) or ABILITIES[a].system != opts.system:
+                raise PositionError(f"seat {p}: ability {a} is not one of the {opts.system}")
+    revealed = None
+    if pos.revealed is not None:
+        revealed = [sum(1 << a for a in r) for r in pos.revealed]
+    tbl = place(s, held, pos.ancestry, revealed)
+    for p in range(min(n, len(pos.gambits_won))):
+        tbl.wins[p] = pos.gambits_won[p]
+    if isinstance(tbl, DiskTable):
+        tbl.expended = sum(1 << p for p in pos.expended)
+        for p in range(min(n, len(pos.ancestry_plays))):
+            tbl.ancestry_plays[p] = pos.ancestry_plays[p]
+            tbl.ancestry_gambit[p] = pos.gambit
+    elif isinstance(tbl, SkillTable):
+        for p in range(min(n, len(pos.spent))):
+            tbl.spent[p] = sum(1 << a for a in pos.spent[p])
+        for p in pos.diplomacy_used:
+            tbl.diplomacy[p] = pos.gambit

@@ -19,7 +19,6 @@ from dragonante.engine.core import (
     ask,
     clockwise,
     discard_from_flight,
-    draw,
     ev,
     flight_total,
     forget_card,
@@ -28,6 +27,7 @@ from dragonante.engine.core import (
     opponents_from_left,
     pay,
     power,
+    power_draw,
     push,
     put_cards_into_ante,
     replace_in_flight,
@@ -233,12 +233,12 @@ def _good_dragons(flight: list[int]) -> int:
 @power("gold")
 def gold(s: GameState, seat: int, text: int, this: int) -> None:
     """Draw a card per good dragon in your flight (this one included)."""
-    draw(s, seat, _good_dragons(s.flights[seat]))
+    power_draw(s, seat, _good_dragons(s.flights[seat]))
 
 
 @power("gold_monarch")
 def gold_monarch(s: GameState, seat: int, text: int, this: int) -> None:
-    draw(s, seat, _good_dragons(s.flights[seat]))
+    power_draw(s, seat, _good_dragons(s.flights[seat]))
     s.monarch |= 1 << seat
 
 
@@ -246,7 +246,7 @@ def silver_draws(s: GameState, seat: int) -> None:
     """Each player with a good dragon in their flight draws one, you first, then clockwise."""
     for p in clockwise(s, seat):
         if any(IS_GOOD[c] for c in s.flights[p]):
-            draw(s, p, 1)
+            power_draw(s, p, 1)
 
 
 @power("silver")
@@ -296,7 +296,7 @@ def _seer_keep(s: GameState, d: Decision, keep: int) -> None:
 def fool(s: GameState, seat: int, text: int, this: int) -> None:
     """Draw a card per opponent whose flight is stronger than yours."""
     mine = flight_total(s, seat)
-    draw(s, seat, sum(1 for o in opponents_from_left(s, seat) if flight_total(s, o) > mine))
+    power_draw(s, seat, sum(1 for o in opponents_from_left(s, seat) if flight_total(s, o) > mine))
 
 
 @power("kobold")
@@ -311,7 +311,7 @@ def _kobold(s: GameState, st: Step) -> None:
     hand = s.hands[seat]
     if not hand:  # the whole hand was discarded: nothing left to choose
         ev(s, "kobold_draw", seat=seat, count=count)
-        draw(s, seat, count)
+        power_draw(s, seat, count)
         return
     ask(s, seat, D.KOBOLD_DISCARD, (*hand, D.DONE), text, (count,))
 
@@ -322,7 +322,7 @@ def _kobold_discard(s: GameState, d: Decision, card: int) -> None:
     count = d.ctx[0]
     if card == D.DONE:
         ev(s, "kobold_draw", seat=seat, count=count)
-        draw(s, seat, count)
+        power_draw(s, seat, count)
         return
     s.hands[seat].remove(card)
     s.discard.append(card)
@@ -358,17 +358,21 @@ CHOSEN_STEP: dict[str, str] = {
 }
 
 
-def _strongest_opponents(s: GameState, seat: int) -> list[int]:
+def strongest_opponents(s: GameState, seat: int) -> list[int]:
+    """The opponents a power may choose as "the opponent with the strongest flight"."""
     opp = opponents_from_left(s, seat)
     totals = {o: flight_total(s, o) for o in opp}
     best = max(totals.values())
-    return [o for o in opp if totals[o] == best]
+    tied = [o for o in opp if totals[o] == best]
+    if len(tied) > 1 and s.abilities is not None:
+        tied = s.abilities.strongest_choices(s, tied)
+    return tied
 
 
 @power("red", "red_destroyer")
 def red(s: GameState, seat: int, text: int, this: int) -> None:
     """The strongest opponent (your own flight ignored) pays, then you take a random card."""
-    choose_among(s, seat, text, _strongest_opponents(s, seat), "red_hit")
+    choose_among(s, seat, text, strongest_opponents(s, seat), "red_hit")
 
 
 @step("red_hit")
@@ -412,11 +416,23 @@ def bahamut(s: GameState, seat: int, text: int, this: int) -> None:
 
 @power("queen")
 def queen(s: GameState, seat: int, text: int, this: int) -> None:
-    """Nearest qualifying opponent on the left first: pay 5, lose a random card."""
-    for o in opponents_from_left(s, seat):
-        if has_good_and_evil(s.flights[o]):
-            pay(s, o, 5, seat)
-            take_random(s, seat, o)
+    """Nearest qualifying opponent on the left first: pay 5, lose a random card
+    (one step per opponent, so a question about one take comes before the next)."""
+    push(
+        s,
+        *(
+            ("queen_hit", seat, o)
+            for o in opponents_from_left(s, seat)
+            if has_good_and_evil(s.flights[o])
+        ),
+    )
+
+
+@step("queen_hit")
+def _queen_hit(s: GameState, st: Step) -> None:
+    _, seat, o = st
+    pay(s, o, 5, seat)
+    take_random(s, seat, o)
 
 
 # --- Wyrmlings, Sorcerer, Illusionist, Prophet, Princess ------------------------

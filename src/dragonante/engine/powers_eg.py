@@ -19,15 +19,14 @@ from dragonante.engine.core import (
     STAKES,
     ask,
     clockwise,
-    draw,
     ev,
-    flight_total,
     forget_card,
     left_of,
     opponents_from_left,
     pay,
     players_in,
     power,
+    power_draw,
     push,
     put_into_ante,
     replace_in_flight,
@@ -36,7 +35,7 @@ from dragonante.engine.core import (
     step,
 )
 from dragonante.engine.decisions import Decision
-from dragonante.engine.powers import CHOSEN_STEP, choose_among
+from dragonante.engine.powers import CHOSEN_STEP, choose_among, strongest_opponents
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, IS_EVIL, IS_GOOD, IS_MORTAL, KEY, POWER, STRENGTH
 
@@ -47,7 +46,7 @@ Step = tuple[Any, ...]
 def adamantine(s: GameState, seat: int, text: int, this: int) -> None:
     """Draw a card; each opponent pays 1 gold to the stakes (the draw happens even
     if they go into debt)."""
-    draw(s, seat, 1)
+    power_draw(s, seat, 1)
     for o in opponents_from_left(s, seat):
         pay(s, o, 1, STAKES)
 
@@ -84,7 +83,7 @@ def mercury(s: GameState, seat: int, text: int, this: int) -> None:
     for c in s.flights[seat]:
         if IS_GOOD[c]:
             colors |= COLOR_MASK[c]
-    draw(s, seat, colors.bit_count())
+    power_draw(s, seat, colors.bit_count())
 
 
 @power("mithral")
@@ -93,8 +92,8 @@ def mithral(s: GameState, seat: int, text: int, this: int) -> None:
     then you draw one more."""
     for p in clockwise(s, seat):
         if len(s.hands[p]) <= 3:
-            draw(s, p, 1)
-    draw(s, seat, 1)
+            power_draw(s, p, 1)
+    power_draw(s, seat, 1)
 
 
 @power("iron")
@@ -115,8 +114,8 @@ def spy(s: GameState, seat: int, text: int, this: int) -> None:
 @power("purple")
 def purple(s: GameState, seat: int, text: int, this: int) -> None:
     """Draw a card, then put a card from your hand into the ante."""
-    draw(s, seat, 1)
     push(s, ("ante_put", seat, text, seat))
+    power_draw(s, seat, 1)  # after the push: a Luck Domain redraw comes before the ante_put
 
 
 @power("exarch")
@@ -146,10 +145,7 @@ def _resolve_ante_put(s: GameState, d: Decision, card: int) -> None:
 @power("gray")
 def gray(s: GameState, seat: int, text: int, this: int) -> None:
     """The strongest opponent (ties: you choose) pays 1 gold per evil dragon in the ante."""
-    opp = opponents_from_left(s, seat)
-    totals = {o: flight_total(s, o) for o in opp}
-    best = max(totals.values())
-    choose_among(s, seat, text, [o for o in opp if totals[o] == best], "gray_hit")
+    choose_among(s, seat, text, strongest_opponents(s, seat), "gray_hit")
 
 
 @step("gray_hit")
@@ -198,8 +194,25 @@ def _shadow_take(s: GameState, st: Step) -> None:
         return
     s.rng, k = rng.below(s.rng, len(hand))
     card = hand.pop(k)
-    forget_card(s, card)
     ev(s, "take_random", taker=seat, victim=victim)
+    if s.abilities is not None:
+        # The card waits in limbo while an ability may swap it (Dungeoneering).
+        s.limbo.append(card)
+        s.queue.append(("shadow_place", seat, this))
+        s.abilities.took_random(s, seat, victim, card, True)
+        return
+    _shadow_replace(s, seat, this, card)
+
+
+@step("shadow_place")
+def _shadow_place(s: GameState, st: Step) -> None:
+    _, seat, this = st
+    card = s.limbo.pop()
+    _shadow_replace(s, seat, this, card)
+
+
+def _shadow_replace(s: GameState, seat: int, this: int, card: int) -> None:
+    forget_card(s, card)
     ev(s, "replace", seat=seat, old=this, new=card, how="shadow")
     replace_in_flight(s, seat, this, card)
     push(s, ("trigger", seat, card, card))
@@ -230,7 +243,7 @@ def _adventurer_discard(s: GameState, d: Decision, card: int) -> None:
         s.discard.append(c)
         forget_card(s, c)
         ev(s, "discard_from_hand", seat=seat, card=c)
-    draw(s, seat, len(gone))
+    power_draw(s, seat, len(gone))
 
 
 # --- Hatchling: copy a weaker card's power ------------------------------------------

@@ -12,10 +12,13 @@ revealed and not yet placed, e.g. the Sorcerer's three).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import Decision
+
+if TYPE_CHECKING:
+    from dragonante.engine.hooks import AbilityHooks
 
 #: One logged event: (seats that may see it, or None for everyone; kind; data).
 Event = tuple[tuple[int, ...] | None, str, dict[str, Any]]
@@ -31,6 +34,7 @@ class GameState:
     """Mutable game state; :mod:`dragonante.engine.game` is its only writer."""
 
     __slots__ = (
+        "abilities",
         "ante",
         "ante_choice",
         "archmage",
@@ -156,6 +160,9 @@ class GameState:
         #: The gambit after which the game ends (time limit called), 0: none.
         self.last_gambit = 0
         self.log: list[Event] | None = None
+        #: The D&D abilities of this table (their state and rule hooks), or None
+        #: when the table plays without them (:mod:`dragonante.engine.hooks`).
+        self.abilities: AbilityHooks | None = None
 
     @property
     def over(self) -> bool:
@@ -216,6 +223,8 @@ class GameState:
         c.out = self.out
         c.last_gambit = self.last_gambit
         c.log = self.log if keep_log else None
+        ab = self.abilities
+        c.abilities = None if ab is None else ab.clone()
         return c
 
     def to_dict(self) -> dict[str, Any]:
@@ -270,4 +279,5 @@ class GameState:
             "winners": list(self.winners),
             "out": self.out,
             "last_gambit": self.last_gambit,
+            **({} if self.abilities is None else {"abilities": self.abilities.to_dict()}),
         }

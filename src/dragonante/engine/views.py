@@ -6,25 +6,34 @@ hand, every public zone and count, and the private facts the rules show it
 card before the reveal, its own pick 'em choice).  It never sees another
 hand, the deck order, the unused specials (unless "show 'em"), or another
 seat's options.  ``seat=None`` is a spectator: public information only.
+
+D&D abilities (``state.abilities``): a seat sees its own abilities, every
+ability already used (or all of them at a table where they are public), how
+many each character has, and every disk's side.  A game-master
+(``gm=True``) also sees every character's abilities, but no hidden card.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import SEER_KEEP
 from dragonante.engine.state import Event, GameState
 
 SPECTATOR = None
 
 
-def observe(s: GameState, seat: int | None) -> dict[str, Any]:
-    """A JSON-ready view of ``s`` for ``seat`` (or a spectator)."""
+def observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
+    """A JSON-ready view of ``s`` for ``seat`` (or a spectator; ``gm``: a game-master)."""
     n = s.n
     d = s.pending
+    ab = s.abilities
     question: dict[str, Any] | None = None
     if d is not None:
-        question = {"id": d.id, "seat": d.seat, "kind": d.kind, "source": d.source}
+        kind = d.kind if ab is None or gm else ab.question_for(d, seat)
+        question = {"id": d.id, "seat": d.seat, "kind": kind, "source": d.source}
         if seat == d.seat:
             question["options"] = list(d.options)
     known_in_hands: dict[int, list[int]] = {}
@@ -87,7 +96,19 @@ def observe(s: GameState, seat: int | None) -> dict[str, Any]:
         "out": _bits(s.out),
         #: The gambit announced as the last one (time limit), else 0.
         "last_gambit": s.last_gambit,
+        #: The D&D abilities as this seat may know them (None: the table has none).
+        "abilities": None if ab is None else ab.view(s, seat, gm),
     }
+
+
+def config_for(config: GameConfig, seat: int | None) -> GameConfig:
+    """The table's configuration as ``seat`` may know it (``None``: a spectator).
+
+    Everything in a config is public except the game-master's notes on hidden
+    D&D abilities: which ones another seat was given, its dragon ancestry.
+    """
+    known = config.abilities.as_known_by(seat)
+    return config if known is config.abilities else replace(config, abilities=known)
 
 
 def visible_discards(s: GameState, seat: int | None) -> list[int]:

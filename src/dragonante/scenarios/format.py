@@ -20,6 +20,8 @@ from typing import Any
 
 from dragonante.cards import CARD_BY_ID
 from dragonante.engine import decisions as q
+from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
+from dragonante.engine.abilities.catalog import ID as ABILITY_ID
 from dragonante.engine.config import ConfigError, GameConfig, config_from_dict
 from dragonante.engine.position import Position
 
@@ -71,6 +73,14 @@ _TABLE_KEYS = {
     "collected_colors": "per seat, list of color names",
     "collected_strengths": "per seat, list of strengths",
     "debts": "EG debts in the order incurred: [debtor, creditor, amount], -1 = stakes",
+    "abilities": "per seat, its D&D ability keys",
+    "ancestry": "per seat, its Draconic Ancestry color (or an empty string)",
+    "revealed": "per seat, the ability keys everyone already knows",
+    "disks": "per seat, ready or expended (Legendary ability disks)",
+    "spent": "per seat, special abilities used and not yet recharged",
+    "diplomacy_used": "seats that used Diplomacy this gambit",
+    "gambits_won": "gambits each seat has won so far",
+    "ancestry_plays": "cards matching each seat's ancestry played this gambit",
 }
 
 #: Keys allowed in ``[expect]`` and in a step's ``expect``.
@@ -111,6 +121,11 @@ EXPECT_KEYS = frozenset(
         "specials",
         "in_game",
         "not_in_game",
+        "abilities",
+        "revealed",
+        "disks",
+        "spent",
+        "gambits_won",
     }
 )
 
@@ -189,6 +204,10 @@ def answer_value(value: Any, where: str) -> int:
         word = ANSWER_WORDS.get(value.lower())
         if word is not None:
             return word
+        if value in ABILITY_ID:  # use_ability, draft_ability
+            return ABILITY_ID[value]
+        if value in ANCESTRY_COLORS:  # ancestry_color
+            return ANCESTRY_COLORS.index(value)
         return card(value, where)
     raise ScenarioError(f"{where}: expected a card id, a seat number or a word, got {value!r}")
 
@@ -257,11 +276,67 @@ def _position(table: dict[str, Any], players: int, where: str) -> Position:
             sum(1 << st for st in _ints(v, f"{where}.collected_strengths[{i}]"))
             for i, v in enumerate(cs)
         ]
+    _abilities(table, players, where, pos)
     start = table.get("start", "turn")
     if start not in ("turn", "ante", "round_end"):
         raise ScenarioError(f"{where}.start: expected turn, ante, round_end or new")
     pos.start = start
     return pos
+
+
+def ability_keys(value: Any, where: str) -> list[int]:
+    """A list of ability keys to their numbers, or a clear error."""
+    if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
+        raise ScenarioError(f"{where}: expected a list of ability keys")
+    out = []
+    for k in value:
+        if k not in ABILITY_ID:
+            raise ScenarioError(f"{where}: unknown ability {k!r}; known: {', '.join(ABILITY_ID)}")
+        out.append(ABILITY_ID[k])
+    return out
+
+
+def _per_seat_abilities(value: Any, players: int, where: str) -> list[list[int]]:
+    if not isinstance(value, list) or len(value) > players:
+        raise ScenarioError(f"{where}: expected a list of at most {players} ability-key lists")
+    out = [ability_keys(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return out + [[] for _ in range(players - len(out))]
+
+
+def _abilities(table: dict[str, Any], players: int, where: str, pos: Position) -> None:
+    """The D&D ability keys of ``[table]``."""
+    if "abilities" in table:
+        pos.abilities = _per_seat_abilities(table["abilities"], players, f"{where}.abilities")
+    if "revealed" in table:
+        pos.revealed = _per_seat_abilities(table["revealed"], players, f"{where}.revealed")
+    if "spent" in table:
+        pos.spent = _per_seat_abilities(table["spent"], players, f"{where}.spent")
+    if "ancestry" in table:
+        colors = table["ancestry"]
+        if not isinstance(colors, list) or len(colors) > players:
+            raise ScenarioError(f"{where}.ancestry: expected a color (or '') per seat")
+        out = []
+        for i, c in enumerate(colors):
+            if c and c not in ANCESTRY_COLORS:
+                raise ScenarioError(
+                    f"{where}.ancestry[{i}]: {c!r} is not one of {', '.join(ANCESTRY_COLORS)}"
+                )
+            out.append(ANCESTRY_COLORS.index(c) if c else -1)
+        pos.ancestry = out
+    if "disks" in table:
+        disks = table["disks"]
+        if (
+            not isinstance(disks, list)
+            or len(disks) != players
+            or any(d not in ("ready", "expended") for d in disks)
+        ):
+            raise ScenarioError(f"{where}.disks: expected 'ready' or 'expended' for every seat")
+        pos.expended = [p for p, d in enumerate(disks) if d == "expended"]
+    if "diplomacy_used" in table:
+        pos.diplomacy_used = _ints(table["diplomacy_used"], f"{where}.diplomacy_used")
+    for key in ("gambits_won", "ancestry_plays"):
+        if key in table:
+            setattr(pos, key, _ints(table[key], f"{where}.{key}"))
 
 
 def _debts(value: Any, players: int, where: str) -> list[tuple[int, int, int]]:
@@ -387,3 +462,16 @@ def load(path: str | Path) -> Scenario:
     except UnicodeDecodeError as e:
         raise ScenarioError(f"{p}: not UTF-8 text") from e
     return parse(text, str(p))
+
+
+__all__ = [
+    "ABILITY_ID",
+    "Scenario",
+    "ScenarioError",
+    "Step",
+    "answer_value",
+    "card",
+    "cards",
+    "load",
+    "parse",
+]

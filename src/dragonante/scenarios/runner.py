@@ -18,6 +18,11 @@ from typing import Any
 
 from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as q
+from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
+from dragonante.engine.abilities.catalog import KEY as ABILITY_KEY
+from dragonante.engine.abilities.disks import DiskTable
+from dragonante.engine.abilities.skills import SkillTable
+from dragonante.engine.abilities.table import AbilityTable
 from dragonante.engine.core import flight_total
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.game import apply, new_game
@@ -25,7 +30,14 @@ from dragonante.engine.invariants import violations
 from dragonante.engine.position import PositionError, build_position
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
-from dragonante.scenarios.format import Scenario, ScenarioError, answer_value, card, cards
+from dragonante.scenarios.format import (
+    ABILITY_ID,
+    Scenario,
+    ScenarioError,
+    answer_value,
+    card,
+    cards,
+)
 
 _BOUNDARY = frozenset({q.PLAY, q.ANTE})
 
@@ -44,8 +56,12 @@ class Result:
         return not self.failures
 
 
-def name(c: int) -> str:
-    """A card number as its physical id (readable in failure messages)."""
+def name(c: int, kind: str = "") -> str:
+    """An answer as written in a scenario (card id, ability key...), for messages."""
+    if kind in (q.USE_ABILITY, q.DRAFT_ABILITY) and 0 <= c < len(ABILITY_KEY):
+        return ABILITY_KEY[c]
+    if kind == q.ANCESTRY_COLOR and 0 <= c < len(ANCESTRY_COLORS):
+        return ANCESTRY_COLORS[c]
     if c == q.PASS:
         return "pass"
     if c == q.DONE:
@@ -58,6 +74,8 @@ def name(c: int) -> str:
 
 
 def describe_options(kind: str, options: tuple[int, ...]) -> str:
+    if kind in (q.USE_ABILITY, q.DRAFT_ABILITY, q.ANCESTRY_COLOR):
+        return ", ".join(name(o, kind) for o in options)
     if kind in q.SEAT_ANSWERS or kind in q.CODE_ANSWERS:
         return ", ".join(str(o) for o in options)
     return ", ".join(name(o) for o in options)
@@ -156,6 +174,8 @@ def _event_matches(event: Event, spec: Any, where: str) -> bool:
                     return False
                 continue
             got = data.get(key)
+            if key == "ability" and isinstance(want, str):
+                want = ABILITY_ID.get(want, want)
             if isinstance(want, str) and isinstance(got, int) and key in _CARD_FIELDS:
                 if got != card(want, where):
                     return False
@@ -272,6 +292,8 @@ def _check(
                         f"{where}: {cid} {'did not trigger' if not did else 'triggered'}, "
                         f"expected {'a trigger' if key == 'triggered' else 'no trigger'}"
                     )
+        elif key in ("abilities", "revealed", "disks", "spent", "gambits_won"):
+            _check_abilities(s, key, want, at, mismatch)
         elif key in ("collected_colors", "collected_strengths"):
             for p, vals in _per_seat(want, n, at).items():
                 mask = getattr(s, key)[p]
@@ -283,6 +305,30 @@ def _check(
                     got_s = [i for i in range(32) if (mask >> i) & 1]
                     if got_s != sorted(vals):
                         mismatch(f"{key}[{p}]", got_s, vals)
+
+
+def _check_abilities(s: GameState, key: str, want: Any, at: str, mismatch: Any) -> None:
+    """Expectations about the D&D abilities (per seat, as a list or a table by seat)."""
+    tbl = s.abilities
+    if not isinstance(tbl, AbilityTable):
+        raise ScenarioError(f"{at}: this table plays without abilities")
+    for p, value in _per_seat(want, s.n, at).items():
+        if key == "disks":
+            got: Any = "expended" if isinstance(tbl, DiskTable) and not tbl.ready(p) else "ready"
+        elif key == "gambits_won":
+            got = tbl.wins[p]
+        elif key == "abilities":
+            got = sorted(ABILITY_KEY[a] for a in tbl.held[p])
+            value = sorted(value)
+        elif key == "revealed":
+            got = sorted(ABILITY_KEY[a] for a in tbl.held[p] if (tbl.revealed[p] >> a) & 1)
+            value = sorted(value)
+        else:  # spent
+            mask = tbl.spent[p] if isinstance(tbl, SkillTable) else 0
+            got = sorted(ABILITY_KEY[a] for a in tbl.held[p] if (mask >> a) & 1)
+            value = sorted(value)
+        if got != value:
+            mismatch(f"{key}[{p}]", got, value)
 
 
 def _check_pending(s: GameState, want: Any, at: str, out: list[str]) -> None:

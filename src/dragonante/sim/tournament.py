@@ -11,6 +11,15 @@ of ``n`` games for a perfectly balanced table.
 Results are pooled by bot spec (the text given in ``seats``): three seats of
 ``heuristic`` add up to one ``heuristic`` row with three seat-games per game.
 
+**D&D abilities belong to the player, not the chair.**  An entry may name its
+character's abilities after an ``@``: ``heuristic@random`` (as many random
+abilities as the table's ``abilities.per_character``), ``heuristic@random+random``,
+``heuristic@fast-hands+cutting-words``.  They move with the entry as seats
+rotate, so ``heuristic@random,heuristic,heuristic,heuristic`` with a table
+that uses ability disks measures what the abilities are worth.  Entries
+without ``@`` have none (unless no entry names any: then the table's own
+``abilities.assign`` deals every seat as usual).
+
 * **Wins.**  A game won alone counts 1; a win shared by ``k`` tied players
   counts ``1/k`` to each of them, so the wins of every game add up to 1 and
   the win rates of a table add up to 100% (per seat).
@@ -35,12 +44,12 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dragonante.bots import make_bot, parse_spec
 from dragonante.bots.base import SeatView
-from dragonante.engine.config import GameConfig
+from dragonante.engine.config import ConfigError, GameConfig
 from dragonante.engine.game import apply, new_game
 from dragonante.engine.series import game_seed
 
@@ -62,6 +71,28 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     low = 0.0 if successes <= 0 else max(0.0, center - half)
     high = 1.0 if successes >= trials else min(1.0, center + half)
     return (low, high)
+
+
+def entry_parts(entry: str, config: GameConfig | None = None) -> tuple[str, tuple[str, ...] | None]:
+    """Split ``bot[:settings][@ability+ability...]`` into the bot spec and the
+    ability keys (None when the entry names none; ``random`` alone means the
+    table's number of random abilities)."""
+    spec, sep, rest = entry.partition("@")
+    if not sep:
+        return spec.strip(), None
+    keys = tuple(k.strip().lower().replace("-", "_") for k in rest.split("+") if k.strip())
+    if keys == ("random",) and config is not None and config.abilities.enabled:
+        keys = ("random",) * config.abilities.count
+    return spec.strip(), keys
+
+
+def game_config(config: GameConfig, seats: Sequence[str]) -> GameConfig:
+    """The table's config for one seating: abilities follow the entries (fixed lists)."""
+    parts = [entry_parts(e, config)[1] for e in seats]
+    if all(p is None for p in parts):
+        return config
+    lists = tuple(p or () for p in parts)
+    return config.with_(abilities=replace(config.abilities, assign="fixed", seats=lists))
 
 
 def seating(entries: Sequence[str], game: int) -> list[str]:
@@ -90,10 +121,10 @@ class GameOutcome:
 def play_game(
     config: GameConfig, seats: Sequence[str], seed: int, bot_seed: int, index: int = 0
 ) -> GameOutcome:
-    """Play one game with the bots ``seats`` (specs), seat by seat."""
+    """Play one game with the bots ``seats`` (entries: specs, with abilities after ``@``)."""
     n = len(seats)
-    s = new_game(config.with_(players=n), seed)
-    bots = [make_bot(spec, bot_seed * 101 + p) for p, spec in enumerate(seats)]
+    s = new_game(game_config(config.with_(players=n), seats), seed)
+    bots = [make_bot(entry_parts(e)[0], bot_seed * 101 + p) for p, e in enumerate(seats)]
     times: list[list[float]] = [[] for _ in range(n)]
     iterations = [0] * n
     decisions = 0
@@ -192,12 +223,24 @@ class TournamentResult:
         }
 
 
-def check_seats(seats: Sequence[str]) -> None:
-    """Validate the entries (2-6 known bot specs); raises ValueError/KeyError."""
+def check_seats(seats: Sequence[str], config: GameConfig | None = None) -> None:
+    """Validate the entries (2-6 known bot specs, abilities the table can use);
+    raises ValueError/KeyError."""
     if not 2 <= len(seats) <= 6:
         raise ValueError(f"a table has 2-6 seats, got {len(seats)}")
-    for spec in seats:
+    named = False
+    for entry in seats:
+        spec, keys = entry_parts(entry)
         parse_spec(spec)
+        named = named or keys is not None
+    if named:
+        cfg = config or GameConfig()
+        if not cfg.abilities.enabled:
+            raise ValueError("an entry names abilities (@...) but the table plays without them")
+        try:
+            game_config(cfg.with_(players=len(seats)), seats).validate()
+        except ConfigError as e:
+            raise ValueError(str(e)) from None
 
 
 def _chunks(games: int, workers: int) -> Iterator[list[int]]:
@@ -216,7 +259,7 @@ def run_tournament(
 ) -> TournamentResult:
     """Play the tournament; ``progress(k)`` is called as each batch of k games ends."""
     entries = [spec.strip() for spec in seats]
-    check_seats(entries)
+    check_seats(entries, (config or GameConfig()).with_(players=len(entries)))
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     if workers < 1:

@@ -1,0 +1,379 @@
+"""Emperor's Gambit special abilities (EG Appendix 2; options.md §7.2).
+
+Fifteen 4e skills and the Luck Domain feat.  Each belongs to one character
+only.  Three kinds:
+
+* **always on**: Arcana, Bluff, Endurance, History, Intimidate, Nature,
+  Religion (its keep is still the owner's choice), Stealth, Thievery;
+* **once per gambit**: Diplomacy;
+* **recharge** ("cannot use this ability again until you complete a special
+  flight"): Dungeoneering, Heal, Insight, Perception, Streetwise, Luck
+  Domain, each tracked on its own; a completed special flight readies all
+  of the owner's spent ones, except that the flight Streetwise was used on
+  does not ready Streetwise itself.
+
+An always-on ability is revealed (the public ``ability_used`` event) each
+time it changes something.  Rulings for what the book leaves open are in
+``docs/abilities.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.cards import ALL_CARDS
+from dragonante.engine import rng
+from dragonante.engine.abilities import catalog as A
+from dragonante.engine.abilities.catalog import ABILITIES, RECHARGE, SKILLS
+from dragonante.engine.abilities.table import (
+    BEFORE_STEP4,
+    REVEALED,
+    STEP4,
+    TAKEN,
+    WINDOW,
+    AbilityTable,
+    draw_for,
+)
+from dragonante.engine.core import (
+    ask,
+    clockwise,
+    ev,
+    forget_card,
+    opponents_from_left,
+    pay,
+    push,
+    reveal_known,
+    steal,
+    top_card,
+)
+from dragonante.engine.decisions import ABILITY_CARD, ABILITY_SEAT, PASS, Decision
+from dragonante.engine.hooks import Step
+from dragonante.engine.state import GameState
+from dragonante.engine.tables import IS_MORTAL, STRENGTH
+
+#: Mortals and dragon gods (History).
+_HISTORY_CARDS = tuple(IS_MORTAL[i] or c.type.kind == "dragon god" for i, c in enumerate(ALL_CARDS))
+_RECHARGE_MASK = sum(1 << a.id for a in ABILITIES if a.kind == RECHARGE)
+
+
+class SkillTable(AbilityTable):
+    """Special abilities: always on, once per gambit, or recharged by special flights."""
+
+    __slots__ = ("diplomacy", "spent")
+    system = SKILLS
+    PLAY_ABILITIES = frozenset({A.HISTORY})
+    WINDOW_ABILITIES = frozenset({A.HEAL})
+
+    def __init__(self, options: Any, n: int) -> None:
+        super().__init__(options, n)
+        #: Per seat, a bit mask of the recharge abilities used and not yet ready again.
+        self.spent: list[int] = [0] * n
+        #: Per seat, the gambit in which Diplomacy was last used (0: never).
+        self.diplomacy: list[int] = [0] * n
+
+    def _clone_into(self, c: Any) -> None:
+        c.spent = self.spent[:]
+        c.diplomacy = self.diplomacy[:]
+
+    def _dict(self) -> dict[str, Any]:
+        return {"spent": list(self.spent), "diplomacy": list(self.diplomacy)}
+
+    def _view(self, s: GameState, seat: int | None, gm: bool) -> dict[str, Any]:
+        # Only a used ability can be spent, and a used ability is revealed.
+        return {
+            "spent": [[a for a in self.held[p] if (self.spent[p] >> a) & 1] for p in range(self.n)],
+            "diplomacy_used": [self.diplomacy[p] == s.gambit for p in range(self.n)],
+        }
+
+    def _exclusive(self) -> bool:
+        return True
+
+    def ready(self, seat: int, ability: int) -> bool:
+        """``seat`` holds ``ability`` and may use it now (not spent)."""
+        return ability in self.held[seat] and not (self.spent[seat] >> ability) & 1
+
+    def _spend(self, s: GameState, seat: int, ability: int) -> None:
+        self.spent[seat] |= 1 << ability
+        self.used(s, seat, ability)
+
+    # --- always-on abilities ----------------------------------------------------------
+
+    def payment(self, s: GameState, payer: int, amount: int, to: int) -> int:
+        if amount >= 2 and A.BLUFF in self.held[payer]:
+            self.used(s, payer, A.BLUFF)
+            return amount - 1
+        return amount
+
+    def steal_amount(self, s: GameState, seat: int, amount: int, by_power: bool) -> int:
+        if by_power and A.THIEVERY in self.held[seat] and s.stakes > amount:
+            self.used(s, seat, A.THIEVERY)
+            return amount + 1
+        return amount
+
+    def flight_bonus(self, s: GameState, seat: int) -> int:
+        if A.NATURE in self.held[seat]:
+            self.used(s, seat, A.NATURE)
+            return 2
+        return 0
+
+    def strongest_choices(self, s: GameState, seats: list[int]) -> list[int]:
+        bold = [p for p in seats if A.INTIMIDATE in self.held[p]]
+        rest = [p for p in seats if A.INTIMIDATE not in self.held[p]]
+        if not bold or not rest:
+            return seats  # nobody can be left out, or everyone would be
+        for p in bold:
+            self.used(s, p, A.INTIMIDATE)
+        return rest
+
+    def played(self, s: GameState, seat: int, card: int) -> None:
+        if _HISTORY_CARDS[card] and A.HISTORY in self.held[seat]:
+            push(s, ("ability", "history", seat))
+
+    def step_history(self, s: GameState, seat: int) -> None:
+        if s.stakes > 0:
+            self.used(s, seat, A.HISTORY)
+            steal(s, seat, 1, by_power=False)
+
+    def flight_scored(self, s: GameState, seat: int) -> None:
+        ready = self.spent[seat] & _RECHARGE_MASK
+        if ready:
+            self.spent[seat] &= ~ready
+            ev(
+                s,
+                "abilities_ready",
+                seat=seat,
+                abilities=[a for a in self.held[seat] if (ready >> a) & 1],
+            )
+        if A.ARCANA in self.held[seat]:
+            self.used(s, seat, A.ARCANA)
+            draw_for(s, seat, 1)
+
+    # --- buying cards: Religion, Stealth, Endurance --------------------------------------
+
+    def buy_revealed(self, s: GameState, seat: int, card: int) -> None:
+        if A.RELIGION in self.held[seat] and len(s.hands[seat]) < s.config.rules.hand_limit:
+            self.offer(s, seat, REVEALED, card)
+
+    def after_buy(self, s: GameState, seat: int) -> None:
+        if A.STEALTH in self.held[seat]:
+            self.used(s, seat, A.STEALTH)
+            draw_for(s, seat, 1)
+        for o in opponents_from_left(s, seat):
+            if A.ENDURANCE in self.held[o] and s.stakes > 0:
+                self.used(s, o, A.ENDURANCE)
+                steal(s, o, 2, by_power=False)
+        if s.stakes_emptied:
+            # Emptying the stakes ends the gambit at once, even outside a power
+            # (the turn this purchase belongs to is not played).
+            ev(s, "stakes_empty")
+            s.queue.clear()
+            s.queue.append(("decide_winner", 1))
+
+    # --- offers (use_ability) -------------------------------------------------------------
+
+    def usable(self, s: GameState, seat: int, trigger: int, args: tuple[int, ...]) -> list[int]:
+        if trigger == REVEALED:
+            card = args[0]
+            ok = (
+                A.RELIGION in self.held[seat]
+                and card in s.limbo
+                and len(s.hands[seat]) < s.config.rules.hand_limit
+            )
+            return [A.RELIGION] if ok else []
+        if trigger == TAKEN:
+            victim, card, shadow = args
+            where = s.limbo if shadow else s.hands[seat]
+            ok = self.ready(seat, A.DUNGEONEERING) and card in where and len(s.hands[victim]) >= 1
+            return [A.DUNGEONEERING] if ok else []
+        if trigger in (WINDOW, BEFORE_STEP4):
+            ok = self.ready(seat, A.HEAL) and bool(s.deck or s.discard)
+            return [A.HEAL] if ok else []
+        if trigger == STEP4:
+            w = s.gambit_winner
+            ok = self.ready(seat, A.INSIGHT) and w >= 0 and w != seat and not (s.out >> w) & 1
+            return [A.INSIGHT] if ok else []
+        return []
+
+    def use(
+        self, s: GameState, seat: int, ability: int, trigger: int, args: tuple[int, ...]
+    ) -> None:
+        if ability == A.RELIGION:
+            card = args[0]
+            self.used(s, seat, ability)
+            s.limbo.remove(card)
+            s.hands[seat].append(card)
+            reveal_known(s, card)
+            ev(s, "religion_keep", seat=seat, card=card)
+        elif ability == A.DUNGEONEERING:
+            victim, card, shadow = args
+            self._spend(s, seat, ability)
+            if self.options.dungeoneering == "choose":
+                self._dungeoneering_choice(s, seat, victim, card, shadow)
+            else:
+                hand = s.hands[victim]
+                s.rng, k = rng.below(s.rng, len(hand))
+                self._swap_taken(s, seat, victim, card, hand[k], shadow)
+        elif ability == A.HEAL:
+            self._spend(s, seat, ability)
+            c = top_card(s)
+            if c < 0:
+                return
+            s.discard.append(c)
+            ev(s, "heal_reveal", seat=seat, card=c)
+            others = [p for p in clockwise(s, seat) if p != seat]
+            if others:
+                ask(s, seat, ABILITY_SEAT, tuple(others), -1, (A.HEAL, STRENGTH[c]))
+        elif ability == A.INSIGHT:
+            self._spend(s, seat, ability)
+            w = s.gambit_winner
+            hand = list(s.hands[w])
+            for c in hand:
+                s.known[c] = s.known.get(c, 0) | (1 << seat) | (1 << w)
+            ev(s, "insight_look", (seat,), seat=seat, winner=w, cards=hand)
+
+    def _dungeoneering_choice(
+        self, s: GameState, seat: int, victim: int, card: int, shadow: int
+    ) -> None:
+        """Dungeoneering, picked openly: the user looks at the victim's hand."""
+        hand = s.hands[victim]
+        for c in hand:  # the user sees them all while choosing
+            s.known[c] = s.known.get(c, 0) | (1 << seat) | (1 << victim)
+        ev(s, "dungeoneering_look", (seat, victim), seat=seat, victim=victim, cards=list(hand))
+        ask(s, seat, ABILITY_CARD, tuple(hand), -1, (A.DUNGEONEERING, victim, card, shadow))
+
+    def _swap_taken(
+        self, s: GameState, seat: int, victim: int, old: int, new: int, shadow: int
+    ) -> None:
+        """Return the card first taken and take ``new`` from the victim instead."""
+        where = s.limbo if shadow else s.hands[seat]
+        where[where.index(old)] = new
+        s.hands[victim].remove(new)
+        s.hands[victim].append(old)
+        pair = (1 << seat) | (1 << victim)
+        s.known[old] = pair
+        s.known[new] = pair
+        ev(s, "dungeoneering", seat=seat, victim=victim)
+        ev(s, "dungeoneering_cards", (seat, victim), seat=seat, victim=victim, old=old, new=new)
+
+    # --- questions with a card or a player ---------------------------------------------------
+
+    def chose_card(self, s: GameState, d: Decision, card: int) -> None:
+        ability = d.ctx[0]
+        seat = d.seat
+        if ability == A.DUNGEONEERING:
+            _, victim, old, shadow = d.ctx
+            self._swap_taken(s, seat, victim, old, card, shadow)
+            return
+        if card == PASS:
+            if ability == A.STREETWISE:
+                push(s, ("strength_reward", seat, d.ctx[1], 1))
+            return
+        if ability == A.PERCEPTION:
+            self._spend(s, seat, ability)
+            old = s.ante_choice[seat]
+            s.hands[seat].remove(card)
+            s.hands[seat].append(old)
+            s.ante_choice[seat] = card
+            reveal_known(s, old)
+            forget_card(s, card)
+            ev(s, "perception_swap", seat=seat, old=old, new=card)
+        elif ability == A.LUCK_DOMAIN:
+            self._spend(s, seat, ability)
+            s.hands[seat].remove(card)
+            s.discard.append(card)
+            forget_card(s, card)
+            ev(s, "luck_redraw", seat=seat, card=card)
+            draw_for(s, seat, 1)
+        elif ability == A.STREETWISE:
+            strength = d.ctx[1]
+            self.used(s, seat, ability)
+            amount = STRENGTH[card] + self.flight_bonus(s, seat)
+            ev(s, "streetwise", seat=seat, card=card, amount=amount)
+            # The reward without its steal (ante cards, flight scored), then the
+            # payments; Streetwise is spent after the flight readied the others.
+            push(s, ("strength_reward", seat, strength, 0), ("ability", "streetwise", seat, amount))
+
+    def step_streetwise(self, s: GameState, seat: int, amount: int) -> None:
+        self.spent[seat] |= 1 << A.STREETWISE
+        for o in opponents_from_left(s, seat):
+            pay(s, o, amount, seat)
+
+    def chose_seat(self, s: GameState, d: Decision, seat: int) -> None:
+        ability = d.ctx[0]
+        if ability == A.HEAL:
+            pay(s, d.seat, d.ctx[1], seat)
+        elif ability == A.DIPLOMACY and seat != PASS:
+            self.diplomacy[d.seat] = s.gambit
+            self.used(s, d.seat, ability)
+            s.leader = seat
+            ev(s, "diplomacy", seat=d.seat, leader=seat)
+
+    # --- hooks that ask ------------------------------------------------------------------------
+
+    def took_random(self, s: GameState, taker: int, victim: int, card: int, shadow: bool) -> None:
+        if self.ready(taker, A.DUNGEONEERING):
+            self.offer(s, taker, TAKEN, victim, card, int(shadow))
+
+    def drawn_by_power(self, s: GameState, seat: int, cards: list[int]) -> None:
+        if self.ready(seat, A.LUCK_DOMAIN):
+            push(s, ("ability", "luck", seat, *cards))
+
+    def step_luck(self, s: GameState, seat: int, *cards: int) -> None:
+        hand = s.hands[seat]
+        still = tuple(c for c in cards if c in hand)
+        if still and self.ready(seat, A.LUCK_DOMAIN) and (s.deck or s.discard):
+            ask(s, seat, ABILITY_CARD, (*still, PASS), -1, (A.LUCK_DOMAIN,))
+
+    def ante_revealed(self, s: GameState) -> None:
+        for p in reversed(self.holders(s, A.PERCEPTION, s.leader)):
+            push(s, ("ability", "perception", p))
+
+    def step_perception(self, s: GameState, seat: int) -> None:
+        hand = s.hands[seat]
+        if self.ready(seat, A.PERCEPTION) and hand and s.ante_choice[seat] >= 0:
+            ask(s, seat, ABILITY_CARD, (*hand, PASS), -1, (A.PERCEPTION,))
+
+    def strength_flight(self, s: GameState, seat: int, strength: int) -> bool:
+        if not self.ready(seat, A.STREETWISE):
+            return False
+        flight = s.flights[seat]
+        if self.options.streetwise == "any_card":
+            cards = tuple(flight)
+        else:
+            cards = tuple(c for c in flight if STRENGTH[c] == strength)
+        if not cards:
+            return False
+        ask(s, seat, ABILITY_CARD, (*cards, PASS), -1, (A.STREETWISE, strength))
+        return True
+
+    def leader_window(self, s: GameState) -> bool:
+        lead = s.leader
+        if A.DIPLOMACY not in self.held[lead] or self.diplomacy[lead] == s.gambit:
+            return False
+        others = [p for p in clockwise(s, lead) if p != lead]
+        if not others:
+            return False
+        s.queue.append(("round_start", 1))
+        ask(s, lead, ABILITY_SEAT, (*others, PASS), -1, (A.DIPLOMACY,))
+        return True
+
+    def window(self, s: GameState, seat: int, moment: int, then: Step) -> bool:
+        if moment == 0 and self.usable(s, seat, WINDOW, ()):
+            s.queue.append(then)
+            self.offer(s, seat, WINDOW)
+            return True
+        return False
+
+    def before_step4(self, s: GameState, then: Step) -> bool:
+        first = s.gambit_winner if s.gambit_winner >= 0 else s.leader
+        seats = [p for p in self.holders(s, A.HEAL, first) if self.usable(s, p, BEFORE_STEP4, ())]
+        if not seats:
+            return False
+        s.queue.append(then)
+        for p in reversed(seats):
+            self.offer(s, p, BEFORE_STEP4)
+        return True
+
+    def after_step4(self, s: GameState) -> None:
+        for p in reversed(self.holders(s, A.INSIGHT, s.leader)):
+            self.offer(s, p, STEP4)

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from dragonante.bots.abilities import readiness
 from dragonante.engine.flow import may_win, scoring_totals, weakest_wins
 from dragonante.engine.state import OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import COLOR_INDEXES, COLORS, SET, STRENGTH
@@ -368,6 +369,8 @@ def evaluate(
 ) -> float:
     """The worth of ``s`` to ``seat`` in gold (higher is better); see the module doc."""
     margin = gold_margin(s, seat, w)
+    if s.abilities is not None:  # D&D abilities it can still use
+        margin += readiness(s, seat)
     if s.phase == OVER:
         if seat in s.winners:
             margin += w.game_win / len(s.winners)

@@ -61,6 +61,8 @@ LEAD_BONUS = 1.5
 DENIAL = 1.2
 #: Follow-up questions answered in one lookahead before giving up (Kobold chains).
 _SETTLE_LIMIT = 40
+#: Questions asked before the first deal, answered by fixed judgements.
+_SETUP_KINDS = frozenset({D.PICK_SPECIAL, D.DRAFT_ABILITY, D.ANCESTRY_COLOR})
 
 
 def unseen_cards(s: GameState, seat: int) -> list[int]:
@@ -193,7 +195,7 @@ class HeuristicBot:
         seeds = [self._rng.getrandbits(62) for _ in range(self.samples)]
         worlds = [view.determinize(x) for x in seeds]
         seat = view.seat
-        if d.kind == D.PICK_SPECIAL:
+        if d.kind in _SETUP_KINDS:  # before the cards: a fixed judgement of what is good
             return fast_answer(worlds[0], d)
         q = strength_tail(unseen_cards(worlds[0], seat))
         values = answer_values(worlds, seat, q, ante_expectation(view), self.weights)
@@ -224,8 +226,9 @@ def answer_values(
 
 
 def best_answer(d: Decision, values: dict[int, float]) -> int:
-    """The answer of highest value; ties go to the earliest option (deterministic)."""
-    best = d.options[0]
+    """The answer of highest value; ties go to the earliest option (deterministic),
+    except that declining an ability wins a tie (an ability is not used for nothing)."""
+    best = D.PASS if d.kind in D.ABILITY_KINDS and D.PASS in values else d.options[0]
     for a in d.options:
         if values[a] > values[best] + 1e-9:
             best = a

@@ -78,8 +78,12 @@ REWARD_SCALE = 20.0
 #: Win chances are multiplied by this before UCB: one gold moves a 4-player
 #: win chance by about 1%, so 4 x chance is on the scale of gold / 20.
 WIN_SCALE = 4.0
-#: Opponent answers the observer never sees (they merge into one branch).
-_HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL})
+#: Opponent answers the observer never sees (they merge into one branch); an
+#: ability declined is never seen, and one used shows in what follows.
+_HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL, *D.ABILITY_KINDS})
+#: Questions before the first deal: a whole game away from any result the
+#: search could see, so they get the heuristic's fixed judgement.
+_SETUP_KINDS = frozenset({D.DRAFT_ABILITY, D.ANCESTRY_COLOR})
 _HIDDEN = -99
 _TURNS = frozenset({D.PLAY, D.ANTE})
 #: Safety net on one iteration's length (a gambit is a few dozen questions).
@@ -157,6 +161,8 @@ class IsmctsBot:
         d = view.decision
         if len(d.options) == 1:
             return d.options[0]
+        if d.kind in _SETUP_KINDS:
+            return fast_answer(view.determinize(self._rng.getrandbits(62)), d)
         seat = view.seat
         rng = self._rng
         start = time.perf_counter()

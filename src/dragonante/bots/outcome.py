@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from dragonante.bots.abilities import readiness
 from dragonante.bots.evaluate import Tail
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import STRENGTH
@@ -106,7 +107,9 @@ def worths(s: GameState, seat: int, q: Tail, model: OutcomeModel) -> dict[int, f
     for p in range(s.n):
         if (s.out >> p) & 1:
             continue
-        gold = s.hoards[p] - owed[p]
+        gold: float = s.hoards[p] - owed[p]
+        if s.abilities is not None:  # abilities still usable are worth some gold
+            gold += readiness(s, p)
         if p == seat:
             cards = sum(model.worth_of(STRENGTH[c]) for c in s.hands[p])
         else:

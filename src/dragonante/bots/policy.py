@@ -12,6 +12,7 @@ acting seat's (sampled) hand, which is exactly what that seat would know.
 
 from __future__ import annotations
 
+from dragonante.bots.abilities import quick_answer
 from dragonante.bots.evaluate import (
     DEFAULT_TAIL,
     Tail,
@@ -143,6 +144,8 @@ def fast_answer(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
         return play_plan(s, d, q)
     if kind == D.ANTE:
         return ante_plan(s, d, q)
+    if kind in D.ABILITY_KINDS:
+        return quick_answer(s, d)
     cards = [c for c in opts if c >= 0]
     if kind == D.BLUE_MODE:
         return 1 if len(s.flights[seat]) >= 3 and contending(s, seat) else 0

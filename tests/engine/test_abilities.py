@@ -290,3 +290,42 @@ def test_public_abilities_are_never_redealt() -> None:
     s = new_game(GameConfig(players=4, abilities=opts), 6)
     for seed in range(5):
         assert table(determinize(s, 1, seed)).held == table(s).held
+
+
+def test_a_card_the_shadow_dragon_took_stays_private_while_dungeoneering_is_asked() -> None:
+    # Seat 0's Shadow Dragon takes a random card from seat 1; seat 0 holds
+    # Dungeoneering and is asked whether to take another instead.  Seat 2 must
+    # not learn which card was taken before it replaces the Shadow.
+    from dragonante.cards import card_number
+    from dragonante.engine.config import DeckOptions, Rules
+    from dragonante.engine.position import Position, build_position
+
+    def n(*names: str) -> list[int]:
+        return [card_number(x) for x in names]
+
+    config = GameConfig(
+        players=3,
+        rules=Rules.preset("emperors_gambit"),
+        deck=DeckOptions(preset="eg_full"),
+        abilities=AbilityOptions(system=SKILLS, assign="fixed", seats=(("dungeoneering",),)),
+    )
+    pos = Position(
+        hands=[
+            n("EG-shadow-1", "EG-brown-5"),
+            n("EG-steel-4", "EG-brown-9", "EG-mithral-7"),
+            n("EG-gray-4", "EG-gray-6"),
+        ],
+        flights=[n("EG-gray-2"), n("EG-iron-3"), n("EG-mithral-3")],
+        stakes=12,
+        abilities=[[ID["dungeoneering"]], [], []],
+    )
+    s = build_position(config, pos, seed=0)
+    apply(s, card_number("EG-shadow-1"))
+    d = s.pending
+    assert d is not None and d.kind == "use_ability" and d.seat == 0
+    taken = s.hands[0][-1]
+    view = observe(s, 2)
+    assert view["revealed"] == [] and all(taken not in c for c in view["known_in_hands"].values())
+    assert s.log is not None
+    assert all(e[2].get("card") != taken for e in events_for(s.log, 2))
+    assert taken in observe(s, 0)["hand"]

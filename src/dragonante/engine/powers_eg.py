@@ -53,10 +53,9 @@ def adamantine(s: GameState, seat: int, text: int, this: int) -> None:
 
 @power("brown")
 def brown(s: GameState, seat: int, text: int, this: int) -> None:
-    """Steal 1, and 2 more if your flight has no good dragon (all that is left if less)."""
-    steal(s, seat, 1)
-    if not any(IS_GOOD[c] for c in s.flights[seat]):
-        steal(s, seat, 2)
+    """Steal 1, and an extra 2 if your flight has no good dragon (all that is left if
+    less): one steal of 1 or 3 gold, so Thievery adds its 1 to it once."""
+    steal(s, seat, 1 if any(IS_GOOD[c] for c in s.flights[seat]) else 3)
 
 
 @power("earthquake")
@@ -196,8 +195,11 @@ def _shadow_take(s: GameState, st: Step) -> None:
     card = hand.pop(k)
     ev(s, "take_random", taker=seat, victim=victim)
     if s.abilities is not None:
-        # The card waits in limbo while an ability may swap it (Dungeoneering).
-        s.limbo.append(card)
+        # The card waits, last in the taker's hand and seen by the two players
+        # only, while an ability may swap it for another (Dungeoneering).
+        s.hands[seat].append(card)
+        s.known[card] = (1 << seat) | (1 << victim)
+        ev(s, "take_random_card", (seat, victim), taker=seat, victim=victim, card=card)
         s.queue.append(("shadow_place", seat, this))
         s.abilities.took_random(s, seat, victim, card, True)
         return
@@ -207,7 +209,7 @@ def _shadow_take(s: GameState, st: Step) -> None:
 @step("shadow_place")
 def _shadow_place(s: GameState, st: Step) -> None:
     _, seat, this = st
-    card = s.limbo.pop()
+    card = s.hands[seat].pop()  # the card taken (or the one Dungeoneering took instead)
     _shadow_replace(s, seat, this, card)
 
 

@@ -181,9 +181,12 @@ class SkillTable(AbilityTable):
             )
             return [A.RELIGION] if ok else []
         if trigger == TAKEN:
-            victim, card, shadow = args
-            where = s.limbo if shadow else s.hands[seat]
-            ok = self.ready(seat, A.DUNGEONEERING) and card in where and len(s.hands[victim]) >= 1
+            victim, card, _shadow = args
+            ok = (
+                self.ready(seat, A.DUNGEONEERING)
+                and card in s.hands[seat]
+                and len(s.hands[victim]) >= 1
+            )
             return [A.DUNGEONEERING] if ok else []
         if trigger in (WINDOW, BEFORE_STEP4):
             ok = self.ready(seat, A.HEAL) and bool(s.deck or s.discard)
@@ -212,7 +215,7 @@ class SkillTable(AbilityTable):
             else:
                 hand = s.hands[victim]
                 s.rng, k = rng.below(s.rng, len(hand))
-                self._swap_taken(s, seat, victim, card, hand[k], shadow)
+                self._swap_taken(s, seat, victim, card, hand[k])
         elif ability == A.HEAL:
             self._spend(s, seat, ability)
             c = top_card(s)
@@ -241,11 +244,10 @@ class SkillTable(AbilityTable):
         ev(s, "dungeoneering_look", (seat, victim), seat=seat, victim=victim, cards=list(hand))
         ask(s, seat, ABILITY_CARD, tuple(hand), -1, (A.DUNGEONEERING, victim, card, shadow))
 
-    def _swap_taken(
-        self, s: GameState, seat: int, victim: int, old: int, new: int, shadow: int
-    ) -> None:
-        """Return the card first taken and take ``new`` from the victim instead."""
-        where = s.limbo if shadow else s.hands[seat]
+    def _swap_taken(self, s: GameState, seat: int, victim: int, old: int, new: int) -> None:
+        """Return the card first taken and take ``new`` from the victim instead (in
+        the same place of the taker's hand: last, for the Shadow Dragon to use)."""
+        where = s.hands[seat]
         where[where.index(old)] = new
         s.hands[victim].remove(new)
         s.hands[victim].append(old)
@@ -261,8 +263,8 @@ class SkillTable(AbilityTable):
         ability = d.ctx[0]
         seat = d.seat
         if ability == A.DUNGEONEERING:
-            _, victim, old, shadow = d.ctx
-            self._swap_taken(s, seat, victim, old, card, shadow)
+            _, victim, old, _shadow = d.ctx
+            self._swap_taken(s, seat, victim, old, card)
             return
         if card == PASS:
             if ability == A.STREETWISE:

@@ -27,7 +27,7 @@ def test_pages_meta_and_cards(server: LiveServer):
         meta = http.get("/api/meta").json()
         assert "legendary" in meta["rulesets"] and "eg_full" in meta["presets"]
         assert "random" in meta["bots"] and meta["levels"]
-        assert meta["defaults"] == {"ruleset": "legendary", "preset": "legendary"}
+        assert meta["defaults"] == {"ruleset": "legendary", "preset": "legendary", "abilities": ""}
         cards = http.get("/api/cards").json()
         red = next(c for c in cards if c["id"] == "L-std-red-12")
         assert red["name"] == {"en": "Red Dragon", "it": "Drago Rosso"}
@@ -133,7 +133,9 @@ def test_unknown_tables_and_bad_parameters(server: LiveServer):
 
 def test_serve_sets_the_lobby_defaults():
     eg = meta(Settings(default_ruleset="emperors_gambit", default_preset="evil_times"))
-    assert eg["defaults"] == {"ruleset": "emperors_gambit", "preset": "evil_times"}
+    assert eg["defaults"]["ruleset"] == "emperors_gambit"
+    assert eg["defaults"]["preset"] == "evil_times"
+    assert eg["defaults"]["abilities"] == ""
 
 
 def test_serve_refuses_an_unknown_default_in_one_line(capsys: pytest.CaptureFixture[str]):

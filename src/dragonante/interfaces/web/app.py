@@ -34,11 +34,18 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from dragonante import RULES_VERSION, __version__
 from dragonante.bots import LEVELS, bot_names
 from dragonante.cards import ALL_CARDS
+from dragonante.engine.abilities.catalog import (
+    ABILITIES,
+    DEFAULT_PER_CHARACTER,
+    MAX_PER_CHARACTER,
+    SYSTEMS,
+)
+from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import GOLD_CHOICES, RULESETS, SELECTIONS
 from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
-from dragonante.interfaces.web.narration import LANGS, t
+from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
 from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
     Answer,
@@ -61,6 +68,12 @@ HELLO_TIMEOUT = 10.0
 MAX_STRIKES = 50
 
 log = logging.getLogger("dragonante.web")
+
+#: Gold per player of the Pure Roleplay "Play for fun" preset (L Appendix 5).
+PLAY_FOR_FUN_GOLD = 8
+#: How the lobby lets a table give abilities (``fixed`` lists are a game-master's
+#: notes: the command line and scenarios have them, the lobby form does not).
+LOBBY_ASSIGNMENTS = ("random", "draft")
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -98,12 +111,41 @@ def cards_json() -> bytes:
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def abilities_json() -> list[dict[str, Any]]:
+    """Every D&D ability (public rule text): number, key, system, kind, and its
+    name and rule text in every language (the client caches it like the cards)."""
+    return [
+        {
+            "n": a.id,
+            "key": a.key,
+            "system": a.system,
+            "kind": a.kind,
+            "name": {lang: ability_name(a.id, lang) for lang in LANGS},
+            "text": {lang: ability_text(a.id, lang) for lang in LANGS},
+        }
+        for a in ABILITIES
+    ]
+
+
+def _default_abilities(settings: Settings) -> str:
+    """The lobby's default ability system (``serve --abilities``), if the server has one."""
+    for name in ("default_abilities", "default_ability_system", "abilities"):
+        value = getattr(settings, name, None)
+        if isinstance(value, str):
+            return value if value in SYSTEMS else ""
+    return ""
+
+
 def meta(settings: Settings | None = None) -> dict[str, Any]:
     """What the lobby form offers: rulesets, decks, selections, bots, languages,
-    and the server's defaults for a new table."""
+    the D&D ability options, and the server's defaults for a new table."""
     settings = settings or Settings()
     return {
-        "defaults": {"ruleset": settings.default_ruleset, "preset": settings.default_preset},
+        "defaults": {
+            "ruleset": settings.default_ruleset,
+            "preset": settings.default_preset,
+            "abilities": _default_abilities(settings),
+        },
         "version": __version__,
         "rules_version": RULES_VERSION,
         "rulesets": list(RULESETS),
@@ -111,6 +153,16 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
         "preset_help": PRESET_HELP,
         "selections": list(SELECTIONS),
         "gold_choices": list(GOLD_CHOICES),
+        "play_for_fun_gold": PLAY_FOR_FUN_GOLD,
+        "abilities": {
+            "systems": list(SYSTEMS),
+            "assign": list(LOBBY_ASSIGNMENTS),
+            "visibility": list(VISIBILITIES),
+            "per_character": {
+                system: {"default": DEFAULT_PER_CHARACTER[system], "max": MAX_PER_CHARACTER[system]}
+                for system in SYSTEMS
+            },
+        },
         "players": [2, 3, 4, 5, 6],
         "bots": bot_names(),
         "levels": list(LEVELS) or bot_names(),
@@ -242,6 +294,10 @@ def create_app(
             headers={"Cache-Control": "public, max-age=3600"},
         )
 
+    @app.get("/api/abilities")
+    async def api_abilities() -> list[dict[str, Any]]:
+        return abilities_json()
+
     @app.get("/api/stats")
     async def api_stats(request: Request) -> dict[str, Any]:
         return hub_of(request).stats()
@@ -253,8 +309,11 @@ def create_app(
     @app.post("/api/tables", status_code=201)
     async def api_create(request: Request) -> dict[str, Any]:
         body = await _body(request)
-        table, host = await hub_of(request).create_table(body.get("config", {}))
-        return {"code": table.code, "host_token": host, "table": table.summary()}
+        table, host, gm = await hub_of(request).create_table(body.get("config", {}))
+        made: dict[str, Any] = {"code": table.code, "host_token": host, "table": table.summary()}
+        if gm is not None:
+            made["gm_token"] = gm
+        return made
 
     @app.get("/api/tables/{code}")
     async def api_table(code: str, request: Request) -> dict[str, Any]:
@@ -301,7 +360,8 @@ def create_app(
         step = _int_param(request, "step", 0)
         seat = _int_param(request, "seat", None)
         lang = request.query_params.get("lang", "en")
-        return await hub_of(request).replay(code, step, seat, lang)
+        gm = request.query_params.get("gm", "") in ("1", "true")
+        return await hub_of(request).replay(code, step, seat, lang, gm)
 
     @app.get("/api/games/{code}/record")
     async def api_record(code: str, request: Request) -> JSONResponse:

@@ -58,6 +58,8 @@ class TableRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: SHA-256 of the host token (whoever created the table manages its seats).
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: SHA-256 of the game-master token (tables with hidden D&D abilities only).
+    gm_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: Answers accepted when the time limit called the last gambit (replayed there).
     last_gambit_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     final_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)

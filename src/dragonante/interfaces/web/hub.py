@@ -53,7 +53,14 @@ from dragonante.interfaces.web.store import (
     StoredTable,
     hash_token,
 )
-from dragonante.interfaces.web.tables import Client, LiveTable, replay_state, seat_view
+from dragonante.interfaces.web.tables import (
+    Client,
+    LiveTable,
+    abilities_brief,
+    gm_events,
+    replay_state,
+    seat_view,
+)
 from dragonante.interfaces.web.writer import StorageError, Writer
 
 log = logging.getLogger("dragonante.web")
@@ -198,21 +205,25 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby
 
-    async def create_table(self, config: Any) -> tuple[LiveTable, str]:
-        """A new open table; returns it and the host token."""
+    async def create_table(self, config: Any) -> tuple[LiveTable, str, str | None]:
+        """A new open table; returns it, the host token and, when the table plays
+        with hidden D&D abilities, the game-master token (else None)."""
         try:
             cfg = config_from_dict(config if config is not None else {})
-        except ConfigError as e:
+        except (ConfigError, ValueError, TypeError) as e:
             raise HubError("bad_config", str(e)) from None
         if cfg.ending.series_games:
             raise HubError("bad_config", "series of games are not played on the web server")
         config_dict = config_to_dict(cfg)
         seed = secrets.randbits(62)
         host = secrets.token_urlsafe(24)
+        hidden = cfg.abilities.enabled and not cfg.abilities.public
+        gm = secrets.token_urlsafe(24) if hidden else None
+        gm_hash = hash_token(gm) if gm is not None else None
 
         def create(s: Session) -> str:
             code = new_code(partial(store.code_taken, s))
-            store.create_table(s, code, config_dict, seed, hash_token(host))
+            store.create_table(s, code, config_dict, seed, hash_token(host), gm_hash)
             return code
 
         code = await self._write(create)
@@ -224,10 +235,11 @@ class Hub:
                 status=OPEN,
                 created_at=datetime.now(UTC),
                 host_hash=hash_token(host),
+                gm_hash=gm_hash,
             )
         )
         self.tables[code] = table
-        return table, host
+        return table, host, gm
 
     async def table(self, code: str) -> LiveTable:
         """A table by code, loading a finished one from the database if needed."""
@@ -363,12 +375,17 @@ class Hub:
         out = []
         for st in rows:
             cfg = st.config
+            try:
+                brief = abilities_brief(config_from_dict(cfg))
+            except ConfigError:
+                brief = None
             out.append(
                 {
                     "code": st.code,
                     "players": cfg.get("players"),
                     "ruleset": cfg.get("rules", {}).get("ruleset"),
                     "preset": cfg.get("deck", {}).get("preset"),
+                    "abilities": brief,
                     "seats": [
                         st.seats[p].public() if p in st.seats else None
                         for p in range(int(cfg.get("players", 0)))
@@ -394,6 +411,7 @@ class Hub:
             "players": t.players,
             "ruleset": t.config.rules.ruleset,
             "preset": t.config.deck.preset,
+            "abilities": abilities_brief(t.config),
             "taken": len(t.seats),
             "names": [t.seats[p].name for p in sorted(t.seats)],
         }
@@ -422,8 +440,14 @@ class Hub:
             raise HubError("not_finished", "replays open when the game is over", 409)
         return table
 
-    async def replay(self, code: str, step: Any, seat: Any, lang: str) -> dict[str, Any]:
-        """The finished game after ``step`` answers, as ``seat`` (or a spectator) saw it."""
+    async def replay(
+        self, code: str, step: Any, seat: Any, lang: str, gm: bool = False
+    ) -> dict[str, Any]:
+        """The finished game after ``step`` answers, as ``seat`` (or a spectator) saw
+        it; ``gm``: as a game-master saw it (every character's D&D abilities).
+
+        A finished game's record is public, so its game-master view is too.
+        """
         table = await self._finished_table(code)
         total = len(table.answers)
         if type(step) is not int or not 0 <= step <= total:
@@ -436,29 +460,44 @@ class Hub:
             table.config, table.seed, table.answers[:step], table.last_gambit_at, marks
         )
         before = marks[step - 1] if step > 0 else 0
-        shown = seat_view(table, state, seat, lang, 0)
+        gm = gm and seat is None
+        shown = seat_view(table, state, seat, lang, 0, gm)
         shown["step"] = step
-        new_from = len(events_for((state.log or [])[:before], seat))
+        upto = (state.log or [])[:before]
+        new_from = len(gm_events(upto) if gm else events_for(upto, seat))
         for i, ev in enumerate(shown["events"]):
             ev["new"] = i >= new_from
-        return {"type": "replay", "total": total, "table": table.summary(), **shown}
+        return {"type": "replay", "total": total, "gm": gm, "table": table.summary(), **shown}
 
     # ------------------------------------------------------------ connections
 
     async def connect(
         self, code: str, token: str | None, lang: str, send: Callable[[str], Awaitable[None]]
     ) -> Client:
-        """Register a connection: a seat by its token, or a spectator without one."""
+        """Register a connection: a seat by its token, a game-master by the table's
+        game-master token (a spectator who sees every ability), or a spectator."""
         table = await self.table(code)
         seat: int | None = None
+        gm = False
         if token is not None:
             seat = table.token_seat(token)
             if seat is None:
-                raise ProtocolError("bad_token", "this token holds no seat at this table")
+                gm = table.is_gm(token)
+                if not gm:
+                    raise ProtocolError("bad_token", "this token holds no seat at this table")
         client = Client(table, seat, lang, send, self.settings.max_queue, self.settings.rate)
+        client.gm = gm
         async with table.lock:
             table.clients.add(client)
-            client.push_json({"type": "welcome", "table": table.code, "seat": seat, "lang": lang})
+            welcome: dict[str, Any] = {
+                "type": "welcome",
+                "table": table.code,
+                "seat": seat,
+                "lang": lang,
+            }
+            if gm:
+                welcome["gm"] = True
+            client.push_json(welcome)
             self._send_state(table, client)
         self._broadcast_table(table)
         return client
@@ -481,15 +520,24 @@ class Hub:
 
     def _send_state(self, table: LiveTable, client: Client) -> None:
         """A full snapshot for one connection (on connect, language switch, sync)."""
-        msg: dict[str, Any] = {"type": "state", "table": table.summary()}
+        msg: dict[str, Any] = {"type": "state", "table": table.summary(client.seat, client.gm)}
         if table.state is not None:
-            msg.update(seat_view(table, table.state, client.seat, client.lang, 0))
+            msg.update(seat_view(table, table.state, client.seat, client.lang, 0, client.gm))
             client.log_pos = msg["log_size"]
         client.push_json(msg)
 
     def _broadcast_table(self, table: LiveTable) -> None:
-        msg = json.dumps({"type": "table", "table": table.summary()}, separators=(",", ":"))
+        """Every connection gets the table's summary as its seat may know it."""
+        cache: dict[tuple[int | None, bool], str] = {}
         for client in list(table.clients):
+            key = (client.seat, client.gm)
+            msg = cache.get(key)
+            if msg is None:
+                msg = json.dumps(
+                    {"type": "table", "table": table.summary(client.seat, client.gm)},
+                    separators=(",", ":"),
+                )
+                cache[key] = msg
             client.push(msg)
             self._drop_if_overflowed(client)
 
@@ -498,12 +546,12 @@ class Hub:
         state = table.state
         if state is None:
             return
-        cache: dict[tuple[int | None, str, int], dict[str, Any]] = {}
+        cache: dict[tuple[int | None, bool, str, int], dict[str, Any]] = {}
         for client in list(table.clients):
-            key = (client.seat, client.lang, client.log_pos)
+            key = (client.seat, client.gm, client.lang, client.log_pos)
             body = cache.get(key)
             if body is None:
-                body = seat_view(table, state, client.seat, client.lang, client.log_pos)
+                body = seat_view(table, state, client.seat, client.lang, client.log_pos, client.gm)
                 body["type"] = "update"
                 cache[key] = body
             client.log_pos = body["log_size"]

@@ -21,11 +21,41 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from dragonante.engine.abilities.catalog import ABILITIES
+from dragonante.engine.decisions import DRAFT_ABILITY, USE_ABILITY
 from dragonante.engine.state import Event, GameState
-from dragonante.i18n import DEFAULT_LANG, LANGS
+from dragonante.i18n import DEFAULT_LANG, LANGS, has
+from dragonante.i18n import t as main_t
 from dragonante.interfaces.narrate import Narrator
 
-__all__ = ["DEFAULT_LANG", "LANGS", "TableNarrator", "catalog", "t"]
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "TableNarrator",
+    "ability_name",
+    "ability_text",
+    "catalog",
+    "t",
+]
+
+#: Questions whose answers are ability numbers (their options get the rule text).
+ABILITY_ANSWERS = frozenset({USE_ABILITY, DRAFT_ABILITY})
+
+
+def ability_name(number: int, lang: str) -> str:
+    """An ability's name in ``lang`` (from the main catalogs; its key as words if missing)."""
+    key = ABILITIES[number].key
+    if has(f"ability.{key}.name", lang) or has(f"ability.{key}.name"):
+        return main_t(f"ability.{key}.name", lang)
+    return key.replace("_", " ").capitalize()
+
+
+def ability_text(number: int, lang: str) -> str:
+    """An ability's rule text in ``lang`` ("" while the catalogs have none)."""
+    key = f"ability.{ABILITIES[number].key}.text"
+    if has(key, lang) or has(key):
+        return main_t(key, lang)
+    return ""
 
 
 @cache
@@ -84,8 +114,22 @@ class TableNarrator:
         return self.narrator.question(kind)
 
     def prompt(self, state: GameState) -> tuple[str, list[dict[str, Any]]] | None:
-        """This seat's own question as a sentence and labelled answers, or None."""
+        """This seat's own question as a sentence and labelled answers, or None.
+
+        An answer carries ``detail`` when the narrator gives one (an ability's
+        rule text); for an ability answer without one, the rule text is looked
+        up here, so the player always reads what the ability does.
+        """
         p = self.narrator.prompt(state)
         if p is None:
             return None
-        return p.text, [{"value": o.answer, "label": o.label} for o in p.options]
+        out: list[dict[str, Any]] = []
+        for o in p.options:
+            answer: dict[str, Any] = {"value": o.answer, "label": o.label}
+            detail = getattr(o, "detail", "") or ""
+            if not detail and p.kind in ABILITY_ANSWERS and 0 <= o.answer < len(ABILITIES):
+                detail = ability_text(o.answer, self.lang)
+            if detail:
+                answer["detail"] = detail
+            out.append(answer)
+        return p.text, out

@@ -69,6 +69,8 @@ class StoredTable:
     winners: list[int] = field(default_factory=list)
     rules_version: int = RULES_VERSION
     host_hash: str | None = None
+    #: The game-master token's hash (hidden D&D abilities), else None.
+    gm_hash: str | None = None
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     answers: list[int] = field(default_factory=list)
     decision_ids: list[int] = field(default_factory=list)
@@ -78,11 +80,19 @@ def code_taken(s: Session, code: str) -> bool:
     return s.get(TableRow, code) is not None
 
 
-def create_table(s: Session, code: str, config: dict[str, Any], seed: int, host_hash: str) -> None:
+def create_table(
+    s: Session,
+    code: str,
+    config: dict[str, Any],
+    seed: int,
+    host_hash: str,
+    gm_hash: str | None = None,
+) -> None:
     s.add(
         TableRow(
             code=code,
             host_hash=host_hash,
+            gm_hash=gm_hash,
             config=json.dumps(config, sort_keys=True),
             seed=seed,
             status=OPEN,
@@ -162,6 +172,7 @@ def _stored(row: TableRow) -> StoredTable:
         winners=json.loads(row.winners) if row.winners else [],
         rules_version=row.rules_version,
         host_hash=row.host_hash,
+        gm_hash=row.gm_hash,
     )
 
 

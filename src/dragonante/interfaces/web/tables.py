@@ -15,13 +15,40 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from dragonante.bots import Bot, make_bot
-from dragonante.engine.config import GameConfig, config_from_dict
+from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.flow import would_trigger
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import PLAY_PHASE, GameState
-from dragonante.engine.views import events_for, observe
-from dragonante.interfaces.web.narration import TableNarrator
-from dragonante.interfaces.web.store import BOT, HUMAN, OPEN, SeatInfo, StoredTable, hash_token
+from dragonante.engine.state import PLAY_PHASE, Event, GameState
+from dragonante.engine.views import config_for, events_for, observe
+from dragonante.interfaces.web.narration import TableNarrator, t
+from dragonante.interfaces.web.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    OPEN,
+    SeatInfo,
+    StoredTable,
+    hash_token,
+)
+
+#: Events a game-master sees although they were told to one seat only: who
+#: was given or drafted which ability (they name abilities, never a card).
+GM_EVENTS = frozenset({"abilities_dealt", "draft_pick", "ancestry_chosen"})
+#: The question kind another seat's hidden-ability question shows as.
+PRIVATE_KIND = "private"
+
+
+def abilities_brief(config: GameConfig) -> dict[str, Any] | None:
+    """What everyone may know of a table's D&D abilities (None: it has none)."""
+    ab = config.abilities
+    if not ab.enabled:
+        return None
+    return {
+        "system": ab.system,
+        "assign": ab.assign,
+        "per_character": ab.count,
+        "public": ab.public,
+    }
 
 
 class Client:
@@ -44,6 +71,8 @@ class Client:
         self.table = table
         self.seat = seat
         self.lang = lang
+        #: A game-master's connection (a spectator who sees every ability).
+        self.gm = False
         self._send = send
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._max_queue = max_queue
@@ -102,6 +131,7 @@ class LiveTable:
         self.status = stored.status
         self.seats: dict[int, SeatInfo] = dict(stored.seats)
         self.host_hash = stored.host_hash
+        self.gm_hash = stored.gm_hash
         self.created_at = stored.created_at
         self.started_at = stored.started_at
         self.finished_at = stored.finished_at
@@ -142,6 +172,10 @@ class LiveTable:
                 return seat
         return None
 
+    def is_gm(self, token: str) -> bool:
+        """Whether ``token`` is this table's game-master token."""
+        return self.gm_hash is not None and hash_token(token) == self.gm_hash
+
     def may_manage(self, token: str | None) -> bool:
         """The host, or anyone seated here, may add bots, remove seats and start."""
         if not token:
@@ -153,9 +187,18 @@ class LiveTable:
         bots = {p for p, info in self.seats.items() if info.kind == BOT}
         return [p in seen or p in bots for p in range(self.players)]
 
-    def summary(self) -> dict[str, Any]:
-        """Public facts about the table, for the lobby and every connection."""
+    def summary(self, seat: int | None = None, gm: bool = False) -> dict[str, Any]:
+        """Facts about the table as ``seat`` (None: a spectator) may know them, for
+        the lobby and every connection.
+
+        The config is ``config_for(config, seat)``: with hidden abilities the
+        game-master's notes on other seats (fixed abilities, ancestry,
+        qualifications) are left out.  A game-master, and everyone once the
+        game is over (the record is public then), gets the whole config.
+        """
         cfg = self.config
+        whole = gm or self.status == FINISHED
+        known = cfg if whole else config_for(cfg, seat)
         return {
             "code": self.code,
             "status": self.status,
@@ -163,7 +206,8 @@ class LiveTable:
             "ruleset": cfg.rules.ruleset,
             "preset": cfg.deck.preset,
             "starting_gold": cfg.starting_gold,
-            "config": self.config_dict,
+            "config": self.config_dict if known is cfg else config_to_dict(known),
+            "abilities": abilities_brief(cfg),
             "seats": [
                 self.seats[p].public() if p in self.seats else None for p in range(cfg.players)
             ],
@@ -203,23 +247,38 @@ def replay_state(
     return state
 
 
+def gm_events(log: list[Event], start: int = 0) -> list[Event]:
+    """A game-master's events of ``log[start:]``: the public ones and who got
+    which ability (no private event that names a card)."""
+    return [e for e in log[start:] if e[0] is None or e[1] in GM_EVENTS]
+
+
 def seat_view(
-    table: LiveTable, state: GameState, seat: int | None, lang: str, since: int
+    table: LiveTable,
+    state: GameState,
+    seat: int | None,
+    lang: str,
+    since: int,
+    gm: bool = False,
 ) -> dict[str, Any]:
     """What one seat (or a spectator) may know now, plus its events from ``since``.
 
     Everything comes from ``observe`` and ``events_for``; the only additions
     are public (names, what someone is deciding) or the seat's own (trigger
     hints on its own hand, its own question as a sentence with labelled
-    answers).
+    answers).  ``gm``: a game-master's spectator view (every character's
+    abilities, no hidden card).
     """
     narrator = TableNarrator(table.names(), lang, seat, state.config.rules.debt_model)
-    view = observe(state, seat)
+    view = observe(state, None, gm=True) if gm else observe(state, seat)
     hints: list[int] = []
     answers: list[dict[str, Any]] = []
     question = view["question"]
     if question is not None:
-        question["prompt"] = narrator.question(question["kind"])
+        if question["kind"] == PRIVATE_KIND:
+            question["prompt"] = t(lang, "question.private")
+        else:
+            question["prompt"] = narrator.question(question["kind"])
         if seat is not None and question["seat"] == seat:
             asked = narrator.prompt(state)
             if asked is not None:
@@ -232,6 +291,6 @@ def seat_view(
         "view": view,
         "hints": hints,
         "answers": answers,
-        "events": narrator.events(events_for(log_, seat, since)),
+        "events": narrator.events(gm_events(log_, since) if gm else events_for(log_, seat, since)),
         "log_size": len(log_),
     }

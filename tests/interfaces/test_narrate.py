@@ -21,12 +21,20 @@ import pytest
 from dragonante.cards import ALL_CARDS, card_number
 from dragonante.engine import apply, new_game
 from dragonante.engine import decisions as D
+from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, GameConfig, Rules
 from dragonante.engine.flow import would_trigger
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import events_for
-from dragonante.i18n import LANGS
-from dragonante.interfaces.narrate import KNOWN_EVENTS, SUBJECT, Narrator, card_label
+from dragonante.i18n import LANGS, t
+from dragonante.interfaces.narrate import (
+    KNOWN_EVENTS,
+    SUBJECT,
+    Narrator,
+    ability_name,
+    ability_text,
+    card_label,
+)
 from dragonante.sim.selfplay import play_random
 
 RED12 = card_number("L-std-red-12")
@@ -40,9 +48,10 @@ NAMES = ["Ann", "Bo", "Cy"]
 def engine_event_kinds() -> set[str]:
     """Every kind the engine's source logs: ``ev(s, "kind", ...)``."""
     kinds: set[str] = set()
-    for entry in resources.files("dragonante.engine").iterdir():
-        if entry.name.endswith(".py"):
-            kinds.update(re.findall(r'\bev\(\s*s,\s*"(\w+)"', entry.read_text("utf-8")))
+    for package in ("dragonante.engine", "dragonante.engine.abilities"):
+        for entry in resources.files(package).iterdir():
+            if entry.name.endswith(".py"):
+                kinds.update(re.findall(r'\bev\(\s*s,\s*"(\w+)"', entry.read_text("utf-8")))
     return kinds
 
 
@@ -139,6 +148,33 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     "eliminated": [{"seat": 1}],
     "target_reached": [{"target": 100}],
     "last_gambit_called": [{"gambit": 5}],
+    # D&D abilities (ability numbers: 2 Draconic Ancestry, 3 Fast Hands, 10 Cutting Words,
+    # 13 Bluff, 17 Heal, 19 Insight)
+    "abilities_dealt": [
+        {"seat": 1, "abilities": [3, 10], "color": ""},
+        {"seat": 1, "abilities": [2, 3], "color": "red"},
+        {"seat": 1, "abilities": [], "color": ""},
+    ],
+    "insight_check": [{"seat": 1, "roll": 14, "modifier": 2, "total": 16}],
+    "insight_reroll": [{"seats": [0, 2], "rolls": [5, 12]}],
+    "draft_order": [{"seats": [2, 0, 1]}],
+    "draft_pick": [{"seat": 1, "ability": 13}],
+    "ancestry_chosen": [{"seat": 1, "color": "blue"}],
+    "ability_used": [{"seat": 1, "ability": 3}, {"seat": 1, "ability": 2, "color": "red"}],
+    "disk_ready": [{"seat": 1}],
+    "abilities_ready": [{"seat": 1, "abilities": [17, 19]}],
+    "ability_dice": [{"seat": 1, "dice": [3, 4], "amount": 7}],
+    "buy_denied": [{"seat": 1, "by": 2, "size": 3}],
+    "religion_keep": [{"seat": 1, "card": RED12}],
+    "heal_reveal": [{"seat": 1, "card": RED12}],
+    "insight_look": [{"seat": 1, "winner": 2, "cards": [RED12, BLACK2]}],
+    "dungeoneering": [{"seat": 1, "victim": 2}],
+    "dungeoneering_cards": [{"seat": 1, "victim": 2, "old": RED12, "new": BLACK2}],
+    "dungeoneering_look": [{"seat": 1, "victim": 2, "cards": [RED12, BLACK2]}],
+    "perception_swap": [{"seat": 1, "old": RED12, "new": BLACK2}],
+    "luck_redraw": [{"seat": 1, "card": GOLD4}],
+    "streetwise": [{"seat": 1, "card": GOLD4, "amount": 4}],
+    "diplomacy": [{"seat": 1, "leader": 2}],
 }
 
 
@@ -306,6 +342,13 @@ PROMPT_CONFIGS = [
     GameConfig(players=4, deck=DeckOptions(selection="pick_em")),
     GameConfig(players=3, deck=DeckOptions(preset="eg_full")),
     GameConfig(players=5, deck=DeckOptions(preset="eg_full")),
+    # the D&D abilities: every ability question (docs/abilities.md)
+    GameConfig(
+        players=5, abilities=AbilityOptions(system="skills", assign="draft", per_character=3)
+    ),
+    GameConfig(
+        players=6, abilities=AbilityOptions(system="disks", assign="draft", per_character=4)
+    ),
 ]
 
 
@@ -320,10 +363,17 @@ def check_prompt(s: GameState, kinds: set[str]) -> None:
         assert prompt is not None and prompt.kind == d.kind
         assert sorted(o.answer for o in prompt.options) == sorted(d.options)
         assert prompt.text and "{" not in prompt.text, prompt.text
+        narrator = Narrator(names, lang, me=d.seat)
+        unknown = t("prompt.unknown", lang, question=narrator.question(d.kind))
+        assert prompt.text != unknown, f"no prompt of its own for {d.kind} {d.ctx}"
         for o in prompt.options:
             assert o.label and "{" not in o.label and "answer." not in o.label
             if o.card >= 0:
                 assert card_label(o.card, lang) in o.label
+            if d.kind in (D.USE_ABILITY, D.DRAFT_ABILITY) and o.answer != D.PASS:
+                # an ability is offered by name, with what it does
+                assert o.label == ability_name(o.answer, lang)
+                assert o.detail == ability_text(o.answer, lang) and o.detail
     kinds.add(d.kind)
     # nobody else is asked this question
     assert Narrator(names, "en", me=(d.seat + 1) % s.n).prompt(s) is None

@@ -38,7 +38,7 @@ def test_a_short_game_plays_to_the_end_and_bad_answers_are_asked_again(cli: Cli)
     assert "There is no choice 0: type a number from 1 to 6." in out
     assert "There is no choice 99: type a number from 1 to 6." in out
     assert "No card is called 'zz'." in out
-    assert "?N      the full text of the card in choice N" in out  # the help
+    assert "?N      the full text of the card or ability in choice N" in out  # the help
     assert "The Druid (strength 6)" in out and "the weakest flight wins" in out.lower()
     # the ante question was asked again after every bad answer, then answered
     first_question = out.index("Gambit 1: choose your ante card.")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from dragonante.cards import CARD_TYPES, card_number
 from dragonante.engine import GameConfig
+from dragonante.engine.abilities import ID, AbilityOptions
+from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
 from dragonante.engine.position import Position, build_position
 from dragonante.engine.state import GameState
 from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.render import (
+    ability_help_lines,
     card_help_lines,
     card_type_lines,
     find_card_types,
@@ -111,3 +114,75 @@ def test_cards_are_found_by_name_in_either_language_without_accents() -> None:
     assert [ct.key for ct in find_card_types("GUERRÀ DI BRONZÒ", "it")] == ["L-leg-bronze-warlord"]
     lines = card_type_lines(CARD_TYPES["L-std-red"], "en")
     assert lines[0] == "Red Dragon (strength 2, 3, 5, 7, 8, 10, 12) - Evil"
+
+
+# --- D&D abilities at the table (docs/abilities.md "Who knows what") ---------------------
+
+FAST_HANDS, CUTTING_WORDS, DRACONIC = ID["fast_hands"], ID["cutting_words"], ID["draconic_ancestry"]
+
+
+def ability_position(visibility: str = "hidden") -> GameState:
+    """Seat 0: Fast Hands and Cutting Words; seat 1: Draconic Ancestry (red) and Fast
+    Hands, Fast Hands already used (revealed, disk Expended); seat 2: nothing."""
+    config = GameConfig(players=3, abilities=AbilityOptions(system="disks", visibility=visibility))
+    pos = Position(
+        hands=[ids("L-std-black-1"), ids("L-std-red-12"), ids("L-std-blue-1")],
+        abilities=[[FAST_HANDS, CUTTING_WORDS], [DRACONIC, FAST_HANDS], []],
+        ancestry=[-1, ANCESTRY_COLORS.index("red"), -1],
+        revealed=[[], [FAST_HANDS], []] if visibility == "hidden" else None,
+        expended=[1],
+    )
+    return build_position(config, pos, seed=5)
+
+
+def test_each_seat_sees_its_own_abilities_the_used_ones_and_every_disk() -> None:
+    s = ability_position()
+    lines = table_lines(table_view(s, 0), Narrator(NAMES, "en", me=0))
+    text = "\n".join(lines)
+    assert "Abilities (ability disks; the others' are hidden until used):" in text
+    assert "  You: Fast Hands, Cutting Words  (disk Ready)" in lines
+    # Bo's Fast Hands was used (everyone knows it); the other one, and its ancestry, not
+    assert "  Bo: Fast Hands, 1 unknown  (disk Expended)" in lines
+    assert "Draconic" not in text and "red ancestry" not in text
+    assert "  Cy: none  (disk Ready)" in lines
+
+
+def test_the_owner_sees_its_ancestry_and_a_public_table_shows_everything() -> None:
+    s = ability_position()
+    lines = table_lines(table_view(s, 1), Narrator(NAMES, "en", me=1))
+    assert "  You: Draconic Ancestry, Fast Hands  (red ancestry; disk Expended)" in lines
+    assert "  Ann: 2 unknown  (disk Ready)" in lines
+    public = ability_position("public")
+    lines = table_lines(table_view(public, None), Narrator(NAMES, "it", me=None))
+    assert "Capacità (dischi capacità):" in lines
+    assert "  Ann: Mani Svelte, Parole Taglienti  (disco pronto)" in lines
+    assert "  Bo: Stirpe Draconica, Mani Svelte  (discendenza: rosso; disco esaurito)" in lines
+
+
+def test_special_abilities_show_what_is_spent_and_diplomacy_used() -> None:
+    config = GameConfig(players=3, abilities=AbilityOptions(system="skills"))
+    pos = Position(
+        hands=[ids("L-std-black-1"), ids("L-std-red-12"), ids("L-std-blue-1")],
+        abilities=[[ID["heal"], ID["bluff"]], [ID["diplomacy"]], []],
+        spent=[[ID["heal"]]],
+        diplomacy_used=[1],
+    )
+    s = build_position(config, pos, seed=5)
+    lines = table_lines(table_view(s, 2), Narrator(NAMES, "en", me=2))
+    assert "Abilities (special abilities):" in lines
+    assert "  Ann: Heal (spent), Bluff" in lines
+    assert "  Bo: Diplomacy  (Diplomacy used this gambit)" in lines
+
+
+def test_no_ability_section_without_abilities() -> None:
+    text = "\n".join(table_lines(table_view(position(), 1), Narrator(NAMES, "en", me=1)))
+    assert "Abilities" not in text
+
+
+def test_ability_help_gives_each_ability_its_text_in_both_languages() -> None:
+    assert ability_help_lines([FAST_HANDS], "en") == [
+        "Fast Hands",
+        "  Card Draw. Trigger: you steal gold from the stakes. Twist: draw only 1 card, "
+        "but steal 1 extra gold.",
+    ]
+    assert ability_help_lines([ID["luck_domain"]], "it")[0] == "Dominio della Fortuna"

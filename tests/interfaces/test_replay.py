@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
-from dragonante.engine.records import loads
+from dragonante.engine.abilities import AbilityOptions
+from dragonante.engine.config import GameConfig
+from dragonante.engine.records import Recorder, loads
 from tests.interfaces.conftest import Cli, assert_one_line_error
 
 SHORT = ["play", "--players", "2", "--gold-per-player", "8", "--seed", "11"]
@@ -117,6 +120,53 @@ def test_missing_files_directories_and_bad_options(cli: Cli, record: Path, tmp_p
     assert_one_line_error(cli(["replay", str(tmp_path)]), "cannot read")
     assert_one_line_error(cli(["replay", str(record), "--seat", "2"]), "--seat must be 0-1")
     assert_one_line_error(
-        cli(["replay", str(record), "--seat", "0", "--omniscient"]), "cannot be used together"
+        cli(["replay", str(record), "--seat", "0", "--omniscient"]), "choose one of --seat"
     )
+    assert_one_line_error(cli(["replay", str(record), "--gm", "--omniscient"]), "--gm")
     assert_one_line_error(cli(["replay", str(record), "--lang", "xx"]), "unknown language")
+
+
+def ability_record(tmp_path: Path) -> Path:
+    """A finished 3-player game with hidden ability disks: seat 0 has Fast Hands and
+    Cutting Words, seat 1 Draconic Ancestry (gold), seat 2 Desperation."""
+    config = GameConfig(
+        players=3,
+        abilities=AbilityOptions(
+            system="disks",
+            assign="fixed",
+            seats=(("fast_hands", "cutting_words"), ("draconic_ancestry",), ("desperation",)),
+            ancestry=("", "gold"),
+        ),
+    )
+    rec = Recorder(config, 21)
+    rnd = random.Random(4)
+    while rec.state.pending is not None:
+        rec.answer(rnd.choice(rec.state.pending.options))
+    path = tmp_path / "abilities.json"
+    path.write_text(rec.finish().dumps())
+    return path
+
+
+def test_a_game_master_replay_names_every_ability_and_no_hidden_card(
+    cli: Cli, tmp_path: Path
+) -> None:
+    path = ability_record(tmp_path)
+    gm = cli(["replay", str(path), "--gm"])
+    assert gm.code == 0, gm.err
+    assert "as a game-master saw it" in gm.out
+    assert "  Player 0 has these abilities: Fast Hands, Cutting Words." in gm.out
+    assert "  Player 1 has these abilities: Draconic Ancestry (gold dragon ancestry)." in gm.out
+    assert "  Player 2 has these abilities: Desperation." in gm.out
+    assert "draws 6 cards:" not in gm.out  # no hand
+    # a spectator knows only what was used
+    spectator = cli(["replay", str(path)])
+    assert "has these abilities" not in spectator.out
+    used = [x for x in spectator.out.splitlines() if " uses " in x]
+    for line in used:
+        assert any(
+            name in line for name in ("Fast Hands", "Cutting Words", "Draconic", "Desperation")
+        )
+    # each seat learns its own at the start
+    seat1 = cli(["replay", str(path), "--seat", "1", "--lang", "it"])
+    assert "  Le tue capacità: Stirpe Draconica (discendenza draconica: oro)." in seat1.out
+    assert "Mani Svelte" not in seat1.out.split(" usa Mani Svelte")[0]

@@ -144,3 +144,14 @@ def visible(event: Event, seat: int | None) -> bool:
 def events_for(log: list[Event], seat: int | None, start: int = 0) -> list[Event]:
     """The events of ``log[start:]`` that ``seat`` may see."""
     return [e for e in log[start:] if visible(e, seat)]
+
+
+#: Private events a game-master sees too: who was given or picked which hidden
+#: ability, and a dragonborn's ancestry.  Never an event naming a hidden card.
+GM_EVENTS = frozenset({"abilities_dealt", "draft_pick", "ancestry_chosen"})
+
+
+def events_for_gm(log: list[Event], start: int = 0) -> list[Event]:
+    """The events of ``log[start:]`` a game-master may see: the public ones and the
+    hidden abilities' (``observe(state, None, gm=True)`` is the matching view)."""
+    return [e for e in log[start:] if e[0] is None or e[1] in GM_EVENTS]

@@ -27,6 +27,8 @@ from typing import Any
 
 from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
+from dragonante.engine.abilities import table as AT
+from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, KEY
 from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import observe
@@ -82,6 +84,26 @@ SUBJECT: dict[str, str] = {
     "eliminated": "seat",
     "adventurer_split": "winner",
     "ante_effect": "seat",
+    # D&D abilities (docs/abilities.md)
+    "abilities_dealt": "seat",
+    "insight_check": "seat",
+    "draft_pick": "seat",
+    "ancestry_chosen": "seat",
+    "ability_used": "seat",
+    "disk_ready": "seat",
+    "abilities_ready": "seat",
+    "ability_dice": "seat",
+    "buy_denied": "seat",
+    "religion_keep": "seat",
+    "heal_reveal": "seat",
+    "insight_look": "seat",
+    "dungeoneering": "seat",
+    "dungeoneering_cards": "seat",
+    "dungeoneering_look": "seat",
+    "perception_swap": "seat",
+    "luck_redraw": "seat",
+    "streetwise": "seat",
+    "diplomacy": "seat",
 }
 #: Every event kind narrated by a message of its own (the rest use the fallback).
 KNOWN_EVENTS: frozenset[str] = frozenset(
@@ -104,11 +126,25 @@ KNOWN_EVENTS: frozenset[str] = frozenset(
         "game_over",
         "target_reached",
         "last_gambit_called",
+        "insight_reroll",
+        "draft_order",
     }
 )
 
 _SEAT_FIELDS = frozenset(
-    ("seat", "leader", "winner", "partner", "payer", "taker", "victim", "other", "owner", "to")
+    (
+        "seat",
+        "leader",
+        "winner",
+        "partner",
+        "payer",
+        "taker",
+        "victim",
+        "other",
+        "owner",
+        "to",
+        "by",
+    )
 )
 _CARD_FIELDS = frozenset(("card", "old", "new", "gave", "took", "this"))
 _GOLD_FIELDS = frozenset(
@@ -145,6 +181,59 @@ def cards_label(cards: Iterable[int], lang: str) -> str:
     return ", ".join(labels) if labels else t("word.none", lang)
 
 
+def _ability_key(ability: Any) -> str | None:
+    if isinstance(ability, int) and not isinstance(ability, bool) and 0 <= ability < len(KEY):
+        return KEY[ability]
+    if isinstance(ability, str) and ability in KEY:
+        return ability
+    return None
+
+
+def ability_name(ability: int | str, lang: str) -> str:
+    """A D&D ability's name ("Fast Hands", Italian "Mani Svelte"), by number or key."""
+    key = _ability_key(ability)
+    if key is None:
+        return t("word.none", lang)
+    return t(f"ability.{key}.name", lang)
+
+
+def ability_text(ability: int | str, lang: str) -> str:
+    """What an ability does: its category or kind, trigger and effect (the book's text)."""
+    key = _ability_key(ability)
+    if key is None:
+        return ""
+    return t(f"ability.{key}.text", lang)
+
+
+def abilities_label(abilities: Iterable[int], lang: str) -> str:
+    """Several abilities, comma separated ("none" for none)."""
+    names = [ability_name(a, lang) for a in abilities]
+    return ", ".join(names) if names else t("word.none", lang)
+
+
+def ancestry_label(color: int | str, lang: str) -> str:
+    """A dragonborn's ancestry color, by name or by index into ``ANCESTRY_COLORS``."""
+    if isinstance(color, int) and 0 <= color < len(ANCESTRY_COLORS):
+        color = ANCESTRY_COLORS[color]
+    return t(f"color.{color}", lang)
+
+
+#: The moment an ability offer (``use_ability``) was made, by its ``ctx[0]``.
+_TRIGGER_NAMES: dict[int, str] = {
+    AT.STEAL: "steal",
+    AT.ANTE_DONE: "ante_done",
+    AT.PLAYED: "played",
+    AT.DENY: "deny",
+    AT.BOUGHT: "bought",
+    AT.WON: "won",
+    AT.STEP4: "step4",
+    AT.WINDOW: "window",
+    AT.TAKEN: "taken",
+    AT.REVEALED: "revealed",
+    AT.BEFORE_STEP4: "before_step4",
+}
+
+
 @dataclass(slots=True)
 class Option:
     """One numbered choice of a prompt: the engine answer and how it reads."""
@@ -155,6 +244,8 @@ class Option:
     card: int = -1
     #: Play prompts: the card's power would trigger if played now.
     triggers: bool = False
+    #: More about this choice, shown beside it or on request (an ability's text).
+    detail: str = ""
 
 
 @dataclass(slots=True)
@@ -345,6 +436,13 @@ class Narrator:
             key += ".tie"
         elif kind == "hole_won" and len(data["seats"]) > 1:
             key += ".shared"
+        elif kind == "abilities_dealt":
+            if not data["abilities"]:
+                key += ".none"
+            elif data.get("color"):
+                key += ".color"
+        elif kind == "ability_used" and data.get("color"):
+            key += ".color"
         if not has(key, lang):
             return None
         mine = subject is not None and self.me is not None and data.get(subject) == self.me
@@ -394,6 +492,19 @@ class Narrator:
             p[field_name] = "; ".join(shown)
         elif kind == "color_flight":
             p["color"] = t(f"color.{data['color']}", lang)
+        elif kind in ("abilities_dealt", "ancestry_chosen", "ability_used") and data.get("color"):
+            p["color"] = ancestry_label(data["color"], lang)
+        elif kind == "ability_dice":
+            p["dice"] = " + ".join(str(v) for v in data["dice"])
+        elif kind == "insight_reroll":
+            p["rolls"] = ", ".join(
+                f"{self.label(seat)} {roll}"
+                for seat, roll in zip(data["seats"], data["rolls"], strict=True)
+            )
+        if "ability" in data:
+            p["ability"] = ability_name(data["ability"], lang)
+        if "abilities" in data:
+            p["abilities"] = abilities_label(data["abilities"], lang)
         elif kind == "power":
             p["text"] = ALL_CARDS[data["card"]].type.text(lang)
         elif kind == "auto_answer":
@@ -453,8 +564,14 @@ class Narrator:
     def answer_label(self, kind: str, answer: int, ctx: Sequence[int] = ()) -> str:
         """A legal answer as a choice reads, without table context (log, auto answers)."""
         lang = self.lang
+        if answer == D.PASS and kind in (D.ABILITY_SEAT, D.ABILITY_CARD):
+            return self._pass_label(kind, ctx)
         if kind in D.SEAT_ANSWERS:
             return self.label(answer)
+        if kind in (D.USE_ABILITY, D.DRAFT_ABILITY) and answer != D.PASS:
+            return ability_name(answer, lang)
+        if kind == D.ANCESTRY_COLOR:
+            return ancestry_label(answer, lang)
         if kind == D.BLUE_MODE:
             per = ctx[0] if ctx else 1
             return t(f"answer.blue_mode.{answer}", lang, n=gold(per, lang))
@@ -493,7 +610,13 @@ class Narrator:
         cards: list[Option] = []
         others: list[Option] = []
         for a in d.options:
-            if kind in D.SEAT_ANSWERS:
+            if a == D.PASS and kind in (D.ABILITY_SEAT, D.ABILITY_CARD, D.USE_ABILITY):
+                others.append(Option(a, self._pass_label(kind, ctx)))
+            elif kind in (D.USE_ABILITY, D.DRAFT_ABILITY):
+                others.append(Option(a, ability_name(a, lang), detail=ability_text(a, lang)))
+            elif kind == D.ANCESTRY_COLOR:
+                others.append(Option(a, ancestry_label(a, lang)))
+            elif kind in D.SEAT_ANSWERS:
                 label = t(
                     "answer.seat",
                     lang,
@@ -537,6 +660,10 @@ class Narrator:
             return t(
                 "answer.pass.give_or_pay", lang, amount=gold(ctx[1], lang), to=self.obj(ctx[0])
             )
+        if kind in (D.ABILITY_CARD, D.ABILITY_SEAT) and ctx and _ability_key(ctx[0]):
+            key = f"answer.pass.{kind}.{_ability_key(ctx[0])}"
+            if has(key, lang):
+                return t(key, lang)
         key = f"answer.pass.{kind}"
         return t(key if has(key, lang) else "answer.pass", lang)
 
@@ -567,9 +694,46 @@ class Narrator:
             p["left"] = ctx[1]
         elif kind == D.TAKE_ANTE and d.source < 0:
             key += ".flight"
+        elif kind in (D.USE_ABILITY, D.ABILITY_CARD, D.ABILITY_SEAT) and ctx:
+            key, extra = self._ability_prompt(kind, ctx, obs)
+            p.update(extra)
         if not has(key, lang):
             return t("prompt.unknown", lang, question=self.question(kind))
         return t(key, lang, **p)
+
+    def _ability_prompt(
+        self, kind: str, ctx: Sequence[int], obs: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
+        """The message key and parameters of an ability question, from its context:
+        ``use_ability`` says what just happened (``ctx[0]``, the trigger), the card and
+        player questions name their ability (``ctx[0]``)."""
+        lang = self.lang
+        p: dict[str, Any] = {}
+        if kind == D.USE_ABILITY:
+            trigger = _TRIGGER_NAMES.get(ctx[0], "")
+            args = ctx[1:]
+            if trigger == "played" and args:
+                p["card"] = card_label(args[0], lang)
+            elif trigger == "deny" and args:
+                p["buyer"] = self.label(args[0])
+            elif trigger == "won" and args:
+                p["winner"] = self.label(args[0])
+            elif trigger == "taken" and len(args) >= 2:
+                p["victim_hand"] = self.from_hand_of(args[0])
+                p["card"] = card_label(args[1], lang)
+            elif trigger == "revealed" and args:
+                p["card"] = card_label(args[0], lang)
+            key = f"prompt.use_ability.{trigger}"
+            return (key if has(key, lang) else "prompt.use_ability"), p
+        ability = _ability_key(ctx[0]) or ""
+        if ability == "perception":
+            p["card"] = card_label(obs["my_ante"], lang)
+        elif ability == "dungeoneering" and len(ctx) >= 3:
+            p["victim_hand"] = self.from_hand_of(ctx[1])
+            p["card"] = card_label(ctx[2], lang)
+        elif ability == "heal" and len(ctx) >= 2:
+            p["amount"] = gold(ctx[1], lang)
+        return f"prompt.{kind}.{ability}", p
 
 
 def default_names(players: int, lang: str, me: int | None = None, bots: bool = True) -> list[str]:
@@ -585,6 +749,10 @@ __all__ = [
     "Narrator",
     "Option",
     "Prompt",
+    "abilities_label",
+    "ability_name",
+    "ability_text",
+    "ancestry_label",
     "card_count",
     "card_label",
     "cards_label",

@@ -24,6 +24,9 @@ from dragonante.i18n import t
 from dragonante.interfaces.narrate import (
     Narrator,
     Prompt,
+    ability_name,
+    ability_text,
+    ancestry_label,
     card_count,
     card_label,
     cards_label,
@@ -49,9 +52,10 @@ class TableView:
     my_question: bool = False
 
 
-def table_view(state: GameState, seat: int | None) -> TableView:
-    """Collect what ``seat`` may see of ``state`` (spectator: ``None``)."""
-    obs = observe(state, seat)
+def table_view(state: GameState, seat: int | None, gm: bool = False) -> TableView:
+    """Collect what ``seat`` may see of ``state`` (spectator: ``None``; ``gm``: a
+    game-master, who also knows every character's D&D abilities)."""
+    obs = observe(state, seat, gm)
     d = state.pending
     mine = seat is not None and d is not None and d.seat == seat
     triggers: set[int] = set()
@@ -108,6 +112,7 @@ def table_lines(view: TableView, narrator: Narrator, show_hand: bool = True) -> 
     if obs["private_look"]:
         lines.append(t("table.look", lang, cards=cards_label(obs["private_look"], lang)))
     lines.extend(player_lines(view, narrator))
+    lines.extend(ability_lines(view, narrator))
     for debtor, creditor, amount in obs["debts"]:
         key = "table.debt" + (".stakes" if creditor == -1 else "")
         if debtor == view.seat:
@@ -172,6 +177,60 @@ def player_lines(view: TableView, narrator: Narrator) -> list[str]:
             row += "  (" + "; ".join(notes) + ")"
         rows.append(row)
     return rows
+
+
+def ability_lines(view: TableView, narrator: Narrator) -> list[str]:
+    """The D&D abilities as the seat may know them: one row per character with its
+    known abilities (spent ones marked), how many are still unknown, its dragon
+    ancestry, its disk's side (Legendary) or Diplomacy used (Emperor's Gambit)."""
+    ab = view.obs.get("abilities")
+    if not ab:
+        return []
+    lang = narrator.lang
+    n = view.obs["players"]
+    system = t(f"ability.system.{ab['system']}.short", lang)
+    lines = [
+        t("table.abilities" if ab["public"] else "table.abilities.hidden", lang, system=system)
+    ]
+    spent: list[list[int]] = ab.get("spent") or [[] for _ in range(n)]
+    for p in range(n):
+        known: list[int] = ab["held"][p]
+        names = [
+            t("table.abilities.spent", lang, name=ability_name(a, lang))
+            if a in spent[p]
+            else ability_name(a, lang)
+            for a in known
+        ]
+        unknown = ab["counts"][p] - len(known)
+        if unknown == 1:
+            names.append(t("table.abilities.unknown.one", lang))
+        elif unknown > 1:
+            names.append(t("table.abilities.unknown", lang, count=unknown))
+        notes: list[str] = []
+        if ab["ancestry"][p]:
+            notes.append(
+                t("table.abilities.ancestry", lang, color=ancestry_label(ab["ancestry"][p], lang))
+            )
+        if "disks" in ab:
+            side = t(f"ability.disk.{ab['disks'][p]}", lang)
+            notes.append(t("table.abilities.disk", lang, side=side))
+        if ab.get("diplomacy_used") and ab["diplomacy_used"][p]:
+            notes.append(t("table.abilities.diplomacy_used", lang))
+        text = ", ".join(names) or t("table.abilities.none", lang)
+        row = t("table.abilities.row", lang, name=narrator.label(p), abilities=text)
+        if notes:
+            row += "  (" + "; ".join(notes) + ")"
+        lines.append(row)
+    return lines
+
+
+def ability_help_lines(abilities: list[int], lang: str) -> list[str]:
+    """Each ability's name and full text (the seat's own, or a choice's)."""
+    lines: list[str] = []
+    for a in abilities:
+        lines.append(ability_name(a, lang))
+        lines.append("  " + ability_text(a, lang))
+    return lines
 
 
 def hand_line(view: TableView, narrator: Narrator) -> str:
@@ -285,6 +344,8 @@ def card_type_lines(ct: CardType, lang: str) -> list[str]:
 __all__ = [
     "TRIGGER_MARK",
     "TableView",
+    "ability_help_lines",
+    "ability_lines",
     "card_help_lines",
     "card_type_lines",
     "effect_notes",

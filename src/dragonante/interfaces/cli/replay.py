@@ -3,6 +3,7 @@
     dragonante replay game.json               # what the whole table saw
     dragonante replay game.json --seat 0      # what seat 0 saw (its hand, its draws)
     dragonante replay game.json --omniscient  # everything, every hand
+    dragonante replay game.json --gm          # a game-master: every D&D ability, no hand
 
 The record (from ``play --record`` or the web server) is replayed answer by
 answer in a fresh game; a record whose final digest does not match - made
@@ -18,7 +19,7 @@ from typing import Annotated
 import typer
 
 from dragonante.engine.records import RecordError, loads, replay
-from dragonante.engine.views import events_for
+from dragonante.engine.views import events_for, events_for_gm
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import LangOpt, check_lang
@@ -37,11 +38,12 @@ def replay_command(
     omniscient: Annotated[
         bool, typer.Option("--omniscient", help=helptext("opt.omniscient"))
     ] = False,
+    gm: Annotated[bool, typer.Option("--gm", help=helptext("opt.replay_gm"))] = False,
     lang: LangOpt = "en",
 ) -> None:
     """Replay a saved game, checking it, and narrate it for a seat or a spectator."""
     lang = check_lang(lang)
-    if seat is not None and omniscient:
+    if sum((seat is not None, omniscient, gm)) > 1:
         raise UserError(t("cli.error.replay_view", lang))
     try:
         size = file.stat().st_size
@@ -71,6 +73,8 @@ def replay_command(
     narrator = Narrator(names, lang, me=seat, debt_model=record.config.rules.debt_model)
     if omniscient:
         view = t("replay.view.omniscient", lang)
+    elif gm:
+        view = t("replay.view.gm", lang)
     elif seat is None:
         view = t("replay.view.spectator", lang)
     else:
@@ -88,11 +92,11 @@ def replay_command(
     )
     typer.echo(t(verified, lang))
     log = state.log or []
-    events = log if omniscient else events_for(log, seat)
+    events = log if omniscient else events_for_gm(log) if gm else events_for(log, seat)
     for line in narrator.events(events):
         typer.echo(f"  {line}")
     if not state.over:
         typer.echo()
         typer.echo(t("replay.unfinished", lang))
-        for line in table_lines(table_view(state, seat), narrator):
+        for line in table_lines(table_view(state, seat, gm), narrator):
             typer.echo(line)

@@ -133,3 +133,94 @@ def check_frames(record: dict[str, Any], seat: int | None, frames: list[dict[str
             assert not leaked, f"step {step}: seat {seat} was sent hidden cards {sorted(leaked)}"
             checked += 1
     return checked
+
+
+def _secret_abilities(s: GameState, seat: int | None, known: list[set[int]]) -> list[set[int]]:
+    """Per owner, the abilities ``seat`` may not know yet in ``s``."""
+    ab = s.abilities
+    if ab is None:
+        return [set() for _ in range(s.n)]
+    return [set() if p == seat else set(ab.held[p]) - known[p] for p in range(s.n)]
+
+
+def _config_leaks(config: dict[str, Any], seat: int | None) -> list[str]:
+    """What a frame's config says of other seats' hidden abilities (should be nothing)."""
+    ab = config.get("abilities") or {}
+    out = []
+    for p, keys in enumerate(ab.get("seats") or []):
+        if p != seat and any(k != "random" for k in keys):
+            out.append(f"abilities.seats[{p}] = {keys}")
+    for p, color in enumerate(ab.get("ancestry") or []):
+        if p != seat and color:
+            out.append(f"abilities.ancestry[{p}] = {color}")
+    for p, keys in enumerate(ab.get("qualified") or []):
+        if p != seat and keys:
+            out.append(f"abilities.qualified[{p}] = {keys}")
+    return out
+
+
+def check_ability_frames(
+    record: dict[str, Any], seat: int | None, frames: list[dict[str, Any]], names: list[str]
+) -> int:
+    """Assert no frame of ``seat`` names another seat's hidden D&D ability before
+    it is used: not in ``held``, the ancestry, events, question kinds or options,
+    the table's config, nor by name (``names``: every ability's English name) in
+    any text.  Returns the frames checked.  Frames sent after the game ended are
+    not checked for the config (a finished game's record is public)."""
+    from dragonante.engine.decisions import ABILITY_KINDS
+
+    config = config_from_dict(record["config"])
+    public = config.abilities.public
+    answers = record["answers"]
+    last_gambit_at = record.get("last_gambit_at")
+    s = new_game(config, record["seed"], log=True)
+    known: list[set[int]] = [set() for _ in range(s.n)]
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    checked = 0
+    for f in frames:
+        table = f.get("table")
+        if isinstance(table, dict) and table.get("status") != "finished":
+            leaks = _config_leaks(table.get("config", {}), seat)
+            assert not leaks, f"seat {seat} was sent another seat's hidden config: {leaks}"
+        if "step" in f and "view" in f:
+            by_step.setdefault(f["step"], []).append(f)
+    for step in range(len(answers) + 1):
+        if step > 0:
+            if last_gambit_at is not None and step - 1 == last_gambit_at:
+                call_last_gambit(s)
+            apply(s, answers[step - 1])
+        if last_gambit_at is not None and step == last_gambit_at == len(answers):
+            call_last_gambit(s)
+        view = observe(s, seat)["abilities"]
+        if view is not None:
+            for p, held in enumerate(view["held"]):
+                known[p].update(held)
+        secret = _secret_abilities(s, seat, known)
+        own = set().union(*known) if known else set()
+        secret_names = {names[a] for p in range(s.n) for a in secret[p] if a not in own}
+        for f in by_step.get(step, []):
+            ab = f["view"].get("abilities")
+            if ab is not None:
+                for p, held in enumerate(ab["held"]):
+                    leaked = set(held) & secret[p]
+                    assert not leaked, f"step {step}: seat {seat} sees {p}'s hidden {leaked}"
+                for p, color in enumerate(ab["ancestry"]):
+                    if color and p != seat:
+                        assert 2 in known[p], f"step {step}: seat {seat} sees {p}'s ancestry"
+            q = f["view"].get("question")
+            if q and q["seat"] != seat and not public:
+                assert q["kind"] not in ABILITY_KINDS, f"step {step}: {q['kind']} shown"
+                assert "options" not in q and not f.get("answers")
+            for e in f.get("events", []):
+                data = e["data"]
+                owner = data.get("seat")
+                if owner is None or owner == seat:
+                    continue
+                named = _ints(data.get("ability")) + _ints(data.get("abilities"))
+                leaked = set(named) & secret[owner]
+                assert not leaked, f"step {step}: event {e['kind']} names {owner}'s {leaked}"
+            text = str(f)
+            for name in secret_names:
+                assert name not in text, f"step {step}: seat {seat} was sent the name {name}"
+            checked += 1
+    return checked

@@ -52,3 +52,10 @@ export function hostToken(code) {
 export function saveHostToken(code, token) {
   localStorage.setItem(`dragonante.host.${code}`, token);
 }
+// The game-master token of a table with hidden abilities (its creator's only).
+export function gmToken(code) {
+  return localStorage.getItem(`dragonante.gm.${code}`);
+}
+export function saveGmToken(code, token) {
+  localStorage.setItem(`dragonante.gm.${code}`, token);
+}

@@ -1,6 +1,7 @@
 // The lobby: create a table (ruleset, deck, options, endings), join by
 // code, and the lists of open tables, games in progress and finished games.
-import { api, saveHostToken, saveToken } from "./api.js";
+import { abilitiesLine } from "./abilities.js";
+import { api, saveGmToken, saveHostToken, saveToken } from "./api.js";
 import { allCards } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -36,7 +37,8 @@ export function mountLobby(root) {
   }
 
   function buildForm() {
-    const v = { ruleset: "legendary", preset: "legendary", ...(meta.defaults || {}), selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
+    const defaults = meta.defaults || {};
+    const v = { ruleset: "legendary", preset: "legendary", ...defaults, ab_system: defaults.abilities || "", ab_assign: "random", ab_per_character: 0, ab_visibility: "", play_for_fun: false, selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
     for (const e of ENDINGS) if (v[`ending_${e}`] === undefined) v[`ending_${e}`] = 0;
     const error = h("p", { class: "error", role: "alert", hidden: true });
     const legendaryOnly = h(
@@ -58,6 +60,47 @@ export function mountLobby(root) {
         ),
       ),
     );
+    // D&D abilities: the system, how characters get them, how many, who knows them.
+    const abMeta = meta.abilities || { systems: [], assign: ["random"], visibility: [], per_character: {} };
+    const abSystem = select("ab_system", ["", ...abMeta.systems], (s) => t(s ? `abilities.system.${s}` : "abilities.system.none"), v.ab_system);
+    const abCount = h("select", { name: "ab_per_character", id: "f-ab_per_character" });
+    const syncCount = () => {
+      const pc = abMeta.per_character[abSystem.value];
+      const keep = abCount.value || String(v.ab_per_character);
+      abCount.replaceChildren(
+        h("option", { value: "0" }, t("abilities.book_default", { count: pc ? pc.default : 0 })),
+        ...Array.from({ length: pc ? pc.max : 0 }, (_, i) => h("option", { value: String(i + 1) }, String(i + 1))),
+      );
+      abCount.value = [...abCount.options].some((o) => o.value === keep) ? keep : "0";
+    };
+    const abilityOptions = h(
+      "div",
+      { class: "grid ability-options" },
+      field(t("abilities.assign"), select("ab_assign", abMeta.assign, (a) => t(`abilities.assign.${a}`), v.ab_assign)),
+      field(t("abilities.count"), abCount),
+      field(t("abilities.visibility"), select("ab_visibility", ["", ...abMeta.visibility], (x) => t(x ? `abilities.visibility.${x}` : "abilities.visibility.book"), v.ab_visibility)),
+    );
+    const syncAbilities = () => {
+      syncCount();
+      abilityOptions.hidden = !abSystem.value;
+    };
+    abSystem.addEventListener("change", syncAbilities);
+    const abilities = h(
+      "fieldset",
+      { class: "abilities-box", id: "abilities-box" },
+      h("legend", {}, t("abilities.title")),
+      h("p", { class: "muted" }, t("abilities.help")),
+      field(t("abilities.system"), abSystem),
+      abilityOptions,
+    );
+    // Play for fun (Pure Roleplay): "consider playing with 8 gold per player".
+    const gold = number("gold_per_player", v.gold_per_player, 1, 100);
+    const forFun = h("input", { type: "checkbox", name: "play_for_fun", id: "f-play_for_fun", checked: v.play_for_fun });
+    const syncFun = () => {
+      if (forFun.checked) gold.value = String(meta.play_for_fun_gold || 8);
+      gold.readOnly = forFun.checked;
+    };
+    forFun.addEventListener("change", syncFun);
     const preset = select("preset", meta.presets, (p) => t(`preset.${p}`), v.preset);
     const syncPreset = () => { legendaryOnly.hidden = preset.value !== "legendary"; };
     preset.addEventListener("change", syncPreset);
@@ -71,11 +114,13 @@ export function mountLobby(root) {
         field(t("lobby.ruleset"), select("ruleset", meta.rulesets, (r) => t(`ruleset.${r}`), v.ruleset)),
         field(t("lobby.deck"), preset),
         field(t("lobby.players"), select("players", meta.players, String, v.players)),
-        field(t("lobby.gold_per_player"), number("gold_per_player", v.gold_per_player, 1, 100)),
+        field(t("lobby.gold_per_player"), gold),
         field(t("lobby.starting_gold_fixed"), number("starting_gold_fixed", v.starting_gold_fixed, 0, 1000)),
         field(t("seat.your_name"), h("input", { name: "name", id: "f-name", value: v.name, maxlength: String(meta.name_max), autocomplete: "nickname" })),
       ),
+      h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
       legendaryOnly,
+      abilities,
       h(
         "details",
         { class: "endings" },
@@ -86,6 +131,8 @@ export function mountLobby(root) {
       h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
     );
     syncPreset();
+    syncAbilities();
+    syncFun();
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const f = formValues(form);
@@ -99,6 +146,14 @@ export function mountLobby(root) {
         deck: { preset: f.preset },
         ending: Object.fromEntries(ENDINGS.map((k) => [k, int(f[`ending_${k}`])])),
       };
+      if (f.play_for_fun) {
+        config.gold_per_player = meta.play_for_fun_gold || 8;
+        config.starting_gold_fixed = 0;
+      }
+      if (f.ab_system) {
+        config.abilities = { system: f.ab_system, assign: f.ab_assign, per_character: int(f.ab_per_character) };
+        if (f.ab_visibility) config.abilities.visibility = f.ab_visibility;
+      }
       if (f.preset === "legendary") {
         config.deck.selection = f.selection;
         config.deck.reveal_specials = f.reveal_specials;
@@ -108,6 +163,7 @@ export function mountLobby(root) {
       try {
         const made = await api("POST", "/api/tables", { config });
         saveHostToken(made.code, made.host_token);
+        if (made.gm_token) saveGmToken(made.code, made.gm_token);
         if (f.name.trim()) {
           const seat = await api("POST", `/api/tables/${made.code}/seats`, { name: f.name, seat: 0 });
           saveToken(made.code, seat.token);
@@ -135,7 +191,8 @@ export function mountLobby(root) {
   }
 
   function describe(x) {
-    return `${t(`ruleset.${x.ruleset}`)} · ${t(`preset.${x.preset}`)}`;
+    const base = `${t(`ruleset.${x.ruleset}`)} · ${t(`preset.${x.preset}`)}`;
+    return x.abilities ? `${base} · ${abilitiesLine(x.abilities)}` : base;
   }
 
   async function refresh() {

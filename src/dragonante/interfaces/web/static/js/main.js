@@ -1,5 +1,6 @@
 // Entry point: load the language and the cards, then show the page the URL
 // names: the lobby (/), a table (/t/CODE) or a replay (/r/CODE).
+import { loadAbilities } from "./abilities.js";
 import { loadCards } from "./cards.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
@@ -34,7 +35,7 @@ async function boot() {
     header();
     page?.rerender?.();
   });
-  await loadCards();
+  await Promise.all([loadCards(), loadAbilities()]);
   route();
 }
 

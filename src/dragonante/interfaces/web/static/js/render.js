@@ -1,5 +1,6 @@
 // The game board drawn from one seat's view (the server's observe() plus
 // names): used live at the table and step by step in replays.
+import { seatAbilities } from "./abilities.js";
 import { cardBack, cardEl, cardLabel, setChooser } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -58,7 +59,9 @@ export function renderBoard(msg, opts) {
   if (view.phase === "over") {
     turn = h("div", { class: "turn over" }, t("table.game_over"), " — ", t("table.winners", { names: view.winners.map((p) => seatName(table, p)).join(", ") }));
   } else if (q && !mine) {
-    turn = h("div", { class: "turn", id: "turn" }, t("table.deciding", { name: seatName(table, q.seat), question: q.prompt }));
+    // Another seat's hidden-ability question shows only that it is deciding.
+    const text = q.kind === "private" ? t("table.deciding_private", { name: seatName(table, q.seat) }) : t("table.deciding", { name: seatName(table, q.seat), question: q.prompt });
+    turn = h("div", { class: "turn", id: "turn", dataset: { kind: q.kind } }, text);
   }
 
   let question = null;
@@ -76,12 +79,13 @@ export function renderBoard(msg, opts) {
             "button",
             {
               type: "button",
-              class: "answer",
+              class: a.detail ? "answer with-detail" : "answer",
               disabled: opts.busy,
               dataset: { answer: String(a.value) },
               onclick: () => opts.onAnswer(a.value, q.id),
             },
-            a.label,
+            a.detail ? h("span", { class: "answer-label" }, a.label) : a.label,
+            a.detail ? h("span", { class: "answer-detail" }, a.detail) : null,
           ),
         ),
       ),
@@ -140,6 +144,7 @@ export function renderBoard(msg, opts) {
           view.hole_owed[p] ? h("span", { class: "owed" }, t("table.owes_hole", { amount: view.hole_owed[p] })) : null,
           view.phase === "ante" && view.ante_placed[p] ? h("span", { class: "tag" }, t("table.anted")) : null,
         ),
+        seatAbilities(view.abilities, p),
         known.length && p !== me ? h("div", { class: "known" }, t("table.known", { cards: "" }), cardsRow(known, () => ({ small: true }))) : null,
         h("div", { class: "flight" }, cardsRow(view.flights[p], (n) => ({ small: true, option: options.has(n) }))),
       );

@@ -10,6 +10,8 @@ export function mountReplay(root, code) {
   const params = new URLSearchParams(location.search);
   let step = Number.parseInt(params.get("step") || "0", 10) || 0;
   let seat = params.has("seat") && params.get("seat") !== "" ? Number.parseInt(params.get("seat"), 10) : null;
+  // A finished game hides nothing: the game-master's view shows every ability.
+  let gm = params.get("gm") === "1";
   let data = null;
   let loading = false;
 
@@ -18,11 +20,13 @@ export function mountReplay(root, code) {
     loading = true;
     const q = new URLSearchParams({ step: String(step), lang });
     if (seat !== null) q.set("seat", String(seat));
+    else if (gm) q.set("gm", "1");
     try {
       data = await api("GET", `/api/games/${encodeURIComponent(code)}/replay?${q}`);
       step = data.step;
       const url = new URLSearchParams({ step: String(step) });
       if (seat !== null) url.set("seat", String(seat));
+      else if (gm) url.set("gm", "1");
       history.replaceState(null, "", `/r/${code}?${url}`);
       render();
     } catch (err) {
@@ -45,8 +49,9 @@ export function mountReplay(root, code) {
     const table = data.table;
     const viewAs = h(
       "select",
-      { id: "view-as", onchange: (e) => { seat = e.target.value === "" ? null : Number(e.target.value); load(); } },
-      h("option", { value: "", selected: seat === null }, t("replay.spectator")),
+      { id: "view-as", onchange: (e) => { const v = e.target.value; gm = v === "gm"; seat = v === "" || v === "gm" ? null : Number(v); load(); } },
+      h("option", { value: "", selected: seat === null && !gm }, t("replay.spectator")),
+      table.abilities && !table.abilities.public ? h("option", { value: "gm", selected: seat === null && gm }, t("table.gm_link")) : null,
       Array.from({ length: table.players }, (_, p) => h("option", { value: String(p), selected: seat === p }, seatName(table, p))),
     );
     const slider = h("input", { type: "range", min: "0", max: String(data.total), value: String(step), id: "replay-slider", "aria-label": t("replay.step", { step, total: data.total }) });

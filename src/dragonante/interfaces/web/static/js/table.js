@@ -2,7 +2,8 @@
 // the live game over this seat's WebSocket.  The seat token lives in
 // localStorage and in the URL fragment, so closing and reopening the page
 // (or opening the URL elsewhere) takes the same seat back.
-import { api, forgetToken, hostToken, savedToken, saveToken } from "./api.js";
+import { abilitiesLine } from "./abilities.js";
+import { api, forgetToken, gmToken, hostToken, savedToken, saveToken } from "./api.js";
 import { hideCard } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -12,15 +13,22 @@ const SUMMARY_KINDS = new Set(["scoring", "gambit_won", "priest_split", "no_winn
 // Close codes after which reconnecting cannot help.
 const FINAL_CLOSE = new Set([4400, 4401, 4404]);
 
-function tokenFromHash() {
-  const m = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
+function tokenFromHash(name = "token") {
+  const m = new RegExp(`(?:^|[#&])${name}=([^&]+)`).exec(location.hash);
   return m ? decodeURIComponent(m[1]) : null;
+}
+
+// The game-master view of a table with hidden abilities: /t/CODE#gm=TOKEN.
+function gmLink(code, gm) {
+  return `${location.origin}/t/${code}#gm=${encodeURIComponent(gm)}`;
 }
 
 export function mountTable(root, code) {
   code = code.toUpperCase();
-  let token = tokenFromHash() || savedToken(code);
-  if (token) {
+  // A game-master connection: a spectator who sees every character's abilities.
+  const gmMode = tokenFromHash("gm");
+  let token = gmMode || tokenFromHash() || savedToken(code);
+  if (token && !gmMode) {
     saveToken(code, token);
     history.replaceState(null, "", `/t/${code}#token=${encodeURIComponent(token)}`);
   }
@@ -36,6 +44,7 @@ export function mountTable(root, code) {
   let gambitNo = 0;
   let meta = null;
   let connState = "connecting";
+  let isGm = false;
 
   const header = h("div", { class: "table-head" });
   const banner = h("p", { class: "banner", role: "status", hidden: true });
@@ -105,6 +114,7 @@ export function mountTable(root, code) {
     switch (msg.type) {
       case "welcome":
         mySeat = msg.seat;
+        isGm = Boolean(msg.gm);
         retry = 0;
         connState = "open";
         banner.hidden = true;
@@ -138,7 +148,10 @@ export function mountTable(root, code) {
       case "error":
         busy = false;
         toast(msg.message, "error");
-        if (msg.code === "bad_token") {
+        if (msg.code === "bad_token" && gmMode) {
+          stopped = true;
+          append(clear(main), h("p", { class: "error" }, msg.message));
+        } else if (msg.code === "bad_token") {
           forgetToken(code);
           token = null;
           history.replaceState(null, "", `/t/${code}`);
@@ -195,9 +208,14 @@ export function mountTable(root, code) {
 
   function renderHeader() {
     const me = mySeat !== null && table ? table.seats[mySeat] : null;
+    const gm = gmToken(code);
     append(clear(header), 
       h("h1", {}, t("table.title", { code })),
-      me ? h("p", { class: "muted", id: "playing-as" }, t("table.playing_as", { name: me.name })) : table && table.status !== "open" ? h("p", { class: "muted", id: "spectating" }, t("table.spectating")) : null,
+      isGm
+        ? h("p", { class: "muted", id: "gm-view" }, t("table.gm_view"))
+        : me ? h("p", { class: "muted", id: "playing-as" }, t("table.playing_as", { name: me.name })) : table && table.status !== "open" ? h("p", { class: "muted", id: "spectating" }, t("table.spectating")) : null,
+      table?.abilities ? h("p", { class: "muted", id: "abilities-info" }, abilitiesLine(table.abilities)) : null,
+      gm && !isGm && table && table.status !== "open" ? h("p", {}, h("a", { href: gmLink(code, gm), target: "_blank", rel: "noopener", id: "gm-link-play" }, t("table.gm_link"))) : null,
     );
   }
 
@@ -248,7 +266,7 @@ export function mountTable(root, code) {
         "li",
         { class: "seat-row free", dataset: { seat: String(p) } },
         h("span", { class: "muted" }, t("seat.free")),
-        mySeat === null
+        mySeat === null && !isGm
           ? h("form", { class: "sit", onsubmit: (e) => { e.preventDefault(); act(sit); } }, nameInput, h("button", { type: "submit", class: "primary" }, t("seat.take")))
           : null,
         manage ? h("span", { class: "add-bot" }, level, h("button", { type: "button", class: "small", onclick: () => act(() => api("POST", `/api/tables/${code}/bots`, { seat: p, level: level.value }, manageToken())) }, t("seat.add_bot"))) : null,
@@ -266,6 +284,9 @@ export function mountTable(root, code) {
         h("p", {}, t("table.invite"), ": ", h("a", { href: invite, id: "invite-link" }, invite), " ",
           h("button", { type: "button", class: "small", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast(t("table.copied"))) }, t("table.copy"))),
         h("p", { class: "muted" }, `${t(`ruleset.${table.ruleset}`)} · ${t(`preset.${table.preset}`)} · ${table.starting_gold} ${t("word.gold")}`),
+        gmToken(code) && !isGm
+          ? h("p", { id: "gm-box" }, t("table.gm_link"), ": ", h("a", { href: gmLink(code, gmToken(code)), id: "gm-link", target: "_blank", rel: "noopener" }, t("table.gm_open")), " ", h("span", { class: "muted" }, t("table.gm_help")))
+          : null,
       ),
       h("ol", { class: "seat-list" }, rows),
       manage && !full ? h("p", {}, fillLevel, " ", h("button", { type: "button", id: "fill-bots", onclick: () => act(() => api("POST", `/api/tables/${code}/bots`, { fill: true, level: fillLevel.value }, manageToken())) }, t("seat.fill_bots"))) : null,
@@ -295,7 +316,7 @@ export function mountTable(root, code) {
       return;
     }
     if (last?.view) {
-      main.append(renderBoard(last, { table, interactive: mySeat !== null, onAnswer: answer, busy }));
+      main.append(renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy }));
     } else {
       main.append(h("p", { class: "muted" }, t("table.connecting")));
     }
@@ -313,7 +334,7 @@ export function mountTable(root, code) {
       if (ws) ws.close();
     },
     get state() {
-      return { connState, mySeat };
+      return { connState, mySeat, isGm };
     },
   };
 }

@@ -40,17 +40,29 @@ from dragonante.engine.state import Event
 from dragonante.i18n import DEFAULT_LANG, LANGS, t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import (
+    AbilitiesOpt,
+    AbilitiesPerCharacterOpt,
+    AbilityAssignOpt,
+    AbilityOpt,
+    AbilityVisibilityOpt,
+    AncestryOpt,
+    AncestryTriggerOpt,
     CardOpt,
     DeckOpt,
+    DungeoneeringOpt,
     GambitsOpt,
     GoldOpt,
     IncludeOpt,
+    InsightOpt,
     PlayersOpt,
+    PlayForFunOpt,
+    QualifiedOpt,
     RemainingOpt,
     RulesetOpt,
     SelectionOpt,
     ShowOpt,
     StartingGoldOpt,
+    StreetwiseOpt,
     TableChoices,
     TargetGoldOpt,
     build_config,
@@ -58,6 +70,8 @@ from dragonante.interfaces.cli.table_options import (
 )
 from dragonante.interfaces.narrate import Narrator, Prompt, default_names, gold
 from dragonante.interfaces.render import (
+    ability_help_lines,
+    ability_lines,
     card_help_lines,
     card_type_lines,
     find_card_types,
@@ -126,7 +140,7 @@ def play_command(
     ruleset: RulesetOpt = "legendary",
     deck: DeckOpt = "legendary",
     card: CardOpt = None,
-    gold_per_player: GoldOpt = 10,
+    gold_per_player: GoldOpt = None,
     starting_gold: StartingGoldOpt = None,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
@@ -134,6 +148,18 @@ def play_command(
     gambits: GambitsOpt = 0,
     target_gold: TargetGoldOpt = 0,
     players_remaining: RemainingOpt = 0,
+    play_for_fun: PlayForFunOpt = False,
+    abilities: AbilitiesOpt = None,
+    ability: AbilityOpt = None,
+    ability_assign: AbilityAssignOpt = None,
+    abilities_per_character: AbilitiesPerCharacterOpt = 0,
+    ability_visibility: AbilityVisibilityOpt = None,
+    ancestry: AncestryOpt = None,
+    insight: InsightOpt = None,
+    qualified: QualifiedOpt = None,
+    ancestry_trigger: AncestryTriggerOpt = None,
+    dungeoneering: DungeoneeringOpt = None,
+    streetwise: StreetwiseOpt = None,
     time_limit: Annotated[int, typer.Option("--time-limit", help=helptext("opt.time_limit"))] = 0,
     series: Annotated[int, typer.Option("--series", help=helptext("opt.series"))] = 0,
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
@@ -155,6 +181,18 @@ def play_command(
         players_remaining=players_remaining,
         time_limit_minutes=time_limit,
         series_games=series,
+        play_for_fun=play_for_fun,
+        abilities=abilities,
+        ability=tuple(ability or ()),
+        ability_assign=ability_assign,
+        abilities_per_character=abilities_per_character,
+        ability_visibility=ability_visibility,
+        ancestry=tuple(ancestry or ()),
+        insight=tuple(insight or ()),
+        qualified=tuple(qualified or ()),
+        ancestry_trigger=ancestry_trigger,
+        dungeoneering=dungeoneering,
+        streetwise=streetwise,
     )
     config = build_config(choices, lang)
     if not 0 <= seat < players:
@@ -353,6 +391,8 @@ class PlaySession:
                     self.say(line)
             elif word in ("t", "table", "tavolo"):
                 self.show_table(prompt)
+            elif word in ("a", "abilities", "capacità", "capacita"):
+                self.ability_help()
             elif word in ("l", "log"):
                 for line in self.narrator.events(self.game.all_events()):
                     self.say(f"  {line}")
@@ -360,6 +400,18 @@ class PlaySession:
                 self.card_help(text[1:].strip(), prompt)
             else:
                 self.say(t("play.bad_input", lang, text=text, last=count))
+
+    def ability_help(self) -> None:
+        """``a``: this seat's D&D abilities with their full text (and the table's rows)."""
+        seat = self.game.human
+        view = table_view(self.game.state, seat)
+        if view.obs["abilities"] is None:
+            self.say(t("play.no_abilities", self.lang))
+            return
+        for line in ability_lines(view, self.narrator):
+            self.say(line)
+        for line in ability_help_lines(view.obs["abilities"]["held"][seat], self.lang):
+            self.say(line)
 
     def card_help(self, query: str, prompt: Prompt) -> None:
         """``?N``: the card of choice N; ``?name``: card types by name."""
@@ -369,7 +421,12 @@ class PlaySession:
             if not 1 <= k <= len(prompt.options):
                 self.say(t("play.bad_number", lang, number=query, last=len(prompt.options)))
                 return
-            card = prompt.options[k - 1].card
+            option = prompt.options[k - 1]
+            card = option.card
+            if card < 0 and option.detail:
+                self.say(option.label)
+                self.say("  " + option.detail)
+                return
             if card < 0:
                 self.say(t("play.not_a_card", lang, number=k))
                 return

@@ -15,10 +15,12 @@ from typing import Annotated
 
 import typer
 
+from dragonante.engine.abilities.catalog import SYSTEMS
+from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import RULESETS
 from dragonante.engine.decks import PRESETS
 from dragonante.interfaces.cli.app import app, fail
-from dragonante.interfaces.cli.table_options import DeckOpt, cli_name, engine_name
+from dragonante.interfaces.cli.table_options import DeckOpt, cli_name, engine_name, helptext
 
 
 def _check_port(host: str, port: int) -> None:
@@ -68,6 +70,13 @@ def serve(
         str, typer.Option("--ruleset", help="The lobby's default ruleset for new tables.")
     ] = "legendary",
     deck: DeckOpt = "legendary",
+    abilities: Annotated[
+        str, typer.Option("--abilities", help=helptext("opt.ability_serve"))
+    ] = "none",
+    ability_visibility: Annotated[
+        str | None,
+        typer.Option("--ability-visibility", help=helptext("opt.ability_serve_visibility")),
+    ] = None,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
 
@@ -89,6 +98,17 @@ def serve(
     if default_preset not in PRESETS or default_preset == "custom":
         offered = ", ".join(cli_name(p) for p in PRESETS if p != "custom")
         fail(f"unknown deck {deck!r} for the lobby; choose from {offered}")
+    default_abilities = engine_name(abilities)
+    if default_abilities not in (*SYSTEMS, "none"):
+        fail(f"unknown --abilities {abilities!r}; choose from {', '.join(SYSTEMS)}, none")
+    default_visibility = engine_name(ability_visibility or "")
+    if default_visibility and default_visibility not in VISIBILITIES:
+        fail(
+            f"unknown --ability-visibility {ability_visibility!r}; "
+            f"choose from {', '.join(VISIBILITIES)}"
+        )
+    if default_visibility and default_abilities == "none":
+        fail("--ability-visibility needs --abilities disks or --abilities skills")
     _check_port(host, port)
     try:
         engine = open_database(db)
@@ -104,6 +124,8 @@ def serve(
                 rate=max_rate,
                 default_ruleset=default_ruleset,
                 default_preset=default_preset,
+                default_abilities="" if default_abilities == "none" else default_abilities,
+                default_ability_visibility=default_visibility,
             ),
             engine=engine,
         ),

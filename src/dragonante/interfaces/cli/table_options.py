@@ -1,4 +1,4 @@
-"""The table options every game command shares: players, gold, ruleset, deck, endings.
+"""The table options every game command shares: players, gold, ruleset, deck, endings, abilities.
 
 ``play``, ``simulate``, ``bench`` and ``tournament`` all set a table up the
 same way, so the options are declared once here and turned into a validated
@@ -8,16 +8,36 @@ deck, a deck too small for the table) is a one-line :class:`UserError`.
 
 Names on the command line use dashes (``emperors-gambit``, ``age-of-mortals``);
 the engine's underscores are accepted too.
+
+The D&D abilities (``docs/abilities.md``) are options here too:
+``--abilities disks|skills`` turns them on, and the others become the
+:class:`~dragonante.engine.abilities.options.AbilityOptions` of the table;
+per-seat options are ``SEAT=VALUE`` (seats from 0, as ``--seat``).
+``--play-for-fun`` is the Legendary "pure roleplay" preset: 8 gold per player.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
 from dragonante.cards import CARD_TYPES
+from dragonante.engine.abilities.catalog import (
+    ANCESTRY_COLORS,
+    MAX_PER_CHARACTER,
+    SKILLS,
+    SYSTEMS,
+    of_system,
+)
+from dragonante.engine.abilities.options import (
+    ASSIGNMENTS,
+    RANDOM,
+    VISIBILITIES,
+    AbilityConfigError,
+    AbilityOptions,
+)
 from dragonante.engine.config import (
     GOLD_CHOICES,
     RULESETS,
@@ -34,6 +54,16 @@ from dragonante.interfaces.cli.app import UserError
 
 #: Starting gold of every hoard under the original rules (rules-notes §3).
 ORIGINAL_STARTING_GOLD = 50
+#: Gold per player unless told otherwise.
+DEFAULT_GOLD_PER_PLAYER = 10
+#: "Play for fun" (L Appendix 5, pure roleplay): "consider playing with 8 gold per player".
+PLAY_FOR_FUN_GOLD: Final = 8
+#: The rulings of AbilityOptions with their engine values.
+RULING_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "ancestry_trigger": ("second", "each_after"),
+    "dungeoneering": ("random", "choose"),
+    "streetwise": ("any_card", "flight_strength"),
+}
 
 
 def helptext(key: str) -> str:
@@ -62,7 +92,7 @@ def _ruleset_help() -> str:
 
 
 PlayersOpt = Annotated[int, typer.Option("--players", "-p", help=helptext("opt.players"))]
-GoldOpt = Annotated[int, typer.Option("--gold-per-player", help=helptext("opt.gold"))]
+GoldOpt = Annotated[int | None, typer.Option("--gold-per-player", help=helptext("opt.gold"))]
 StartingGoldOpt = Annotated[
     int | None, typer.Option("--starting-gold", help=helptext("opt.starting_gold"))
 ]
@@ -77,6 +107,93 @@ TargetGoldOpt = Annotated[int, typer.Option("--target-gold", help=helptext("opt.
 RemainingOpt = Annotated[
     int, typer.Option("--players-remaining", help=helptext("opt.players_remaining"))
 ]
+#: The D&D ability options have their own section in ``--help``.
+ABILITY_PANEL = helptext("opt.ability_panel")
+PlayForFunOpt = Annotated[
+    bool, typer.Option("--play-for-fun", help=helptext("opt.ability_play_for_fun"))
+]
+AbilitiesOpt = Annotated[
+    str | None,
+    typer.Option("--abilities", rich_help_panel=ABILITY_PANEL, help=helptext("opt.ability_system")),
+]
+AbilityOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ability",
+        metavar="SEAT=KEY,KEY",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability"),
+    ),
+]
+AbilityAssignOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ability-assign", rich_help_panel=ABILITY_PANEL, help=helptext("opt.ability_assign")
+    ),
+]
+AbilitiesPerCharacterOpt = Annotated[
+    int,
+    typer.Option(
+        "--abilities-per-character",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability_per_character"),
+    ),
+]
+AbilityVisibilityOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ability-visibility",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability_visibility"),
+    ),
+]
+AncestryOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--ancestry",
+        metavar="SEAT=COLOR",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability_ancestry"),
+    ),
+]
+InsightOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--insight",
+        metavar="SEAT=MOD",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability_insight"),
+    ),
+]
+QualifiedOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--qualified",
+        metavar="SEAT=KEY,KEY",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability_qualified"),
+    ),
+]
+AncestryTriggerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ancestry-trigger",
+        rich_help_panel=ABILITY_PANEL,
+        help=helptext("opt.ability_ancestry_trigger"),
+    ),
+]
+DungeoneeringOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--dungeoneering", rich_help_panel=ABILITY_PANEL, help=helptext("opt.ability_dungeoneering")
+    ),
+]
+StreetwiseOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--streetwise", rich_help_panel=ABILITY_PANEL, help=helptext("opt.ability_streetwise")
+    ),
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +201,8 @@ class TableChoices:
     """What the shared options say, before checking (one value per option)."""
 
     players: int = 4
-    gold_per_player: int = 10
+    #: None: 10 (8 with ``play_for_fun``).
+    gold_per_player: int | None = None
     starting_gold: int | None = None
     ruleset: str = "legendary"
     deck: str = "legendary"
@@ -97,6 +215,19 @@ class TableChoices:
     players_remaining: int = 0
     time_limit_minutes: int = 0
     series_games: int = 0
+    play_for_fun: bool = False
+    #: The ability options as typed (None or empty: not given).
+    abilities: str | None = None
+    ability: tuple[str, ...] = ()
+    ability_assign: str | None = None
+    abilities_per_character: int = 0
+    ability_visibility: str | None = None
+    ancestry: tuple[str, ...] = ()
+    insight: tuple[str, ...] = ()
+    qualified: tuple[str, ...] = ()
+    ancestry_trigger: str | None = None
+    dungeoneering: str | None = None
+    streetwise: str | None = None
 
 
 def _check_legendary_only(c: TableChoices, lang: str) -> None:
@@ -118,9 +249,10 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
     """A validated table configuration from the shared command-line options."""
     if not 2 <= c.players <= 6:
         raise UserError(t("cli.error.players", lang, players=c.players))
-    if c.gold_per_player not in GOLD_CHOICES:
+    gold_per_player = _gold_per_player(c, lang)
+    if gold_per_player not in GOLD_CHOICES:
         choices = ", ".join(str(g) for g in GOLD_CHOICES)
-        raise UserError(t("cli.error.gold", lang, gold=c.gold_per_player, choices=choices))
+        raise UserError(t("cli.error.gold", lang, gold=gold_per_player, choices=choices))
     ruleset = engine_name(c.ruleset)
     if ruleset not in RULESETS:
         choices = ", ".join(cli_name(r) for r in RULESETS)
@@ -152,7 +284,9 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
         raise UserError(t("cli.error.starting_gold", lang, gold=c.starting_gold))
     starting = c.starting_gold
     if starting is None:
-        starting = ORIGINAL_STARTING_GOLD if ruleset == "original" else 0
+        # Play for fun is "8 gold per player" whatever the ruleset.
+        original = ruleset == "original" and not c.play_for_fun
+        starting = ORIGINAL_STARTING_GOLD if original else 0
     for name, value in (
         ("--gambits", c.gambits),
         ("--target-gold", c.target_gold),
@@ -176,14 +310,251 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
         time_limit_minutes=c.time_limit_minutes,
         series_games=c.series_games,
     )
+    abilities = ability_options(c, lang)
     try:
         return GameConfig(
             players=c.players,
-            gold_per_player=c.gold_per_player,
+            gold_per_player=gold_per_player,
             starting_gold_fixed=starting,
             deck=deck,
             rules=Rules.preset(ruleset),
             ending=ending,
+            abilities=abilities,
         ).validate()
     except ConfigError as e:
         raise UserError(t("cli.error.config", lang, reason=str(e))) from None
+
+
+def _gold_per_player(c: TableChoices, lang: str) -> int:
+    """``--gold-per-player``, or the play-for-fun preset (which nothing may contradict)."""
+    if not c.play_for_fun:
+        return DEFAULT_GOLD_PER_PLAYER if c.gold_per_player is None else c.gold_per_player
+    for option, value in (
+        ("--gold-per-player", c.gold_per_player),
+        ("--starting-gold", c.starting_gold),
+    ):
+        if value is not None and (option != "--gold-per-player" or value != PLAY_FOR_FUN_GOLD):
+            raise UserError(t("cli.error.ability_play_for_fun", lang, option=option, value=value))
+    return PLAY_FOR_FUN_GOLD
+
+
+def _choice(option: str, value: str, choices: tuple[str, ...], lang: str) -> str:
+    """The engine's name for one of ``choices`` (typed with dashes or underscores)."""
+    name = engine_name(value)
+    if name not in choices:
+        raise UserError(
+            t(
+                "cli.error.ability_choice",
+                lang,
+                option=option,
+                value=value,
+                choices=", ".join(cli_name(x) for x in choices),
+            )
+        )
+    return name
+
+
+def _per_seat(
+    option: str, values: tuple[str, ...], form: str, players: int, lang: str
+) -> dict[int, str]:
+    """``SEAT=VALUE`` options, by seat (0 to players-1, each at most once)."""
+    out: dict[int, str] = {}
+    for text in values:
+        seat_text, sep, rest = text.partition("=")
+        seat_text = seat_text.strip()
+        if not sep or not seat_text.isdigit():
+            raise UserError(
+                t("cli.error.ability_seat_form", lang, option=option, value=text, form=form)
+            )
+        seat = int(seat_text)
+        if seat >= players:
+            raise UserError(
+                t("cli.error.ability_seat", lang, option=option, seat=seat, last=players - 1)
+            )
+        if seat in out:
+            raise UserError(t("cli.error.ability_seat_twice", lang, option=option, seat=seat))
+        out[seat] = rest.strip()
+    return out
+
+
+def _ability_keys(
+    option: str, seat: int, text: str, system: str, lang: str, allow_random: bool
+) -> tuple[str, ...]:
+    """The ability keys of one seat's comma list, checked against the table's system."""
+    own = tuple(a.key for a in of_system(system))
+    keys = tuple(engine_name(k) for k in text.split(",") if k.strip())
+    for key in keys:
+        if key in own or (allow_random and key == RANDOM):
+            continue
+        other = next(s for s in SYSTEMS if s != system)
+        if any(a.key == key for a in of_system(other)):
+            raise UserError(
+                t(
+                    "cli.error.ability_other_system",
+                    lang,
+                    option=option,
+                    key=cli_name(key),
+                    system=system,
+                    other=other,
+                )
+            )
+        raise UserError(
+            t(
+                "cli.error.ability_key",
+                lang,
+                option=option,
+                key=cli_name(key),
+                system=system,
+                choices=", ".join(cli_name(k) for k in own),
+            )
+        )
+    named = [k for k in keys if k != RANDOM]
+    if len(set(named)) != len(named):
+        raise UserError(t("cli.error.ability_twice", lang, option=option, seat=seat))
+    return keys
+
+
+def _ability_lists(
+    option: str, values: tuple[str, ...], c: TableChoices, system: str, lang: str
+) -> tuple[tuple[str, ...], ...]:
+    """Per seat (every seat, in order), the keys an ``--ability``/``--qualified`` gives."""
+    allow_random = option == "--ability"
+    by_seat = _per_seat(option, values, "SEAT=KEY,KEY", c.players, lang)
+    lists = [
+        _ability_keys(option, p, by_seat[p], system, lang, allow_random) if p in by_seat else ()
+        for p in range(c.players)
+    ]
+    return tuple(lists)
+
+
+def _ruling(name: str, text: str | None, lang: str) -> str:
+    """A ruling's engine value: as typed, or the default of :class:`AbilityOptions`."""
+    if not text:
+        default: str = getattr(AbilityOptions(), name)
+        return default
+    return _choice(f"--{cli_name(name)}", text, RULING_CHOICES[name], lang)
+
+
+def _given_without_system(c: TableChoices) -> list[str]:
+    """The ability options used (they need ``--abilities``)."""
+    used = [
+        name
+        for name, value in (
+            ("--ability", c.ability),
+            ("--ability-assign", c.ability_assign),
+            ("--abilities-per-character", c.abilities_per_character),
+            ("--ability-visibility", c.ability_visibility),
+            ("--ancestry", c.ancestry),
+            ("--insight", c.insight),
+            ("--qualified", c.qualified),
+            ("--ancestry-trigger", c.ancestry_trigger),
+            ("--dungeoneering", c.dungeoneering),
+            ("--streetwise", c.streetwise),
+        )
+        if value
+    ]
+    return used
+
+
+def ability_options(c: TableChoices, lang: str = DEFAULT_LANG) -> AbilityOptions:
+    """The table's :class:`AbilityOptions` from the ability options (checked)."""
+    system_text = (c.abilities or "").strip()
+    if not system_text or engine_name(system_text) == "none":
+        used = _given_without_system(c)
+        if used:
+            raise UserError(t("cli.error.ability_no_system", lang, options=", ".join(used)))
+        return AbilityOptions()
+    system = _choice("--abilities", system_text, (*SYSTEMS, "none"), lang)
+    other = next(s for s in SYSTEMS if s != system)
+    only = {
+        "--ancestry": bool(c.ancestry) and system == SKILLS,
+        "--ancestry-trigger": bool(c.ancestry_trigger) and system == SKILLS,
+        "--insight": bool(c.insight) and system != SKILLS,
+        "--dungeoneering": bool(c.dungeoneering) and system != SKILLS,
+        "--streetwise": bool(c.streetwise) and system != SKILLS,
+    }
+    for option, wrong in only.items():
+        if wrong:
+            raise UserError(t("cli.error.ability_system_only", lang, option=option, system=other))
+    assign = "fixed" if c.ability else "random"
+    if c.ability_assign:
+        assign = _choice("--ability-assign", c.ability_assign, ASSIGNMENTS, lang)
+        if c.ability and assign != "fixed":
+            raise UserError(t("cli.error.ability_fixed", lang, assign=cli_name(assign)))
+        if assign == "fixed" and not c.ability:
+            raise UserError(t("cli.error.ability_fixed_needs", lang))
+    if c.insight and assign != "draft":
+        raise UserError(t("cli.error.ability_insight_draft", lang))
+    most = MAX_PER_CHARACTER[system]
+    if not 0 <= c.abilities_per_character <= most:
+        raise UserError(
+            t(
+                "cli.error.ability_per_character",
+                lang,
+                system=system,
+                most=most,
+                count=c.abilities_per_character,
+            )
+        )
+    visibility = ""
+    if c.ability_visibility:
+        visibility = _choice("--ability-visibility", c.ability_visibility, VISIBILITIES, lang)
+    seats = _ability_lists("--ability", c.ability, c, system, lang) if c.ability else ()
+    for p, keys in enumerate(seats):
+        if len(keys) > most:
+            raise UserError(t("cli.error.ability_too_many", lang, seat=p, most=most, system=system))
+    if system == SKILLS:
+        seen: dict[str, int] = {}
+        for p, keys in enumerate(seats):
+            for key in keys:
+                if key != RANDOM and key in seen:
+                    raise UserError(
+                        t(
+                            "cli.error.ability_exclusive",
+                            lang,
+                            key=cli_name(key),
+                            seat=p,
+                            first=seen[key],
+                        )
+                    )
+                seen.setdefault(key, p)
+    qualified = _ability_lists("--qualified", c.qualified, c, system, lang) if c.qualified else ()
+    ancestry: tuple[str, ...] = ()
+    if c.ancestry:
+        colors = _per_seat("--ancestry", c.ancestry, "SEAT=COLOR", c.players, lang)
+        ancestry = tuple(
+            _choice("--ancestry", colors[p], ANCESTRY_COLORS, lang) if p in colors else ""
+            for p in range(c.players)
+        )
+    insight: tuple[int, ...] = ()
+    if c.insight:
+        mods = _per_seat("--insight", c.insight, "SEAT=MOD", c.players, lang)
+        values = []
+        for p in range(c.players):
+            text = mods.get(p, "0")
+            try:
+                value = int(text)
+            except ValueError:
+                value = None
+            if value is None or not -10 <= value <= 30:
+                raise UserError(t("cli.error.ability_insight", lang, seat=p, value=text))
+            values.append(value)
+        insight = tuple(values)
+    options = AbilityOptions(
+        system=system,
+        per_character=c.abilities_per_character,
+        assign=assign,
+        visibility=visibility,
+        seats=seats,
+        ancestry=ancestry,
+        qualified=qualified,
+        insight=insight,
+        ancestry_trigger=_ruling("ancestry_trigger", c.ancestry_trigger, lang),
+        dungeoneering=_ruling("dungeoneering", c.dungeoneering, lang),
+        streetwise=_ruling("streetwise", c.streetwise, lang),
+    )
+    try:
+        options.validate(c.players)
+    except AbilityConfigError as e:
+        raise UserError(t("cli.error.abilities", lang, reason=str(e))) from None
+    return options

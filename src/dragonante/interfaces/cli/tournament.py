@@ -4,7 +4,9 @@
     dragonante tournament --seats heuristic,baseline,baseline,baseline --games 1000 --json
 
 Each entry of ``--seats`` is a bot spec, ``name[:setting=value...]`` (e.g.
-``ismcts:iters=200``); entries with the same spec are pooled.  See
+``ismcts:iters=200``); entries with the same spec are pooled.  With
+``--abilities`` an entry may carry its character's abilities after ``@``
+(``heuristic@random``), which move with it as seats rotate.  See
 :mod:`dragonante.sim.tournament` for how seats rotate and how ties count.
 """
 
@@ -21,21 +23,33 @@ from rich.table import Table
 from dragonante.bots import BotSpecError
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import (
+    AbilitiesOpt,
+    AbilitiesPerCharacterOpt,
+    AbilityAssignOpt,
+    AbilityOpt,
+    AbilityVisibilityOpt,
+    AncestryOpt,
+    AncestryTriggerOpt,
     CardOpt,
     DeckOpt,
+    DungeoneeringOpt,
     GambitsOpt,
     GoldOpt,
     IncludeOpt,
+    InsightOpt,
+    PlayForFunOpt,
+    QualifiedOpt,
     RemainingOpt,
     RulesetOpt,
     SelectionOpt,
     ShowOpt,
     StartingGoldOpt,
+    StreetwiseOpt,
     TableChoices,
     TargetGoldOpt,
     build_config,
 )
-from dragonante.sim.tournament import TournamentResult, check_seats, run_tournament
+from dragonante.sim.tournament import TournamentResult, check_seats, entry_parts, run_tournament
 
 
 @app.command("tournament")
@@ -54,7 +68,7 @@ def tournament_command(
     ruleset: RulesetOpt = "legendary",
     deck: DeckOpt = "legendary",
     card: CardOpt = None,
-    gold_per_player: GoldOpt = 10,
+    gold_per_player: GoldOpt = None,
     starting_gold: StartingGoldOpt = None,
     deck_selection: SelectionOpt = "random",
     show_specials: ShowOpt = False,
@@ -62,13 +76,26 @@ def tournament_command(
     gambits: GambitsOpt = 0,
     target_gold: TargetGoldOpt = 0,
     players_remaining: RemainingOpt = 0,
+    play_for_fun: PlayForFunOpt = False,
+    abilities: AbilitiesOpt = None,
+    ability: AbilityOpt = None,
+    ability_assign: AbilityAssignOpt = None,
+    abilities_per_character: AbilitiesPerCharacterOpt = 0,
+    ability_visibility: AbilityVisibilityOpt = None,
+    ancestry: AncestryOpt = None,
+    insight: InsightOpt = None,
+    qualified: QualifiedOpt = None,
+    ancestry_trigger: AncestryTriggerOpt = None,
+    dungeoneering: DungeoneeringOpt = None,
+    streetwise: StreetwiseOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95%
     Wilson intervals, mean gold, openskill ratings and decision times."""
     entries = [s.strip() for s in seats.split(",") if s.strip()]
     try:
-        check_seats(entries)
+        # The bots first (the abilities after @ are checked with the table's config).
+        check_seats([entry_parts(e)[0] for e in entries])
     except (KeyError, BotSpecError, ValueError) as e:
         raise UserError(str(e.args[0]) if e.args else str(e)) from None
     if games < 1:
@@ -88,8 +115,25 @@ def tournament_command(
         gambits=gambits,
         target_gold=target_gold,
         players_remaining=players_remaining,
+        play_for_fun=play_for_fun,
+        abilities=abilities,
+        ability=tuple(ability or ()),
+        ability_assign=ability_assign,
+        abilities_per_character=abilities_per_character,
+        ability_visibility=ability_visibility,
+        ancestry=tuple(ancestry or ()),
+        insight=tuple(insight or ()),
+        qualified=tuple(qualified or ()),
+        ancestry_trigger=ancestry_trigger,
+        dungeoneering=dungeoneering,
+        streetwise=streetwise,
     )
     config = build_config(choices)
+    try:
+        # Abilities named after @ must be ones this table's system has.
+        check_seats(entries, config)
+    except (KeyError, BotSpecError, ValueError) as e:
+        raise UserError(str(e.args[0]) if e.args else str(e)) from None
     if as_json:
         result = run_tournament(entries, games, seed, workers, config)
         typer.echo(json.dumps(result.to_dict(), indent=2))

@@ -98,6 +98,11 @@ class Settings:
     #: What the lobby form offers first (``serve --ruleset/--deck``).
     default_ruleset: str = "legendary"
     default_preset: str = "legendary"
+    #: The D&D abilities a new table offers first (``serve --abilities``):
+    #: ``""`` (none), ``disks`` or ``skills``; and their visibility
+    #: (``serve --ability-visibility``): ``""`` (the book's), ``hidden`` or ``public``.
+    default_abilities: str = ""
+    default_ability_visibility: str = ""
 
 
 def new_code(taken: Callable[[str], bool]) -> str:

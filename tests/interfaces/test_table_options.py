@@ -1,4 +1,4 @@
-"""The table options every game command shares: ruleset, deck preset, endings.
+"""The table options every game command shares: ruleset, deck preset, endings, abilities.
 
 Each command (``play``, ``simulate``, ``bench``, ``tournament``) builds its
 table with :func:`build_config`; these tests check what each option sets,
@@ -15,13 +15,21 @@ from typing import TextIO, cast
 
 import pytest
 
+from dragonante.engine.abilities.options import AbilityOptions
+from dragonante.engine.config import GOLD_CHOICES
 from dragonante.engine.decks import PRESETS
 from dragonante.engine.records import loads, replay
 from dragonante.interfaces.cli.app import UserError
 from dragonante.interfaces.cli.play import PlaySession
-from dragonante.interfaces.cli.table_options import TableChoices, build_config, cli_name
+from dragonante.interfaces.cli.table_options import (
+    TableChoices,
+    ability_options,
+    build_config,
+    cli_name,
+)
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.session import LocalGame
+from dragonante.interfaces.web.hub import Settings
 from tests.interfaces.conftest import Cli, assert_one_line_error
 
 ONES = "1\n" * 5000
@@ -243,3 +251,271 @@ def test_no_arguments_prints_the_help_and_succeeds(cli: Cli) -> None:
     r = cli([])
     assert r.code == 0
     assert "simulate" in r.out and "tournament" in r.out
+
+
+# --- D&D abilities and Play for fun -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("choices", "expected"),
+    [
+        (TableChoices(), AbilityOptions()),
+        (TableChoices(abilities="none"), AbilityOptions()),
+        (TableChoices(abilities="disks"), AbilityOptions(system="disks")),
+        (
+            TableChoices(
+                abilities="skills",
+                ruleset="emperors-gambit",
+                deck="eg-full",
+                ability_assign="draft",
+                abilities_per_character=2,
+                ability_visibility="hidden",
+                insight=("0=3", "2=-1"),
+                qualified=("1=arcana,bluff,thievery",),
+                dungeoneering="choose",
+                streetwise="flight-strength",
+            ),
+            AbilityOptions(
+                system="skills",
+                per_character=2,
+                assign="draft",
+                visibility="hidden",
+                insight=(3, 0, -1, 0),
+                qualified=((), ("arcana", "bluff", "thievery"), (), ()),
+                dungeoneering="choose",
+                streetwise="flight_strength",
+            ),
+        ),
+        (
+            TableChoices(
+                players=3,
+                abilities="DISKS",
+                ability=("0=fast-hands,cutting_words", "2=random"),
+                ancestry=("1=red",),
+                ability_visibility="public",
+                ancestry_trigger="each-after",
+            ),
+            AbilityOptions(
+                system="disks",
+                assign="fixed",
+                visibility="public",
+                seats=(("fast_hands", "cutting_words"), (), ("random",)),
+                ancestry=("", "red", ""),
+                ancestry_trigger="each_after",
+            ),
+        ),
+        (
+            TableChoices(abilities="disks", ability=("1=random,random",), ability_assign="fixed"),
+            AbilityOptions(
+                system="disks", assign="fixed", seats=((), ("random", "random"), (), ())
+            ),
+        ),
+        (
+            TableChoices(abilities="disks", ability_assign="random", abilities_per_character=4),
+            AbilityOptions(system="disks", per_character=4),
+        ),
+    ],
+)
+def test_ability_options_reach_the_config(choices: TableChoices, expected: AbilityOptions) -> None:
+    assert ability_options(choices) == expected
+    assert build_config(choices).abilities == expected
+
+
+@pytest.mark.parametrize(
+    ("choices", "fragment"),
+    [
+        (TableChoices(abilities="cards"), "unknown --abilities 'cards'; choose from disks, skills"),
+        (TableChoices(ability=("0=fast-hands",)), "without --abilities disks or --abilities"),
+        (TableChoices(streetwise="any-card"), "no abilities to set: --streetwise"),
+        (TableChoices(abilities="disks", ability=("0",)), "--ability '0' should be SEAT=KEY,KEY"),
+        (TableChoices(abilities="disks", ability=("x=random",)), "should be SEAT=KEY,KEY"),
+        (TableChoices(abilities="disks", ability=("4=random",)), "no seat 4 at this table"),
+        (
+            TableChoices(abilities="disks", ability=("0=random", "0=desperation")),
+            "--ability names seat 0 twice",
+        ),
+        (TableChoices(abilities="disks", ability=("0=fireball",)), "'fireball' is not one"),
+        (TableChoices(abilities="disks", ability=("0=arcana",)), "of --abilities skills"),
+        (TableChoices(abilities="skills", ability=("0=fast-hands",)), "of --abilities disks"),
+        (
+            TableChoices(abilities="disks", ability=("0=desperation,desperation",)),
+            "lists an ability twice for seat 0",
+        ),
+        (
+            TableChoices(abilities="disks", ability=("0=" + ",".join(["random"] * 5),)),
+            "more than 4 abilities",
+        ),
+        (
+            TableChoices(abilities="skills", ability=("0=arcana", "2=arcana")),
+            "belongs to one character only",
+        ),
+        (TableChoices(abilities="disks", ability_assign="fixed"), "needs the abilities"),
+        (
+            TableChoices(abilities="disks", ability=("0=random",), ability_assign="draft"),
+            "cannot be used with --ability-assign draft",
+        ),
+        (TableChoices(abilities="disks", ability_assign="auction"), "--ability-assign 'auction'"),
+        (TableChoices(abilities="disks", abilities_per_character=5), "must be 1-4"),
+        (TableChoices(abilities="skills", abilities_per_character=-1), "must be 1-3"),
+        (TableChoices(abilities="disks", ability_visibility="secret"), "'secret'"),
+        (TableChoices(abilities="disks", ancestry=("0=pink",)), "--ancestry 'pink'"),
+        (
+            TableChoices(abilities="skills", ancestry=("0=red",)),
+            "only applies to --abilities disks",
+        ),
+        (TableChoices(abilities="skills", ancestry_trigger="second"), "--ancestry-trigger only"),
+        (TableChoices(abilities="disks", dungeoneering="choose"), "--dungeoneering only"),
+        (TableChoices(abilities="disks", insight=("0=3",)), "--insight only applies"),
+        (TableChoices(abilities="skills", insight=("0=3",)), "with --ability-assign draft"),
+        (
+            TableChoices(abilities="skills", ability_assign="draft", insight=("0=three",)),
+            "--insight 0=three",
+        ),
+        (
+            TableChoices(abilities="skills", ability_assign="draft", insight=("1=40",)),
+            "from -10 to 30",
+        ),
+        (TableChoices(abilities="skills", streetwise="all"), "choose from any-card, flight-str"),
+        (TableChoices(abilities="disks", qualified=("0=random",)), "'random' is not one"),
+        # AbilityOptions.validate's own reasons are one line too.
+        (
+            TableChoices(players=6, abilities="skills", abilities_per_character=3),
+            "cannot use these abilities: 18 special abilities are needed",
+        ),
+        (TableChoices(play_for_fun=True, gold_per_player=10), "--gold-per-player 10"),
+        (TableChoices(play_for_fun=True, starting_gold=30), "--starting-gold 30"),
+    ],
+)
+def test_bad_ability_options_say_why(choices: TableChoices, fragment: str) -> None:
+    with pytest.raises(UserError) as info:
+        build_config(choices)
+    assert fragment in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_play_for_fun_is_8_gold_per_player() -> None:
+    assert 8 in GOLD_CHOICES
+    assert build_config(TableChoices(players=3, play_for_fun=True)).starting_gold == 24
+    same = build_config(TableChoices(players=3, play_for_fun=True, gold_per_player=8))
+    assert same.starting_gold == 24
+    # Whatever the ruleset (the original rules would start every hoard with 50).
+    original = build_config(TableChoices(players=5, ruleset="original", play_for_fun=True))
+    assert original.starting_gold == 40
+    assert build_config(TableChoices(players=3)).gold_per_player == 10
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--abilities", "cards"], "unknown --abilities 'cards'"),
+        (["--ability", "0=fast-hands"], "without --abilities"),
+        (["--abilities", "disks", "--ability", "9=random"], "no seat 9"),
+        (["--abilities", "skills", "--ability", "0=cutting-words"], "of --abilities disks"),
+        (["--abilities", "disks", "--ability-visibility", "secret"], "'secret'"),
+        (["--abilities", "disks", "--abilities-per-character", "9"], "must be 1-4"),
+        (["--abilities", "skills", "--ability-assign", "draft", "--insight", "0=x"], "0=x"),
+        (["--play-for-fun", "--gold-per-player", "12"], "--gold-per-player 12"),
+        (["--abilities", "disks", "--abilities-per-character", "many"], "--abilities-per-char"),
+    ],
+)
+@pytest.mark.parametrize("command", COMMANDS)
+def test_bad_ability_options_are_one_line_on_every_command(
+    cli: Cli, command: str, args: list[str], fragment: str
+) -> None:
+    full = [command, *args]
+    if command == "tournament":
+        full += ["--seats", "random,random,random,random"]
+    assert_one_line_error(cli(full), fragment)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--abilities", "disks"],
+        ["--abilities", "skills", "--ability-assign", "draft"],
+        ["--abilities", "skills", "--ability-assign", "draft", "--abilities-per-character", "2"],
+        ["--abilities", "disks", "--ability", "0=random,random", "--ability", "2=fast-hands"],
+    ],
+)
+def test_simulate_plays_with_abilities(cli: Cli, args: list[str]) -> None:
+    r = cli(["simulate", *args, "--games", "20", "--seed", "2", "--json"])
+    assert r.code == 0, r.err
+    report = json.loads(r.out)
+    assert report["completed"] == 20
+    assert report["errors"] == [] and report["invariant_violations"] == []
+
+
+def test_tournament_moves_abilities_with_the_entry(cli: Cli) -> None:
+    args = ["tournament", "--seats", "heuristic@random,heuristic", "--games", "4", "--json"]
+    r = cli([*args, "--abilities", "disks"])
+    assert r.code == 0, r.err
+    result = json.loads(r.out)
+    assert set(result["bots"]) == {"heuristic@random", "heuristic"}
+    assert sum(b["wins"] for b in result["bots"].values()) == pytest.approx(4)
+    # Abilities after @ need a table that plays with them, and of its system.
+    assert_one_line_error(cli(args), "the table plays without them")
+    bad = ["tournament", "--seats", "heuristic@arcana,heuristic", "--abilities", "disks"]
+    assert_one_line_error(cli(bad), "arcana")
+
+
+def test_bench_plays_with_abilities(cli: Cli) -> None:
+    r = cli(["bench", "--abilities", "skills", "--seconds", "1", "--json"])
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["games"] > 0
+
+
+def test_play_starts_with_abilities(cli: Cli) -> None:
+    args = ["play", "--players", "3", "--seed", "5", "--abilities", "disks"]
+    r = cli([*args, "--ability", "0=fast-hands,desperation", "--ability", "1=random"], "")
+    assert r.code == 0, r.err
+    assert "Your abilities: Fast Hands, Desperation." in r.out
+    r = cli(["play", "--players", "3", "--seed", "5", "--abilities", "skills", "--play-for-fun"])
+    assert r.code == 0, r.err
+    assert "(special abilities)" in r.out
+
+
+def test_play_with_drafted_special_abilities_to_the_end(cli: Cli) -> None:
+    args = ["play", "--players", "3", "--seed", "5", "--ruleset", "emperors-gambit"]
+    args += ["--abilities", "skills", "--ability-assign", "draft", "--insight", "0=3"]
+    r = cli(args, ONES)
+    assert r.code == 0, r.err
+    assert "You make an Insight check" in r.out
+    assert "Game over" in r.out
+
+
+def test_every_game_command_lists_the_ability_options(cli: Cli) -> None:
+    for command in COMMANDS:
+        r = cli([command, "--help"])
+        text = " ".join(r.out.replace("│", " ").split())
+        for option in ("--abilities", "--ability-assign", "--insight", "--play-for-fun"):
+            assert option in text, (command, option)
+
+
+class ServeCalled(Exception):
+    """Raised by the fake uvicorn.run: the server would start here."""
+
+
+def test_serve_passes_the_lobby_default_abilities(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: list[Settings] = []
+
+    def fake_create_app(settings: Settings, engine: object) -> Settings:
+        seen.append(settings)
+        return settings
+
+    def fake_run(app: object, **kwargs: object) -> None:
+        raise ServeCalled
+
+    monkeypatch.setattr("dragonante.interfaces.cli.serve._check_port", lambda h, p: None)
+    monkeypatch.setattr("dragonante.interfaces.web.app.create_app", fake_create_app)
+    monkeypatch.setattr("uvicorn.run", fake_run)
+    db = str(tmp_path / "t.sqlite")
+    with pytest.raises(ServeCalled):
+        cli(["serve", "--db", db, "--abilities", "skills", "--ability-visibility", "hidden"])
+    assert (seen[0].default_abilities, seen[0].default_ability_visibility) == ("skills", "hidden")
+    with pytest.raises(ServeCalled):
+        cli(["serve", "--db", db])
+    assert (seen[1].default_abilities, seen[1].default_ability_visibility) == ("", "")
+    assert_one_line_error(cli(["serve", "--abilities", "cards"]), "unknown --abilities")
+    assert_one_line_error(cli(["serve", "--ability-visibility", "public"]), "needs --abilities")

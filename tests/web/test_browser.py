@@ -315,3 +315,66 @@ def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProces
     assert "Ann" in again.inner_text("#playing-as")
     again.wait_for_selector("#hand .card")
     assert not errors, errors
+
+
+def test_abilities_in_the_lobby_at_the_table_and_for_the_game_master(
+    browser: Any, server: ServerProcess
+):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + "/")
+    # A bad combination is a clear error, never a traceback.
+    page.select_option("#f-ab_system", "skills")
+    page.select_option("#f-players", "6")
+    page.select_option("#f-ab_per_character", "3")
+    page.click("#create")
+    expect(page.locator("#create-form .error")).to_contain_text("special abilities are needed")
+
+    # Legendary disks, drafted, hidden (the book's default), playing for fun.
+    page.select_option("#f-players", "4")
+    page.select_option("#f-ab_system", "disks")
+    page.select_option("#f-ab_assign", "draft")
+    page.select_option("#f-ab_per_character", "2")
+    page.check("#f-play_for_fun")
+    assert page.input_value("#f-gold_per_player") == "8"
+    page.fill("#f-name", "Ann")
+    page.click("#create")
+    page.wait_for_selector("#seating")
+    code = page.inner_text("#table-code")
+    expect(page.locator("#abilities-info")).to_be_visible()
+    gm_href = page.get_attribute("#gm-link", "href")
+    assert gm_href and f"/t/{code}#gm=" in gm_href
+    with server.http() as http:
+        summary = http.get(f"/api/tables/{code}").json()
+        listed = http.get("/api/tables").json()["open"]
+    assert summary["starting_gold"] == 32 and summary["abilities"]["assign"] == "draft"
+    assert [t["abilities"]["system"] for t in listed if t["code"] == code] == ["disks"]
+
+    page.click("#fill-bots")
+    page.click("#start:not([disabled])")
+    # The draft asks Ann first: every option shows its rule text.
+    page.wait_for_selector("#question[data-kind=draft_ability]")
+    details = page.locator("#question .answer .answer-detail")
+    assert details.count() == 12
+    assert all(len(details.nth(i).inner_text()) > 20 for i in range(details.count()))
+    no_sideways_scroll(page)
+    page.locator("#question .answer").first.click()
+    page.wait_for_selector("#question[data-kind=draft_ability]")
+    page.locator("#question .answer").first.click()
+
+    # Ann's two abilities, with their text on focus; the others' are hidden.
+    mine = page.locator(".seat.me .abilities .ability")
+    expect(mine).to_have_count(2)
+    mine.first.locator(".ability-name").focus()
+    expect(mine.first.locator(".ability-text")).to_be_visible()
+    expect(page.locator(".seat.me .tag.disk")).to_have_attribute("data-disk", "ready")
+    expect(page.locator(".seat:not(.me) .hidden-count").first).to_contain_text("2 hidden")
+
+    # The game-master view: every character's abilities, no hand, no questions.
+    gm = new_page(browser, errors)
+    gm.goto(gm_href)
+    gm.wait_for_selector("#gm-view")
+    expect(gm.locator(".seat .abilities .ability")).to_have_count(8)
+    assert gm.locator("#hand").count() == 0 and gm.locator("#question").count() == 0
+    assert gm.locator(".hidden-count").count() == 0
+    assert not errors, errors

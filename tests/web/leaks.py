@@ -137,9 +137,12 @@ def check_frames(record: dict[str, Any], seat: int | None, frames: list[dict[str
 
 def _secret_abilities(s: GameState, seat: int | None, known: list[set[int]]) -> list[set[int]]:
     """Per owner, the abilities ``seat`` may not know yet in ``s``."""
+    from dragonante.engine.abilities.table import AbilityTable
+
     ab = s.abilities
     if ab is None:
         return [set() for _ in range(s.n)]
+    assert isinstance(ab, AbilityTable)
     return [set() if p == seat else set(ab.held[p]) - known[p] for p in range(s.n)]
 
 

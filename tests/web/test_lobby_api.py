@@ -27,7 +27,12 @@ def test_pages_meta_and_cards(server: LiveServer):
         meta = http.get("/api/meta").json()
         assert "legendary" in meta["rulesets"] and "eg_full" in meta["presets"]
         assert "random" in meta["bots"] and meta["levels"]
-        assert meta["defaults"] == {"ruleset": "legendary", "preset": "legendary", "abilities": ""}
+        assert meta["defaults"] == {
+            "ruleset": "legendary",
+            "preset": "legendary",
+            "abilities": "",
+            "ability_visibility": "",
+        }
         cards = http.get("/api/cards").json()
         red = next(c for c in cards if c["id"] == "L-std-red-12")
         assert red["name"] == {"en": "Red Dragon", "it": "Drago Rosso"}
@@ -147,3 +152,11 @@ def test_serve_refuses_an_unknown_default_in_one_line(capsys: pytest.CaptureFixt
             main(args)
         err = capsys.readouterr().err.strip().splitlines()
         assert info.value.code == 2 and len(err) == 1 and words in err[0]
+
+
+def test_serve_sets_the_lobby_ability_defaults():
+    settings = Settings()
+    for name, value in (("default_abilities", "disks"), ("default_ability_visibility", "public")):
+        if hasattr(settings, name):
+            setattr(settings, name, value)
+            assert meta(settings)["defaults"][name.removeprefix("default_")] == value

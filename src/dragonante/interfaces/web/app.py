@@ -127,13 +127,11 @@ def abilities_json() -> list[dict[str, Any]]:
     ]
 
 
-def _default_abilities(settings: Settings) -> str:
-    """The lobby's default ability system (``serve --abilities``), if the server has one."""
-    for name in ("default_abilities", "default_ability_system", "abilities"):
-        value = getattr(settings, name, None)
-        if isinstance(value, str):
-            return value if value in SYSTEMS else ""
-    return ""
+def _default(settings: Settings, name: str, choices: tuple[str, ...]) -> str:
+    """A lobby default of the server's (``serve --abilities``, ``--ability-visibility``):
+    one of ``choices``, or "" (none / the book's)."""
+    value = getattr(settings, name, "")
+    return value if isinstance(value, str) and value in choices else ""
 
 
 def meta(settings: Settings | None = None) -> dict[str, Any]:
@@ -144,7 +142,8 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
         "defaults": {
             "ruleset": settings.default_ruleset,
             "preset": settings.default_preset,
-            "abilities": _default_abilities(settings),
+            "abilities": _default(settings, "default_abilities", SYSTEMS),
+            "ability_visibility": _default(settings, "default_ability_visibility", VISIBILITIES),
         },
         "version": __version__,
         "rules_version": RULES_VERSION,

@@ -38,7 +38,7 @@ export function mountLobby(root) {
 
   function buildForm() {
     const defaults = meta.defaults || {};
-    const v = { ruleset: "legendary", preset: "legendary", ...defaults, ab_system: defaults.abilities || "", ab_assign: "random", ab_per_character: 0, ab_visibility: "", play_for_fun: false, selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
+    const v = { ruleset: "legendary", preset: "legendary", ...defaults, ab_system: defaults.abilities || "", ab_assign: "random", ab_per_character: 0, ab_visibility: defaults.ability_visibility || "", play_for_fun: false, selection: "random", players: 4, gold_per_player: 10, starting_gold_fixed: 0, reveal_specials: false, name: "", ...saved };
     for (const e of ENDINGS) if (v[`ending_${e}`] === undefined) v[`ending_${e}`] = 0;
     const error = h("p", { class: "error", role: "alert", hidden: true });
     const legendaryOnly = h(

@@ -182,16 +182,16 @@ class DiskTable(AbilityTable):
         self.used(s, seat, ability)
         self._effect(s, seat, ability, args)
         # Practice Counts: the moment two opponents' disks are Expended, its
-        # owners may use it (and again at their own turn or ante while it holds).
-        for p in clockwise(s, left_of(s, seat)):
-            if (
-                p != seat
-                and not before[p]
-                and A.PRACTICE_COUNTS in self.held[p]
-                and self.ready(p)
-                and self._practice_counts(s, p)
-            ):
-                self.offer(s, p, WINDOW)
+        # owners may use it (and again at their own turn or ante while it holds),
+        # asked in turn order from the user's left (one ``offers`` call: separate
+        # pushes would ask the farthest seat first).
+        seats = [
+            p
+            for p in opponents_from_left(s, seat)
+            if not before[p] and A.PRACTICE_COUNTS in self.held[p]
+        ]
+        if seats:
+            self.offers(s, seats, WINDOW)
 
     def _used_extra(self, seat: int, ability: int) -> dict[str, Any]:
         if ability == A.DRACONIC_ANCESTRY and self.ancestry[seat] >= 0:
@@ -272,7 +272,10 @@ class DiskTable(AbilityTable):
 
     def after_step4(self, s: GameState) -> None:
         first = s.gambit_winner if s.gambit_winner >= 0 else s.leader
-        self.offers(s, [p for p in clockwise(s, first) if self.held[p]], STEP4)
+        # Only Desperation triggers here (Practice Counts comes along with it).
+        seats = [p for p in clockwise(s, first) if A.DESPERATION in self.held[p]]
+        if seats:
+            self.offers(s, seats, STEP4)
 
     def window(self, s: GameState, seat: int, moment: int, then: Step) -> bool:
         if (

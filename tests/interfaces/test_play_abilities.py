@@ -21,6 +21,9 @@ def test_the_draft_offers_every_ability_with_its_text(cli: Cli) -> None:
     out = r.out
     assert "Choose an ability for your character." in out
     assert "  1) Desperation" in out and "12) Magical Discouragement" in out
+    # each ability is offered with what it does, on the line under it
+    assert re.search(r" 1\) Desperation\n +Card Draw\. Trigger: you end a gambit", out)
+    assert re.search(r"12\) Magical Discouragement\n +Card Denial\. Trigger: an opponent", out)
     # ?1: the full text of the first choice
     assert "Desperation\n  Card Draw. Trigger: you end a gambit with 1 to 9 gold" in out
     assert "You choose Desperation." in out

@@ -1,0 +1,260 @@
+"""``dragonante analyze``: a balance report over many games, with plots.
+
+    dragonante analyze --games 10000 --players 4 --workers 2 --out analysis
+    dragonante analyze --games 2000 --players 3 --bots heuristic --json
+    dragonante analyze --games 1000 --ruleset emperors-gambit --deck emperors-gambit --lang it
+
+Plays games with seeds ``--seed`` .. ``--seed + --games - 1`` (the bots of
+``--bots``, default uniform random), then writes ``report.json``, the PNG
+plots and ``report.html`` into ``--out`` and prints a short summary, or
+the whole report as JSON with ``--json``.  The numbers do not depend on
+``--workers``.  What each number means: ``docs/analysis.md``; how it is
+computed: :mod:`dragonante.sim.analysis`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from dragonante.i18n import t
+from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.play import (
+    FirstSeedOpt,
+    JsonOpt,
+    LangOpt,
+    check_lang,
+    parse_opponents,
+)
+from dragonante.interfaces.cli.table_options import (
+    AbilitiesOpt,
+    AbilitiesPerCharacterOpt,
+    AbilityAssignOpt,
+    AbilityOpt,
+    AbilityVisibilityOpt,
+    AncestryOpt,
+    AncestryTriggerOpt,
+    CardOpt,
+    DeckOpt,
+    DungeoneeringOpt,
+    GambitsOpt,
+    GoldOpt,
+    IncludeOpt,
+    InsightOpt,
+    PlayersOpt,
+    PlayForFunOpt,
+    QualifiedOpt,
+    RemainingOpt,
+    RulesetOpt,
+    SelectionOpt,
+    ShowOpt,
+    StartingGoldOpt,
+    StreetwiseOpt,
+    TableChoices,
+    TargetGoldOpt,
+    build_config,
+    helptext,
+)
+from dragonante.sim.analysis.output import write_report
+from dragonante.sim.analysis.run import run_analysis
+
+#: Show a progress bar from this many games on (shorter runs finish at once).
+PROGRESS_FROM = 1000
+#: Cards named at each end in the text summary.
+TEXT_TOP = 5
+
+
+@app.command("analyze", help=helptext("cmd.analyze"))
+def analyze_command(
+    players: PlayersOpt = 4,
+    games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 1000,
+    seed: FirstSeedOpt = 0,
+    workers: Annotated[int, typer.Option("--workers", help=helptext("opt.workers"))] = 1,
+    out: Annotated[Path, typer.Option("--out", help=helptext("opt.analyze_out"))] = Path(
+        "analysis"
+    ),
+    as_json: JsonOpt = False,
+    bots: Annotated[str, typer.Option("--bots", help=helptext("opt.bots"))] = "random",
+    ruleset: RulesetOpt = "legendary",
+    deck: DeckOpt = "legendary",
+    card: CardOpt = None,
+    gold_per_player: GoldOpt = None,
+    starting_gold: StartingGoldOpt = None,
+    deck_selection: SelectionOpt = "random",
+    show_specials: ShowOpt = False,
+    include: IncludeOpt = None,
+    gambits: GambitsOpt = 0,
+    target_gold: TargetGoldOpt = 0,
+    players_remaining: RemainingOpt = 0,
+    play_for_fun: PlayForFunOpt = False,
+    abilities: AbilitiesOpt = None,
+    ability: AbilityOpt = None,
+    ability_assign: AbilityAssignOpt = None,
+    abilities_per_character: AbilitiesPerCharacterOpt = 0,
+    ability_visibility: AbilityVisibilityOpt = None,
+    ancestry: AncestryOpt = None,
+    insight: InsightOpt = None,
+    qualified: QualifiedOpt = None,
+    ancestry_trigger: AncestryTriggerOpt = None,
+    dungeoneering: DungeoneeringOpt = None,
+    streetwise: StreetwiseOpt = None,
+    lang: LangOpt = "en",
+) -> None:
+    """Play many games and report card, seat, ante, length and flight statistics."""
+    lang = check_lang(lang)
+    if games < 1:
+        raise UserError(t("cli.error.games", lang, games=games))
+    if workers < 1:
+        raise UserError(t("cli.error.workers", lang, workers=workers))
+    choices = TableChoices(
+        players=players,
+        gold_per_player=gold_per_player,
+        starting_gold=starting_gold,
+        ruleset=ruleset,
+        deck=deck,
+        cards=tuple(card or ()),
+        deck_selection=deck_selection,
+        show_specials=show_specials,
+        include=tuple(include or ()),
+        gambits=gambits,
+        target_gold=target_gold,
+        players_remaining=players_remaining,
+        play_for_fun=play_for_fun,
+        abilities=abilities,
+        ability=tuple(ability or ()),
+        ability_assign=ability_assign,
+        abilities_per_character=abilities_per_character,
+        ability_visibility=ability_visibility,
+        ancestry=tuple(ancestry or ()),
+        insight=tuple(insight or ()),
+        qualified=tuple(qualified or ()),
+        ancestry_trigger=ancestry_trigger,
+        dungeoneering=dungeoneering,
+        streetwise=streetwise,
+    )
+    config = build_config(choices, lang)
+    specs = parse_opponents(bots, players, lang, count_error="cli.error.bots_count")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(t("cli.error.out", lang, path=out, error=e.strerror or e)) from None
+    run = {
+        "seed": seed,
+        "seeds": [seed, seed + games - 1],
+        "bots": specs,
+        "ruleset": ruleset,
+        "deck": deck,
+        "lang": lang,
+    }
+    if as_json or games < PROGRESS_FROM or not sys.stderr.isatty():
+        summary = run_analysis(config, specs, games, seed, workers)
+    else:
+        with Progress(
+            TextColumn(t("analyze.progress", lang)),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("games", total=games)
+            summary = run_analysis(
+                config, specs, games, seed, workers, progress=lambda k: bar.advance(task, k)
+            )
+    report, plots = write_report(summary, run, out, lang)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    for line in summary_lines(report, lang):
+        typer.echo(line)
+    typer.echo(t("analyze.written", lang, path=out, plots=len(plots)))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def summary_lines(report: dict[str, Any], lang: str) -> list[str]:
+    """The headline numbers for people; the rest is in the files."""
+    run = report["run"]
+    lines = [
+        t(
+            "analyze.summary",
+            lang,
+            games=report["games"],
+            players=report["players"],
+            first=run["seeds"][0],
+            last=run["seeds"][1],
+            gambits=report["gambits"],
+        )
+    ]
+    for s in report["seats"]:
+        g = s["game"]
+        lines.append(
+            t(
+                "analyze.seat_line",
+                lang,
+                seat=s["seat"],
+                rate=_pct(g["rate"]),
+                low=_pct(g["ci_low"]),
+                high=_pct(g["ci_high"]),
+                gambit=_pct(s["gambit"]["rate"]),
+            )
+        )
+    cards = sorted(report["cards"], key=lambda c: -c["play_gambit"]["lift"])
+    lines.append(t("analyze.h.top", lang) + ":")
+    lines.extend(_card_line(c, lang) for c in cards[:TEXT_TOP])
+    lines.append(t("analyze.h.bottom", lang) + ":")
+    lines.extend(_card_line(c, lang) for c in cards[-TEXT_TOP:][::-1])
+    ranks = report["ante"]["by_rank"]
+    if ranks:
+        lines.append(
+            t(
+                "analyze.ante_line",
+                lang,
+                rate=_pct(ranks[0]["rate"]),
+                weakest=_pct(ranks[-1]["rate"]),
+            )
+        )
+    lengths = report["lengths"]
+    lines.append(
+        t(
+            "analyze.length_line",
+            lang,
+            rounds=f"{lengths['gambit_rounds']['mean']:.2f}",
+            gambits=f"{lengths['game_gambits']['mean']:.2f}",
+            decisions=f"{lengths['game_decisions']['mean']:.1f}",
+        )
+    )
+    f = report["flights"]
+    lines.append(
+        t(
+            "analyze.flight_line",
+            lang,
+            color=f"{f['color']['per_game']:.3f}",
+            color_gold=f"{f['color']['gold_per_flight']:.1f}",
+            strength=f"{f['strength']['per_game']:.3f}",
+            strength_gold=f"{f['strength']['gold_per_flight']:.1f}",
+        )
+    )
+    return lines
+
+
+def _card_line(c: dict[str, Any], lang: str) -> str:
+    r = c["play_gambit"]
+    return t(
+        "analyze.card_line",
+        lang,
+        name=c["name"],
+        plays=c["plays"],
+        rate=_pct(r["rate"]),
+        low=_pct(r["ci_low"]),
+        high=_pct(r["ci_high"]),
+        lift=f"{100 * r['lift']:+.1f}",
+    )

@@ -1,0 +1,10 @@
+"""Agent APIs: the game as learning environments.
+
+* :mod:`dragonante.agents.encoding`: the fixed action space, the action mask
+  and the observation vector (one seat's view only);
+* :mod:`dragonante.agents.pettingzoo`: every seat an agent (PettingZoo AEC);
+* :mod:`dragonante.agents.gymnasium`: one seat against our bots (Gymnasium,
+  ``dragonante/ThreeDragonAnte-v0``).
+
+See ``docs/agents.md``.
+"""

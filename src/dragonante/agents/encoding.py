@@ -1,0 +1,421 @@
+"""Fixed-size actions and observations for learning agents.
+
+The engine asks one question at a time and accepts one integer answer whose
+meaning depends on the question's kind (a card number, a seat, an ability,
+a color, or a negative code).  Learning libraries want one fixed action
+space and one fixed-length vector, whatever the question and the table
+size; this module is that translation, and nothing else.
+
+Action space: ``Discrete(N_ACTIONS)``, 219 actions
+------------------------------------------------------
+
+=========================  =====  ===============================================
+actions                    count  meaning
+=========================  =====  ===============================================
+``0 .. 169``               170    a card, by its number in ``ALL_CARDS``
+``170 .. 175``             6      a seat 0-5 (``choose_opponent``,
+                                  ``adventurer_stack``, ``ability_seat``)
+``176 .. 203``             28     a D&D ability by number (``use_ability``,
+                                  ``draft_ability``)
+``204 .. 213``             10     a dragon-ancestry color (``ancestry_color``)
+``214 .. 215``             2      choice 0 / 1: ``blue_mode`` (0: each opponent
+                                  gives you gold, 1: they pay the stakes),
+                                  ``trigger_new`` (0: NO, 1: YES)
+``216``                    1      PASS (decline, or pay instead)
+``217``                    1      DONE (stop picking)
+``218``                    1      ALL (Adventurer: discard the whole hand)
+=========================  =====  ===============================================
+
+Every kind of question draws its non-negative answers from exactly one of
+these blocks (:func:`answer_block`), so within one question every legal
+answer has its own action and :func:`to_answer` is the exact inverse of
+:func:`to_action`.  The **action mask** (:func:`action_mask`) is an
+``int8`` vector with 1 at the legal actions of the pending question.
+
+Observation: ``Box(0, 1, (OBS_SIZE,), float32)``, 5,547 values
+------------------------------------------------------------------
+
+The vector encodes :func:`dragonante.engine.views.observe` for one seat and
+nothing else: two states that differ only in what the seat cannot see give
+the same vector.  Seats are absolute (seat 0 is always ``player_0``); the
+slices for seats a smaller table does not have stay 0.  Cards are
+multi-hot blocks of 170 over ``ALL_CARDS``; "P x" blocks repeat per seat
+0-5.  Gold is divided by the game's total gold, counts by their maximum,
+and everything is clipped to [0, 1].  :data:`SLICES` names every slice; in
+order:
+
+* ``hand`` (170): the seat's hand;
+* ``flights`` (6 x 170): each seat's flight (order not encoded);
+* ``round_card`` (6 x 170): the card each seat played this round;
+* ``known_in_hands`` (6 x 170): cards of other hands the seat has seen;
+* ``ante`` (170): the ante cards, face up;  ``my_ante`` (170): the seat's own
+  face-down ante card;
+* ``revealed`` (170): cards a power has revealed and not yet placed;
+  ``private_look`` (170): the Silver Seer's private look;
+* ``discard`` (170): the discard pile as the seat knows it;
+* ``specials`` (170): the specials in the deck (only with "show 'em");
+* ``question_source`` (170): the card whose power asks the pending question;
+* ``wild`` (170), ``dragonrider`` (170): cards counting as every color / with a
+  triggered Dragonrider;
+* ``is_me``, ``seated``, ``to_act``, ``leader``, ``ante_placed``, ``out``,
+  ``winners``, ``gambit_winner``, ``merchant_prince``, ``archmage``,
+  ``monarch``, ``warlord`` (6 each): per-seat flags;
+* ``hoards``, ``hole_owed``, ``debts_owed``, ``debts_due`` (6 each): gold per
+  seat / total gold (``debts_due`` is owed *to* the seat);
+* ``hand_sizes`` (6): / 10;  ``dracolich`` (6): / 4;
+* ``collected_colors`` (6 x 21), ``collected_strengths`` (6 x 14): the special
+  flights each seat has scored this gambit (Emperor's Gambit);
+* ``globals`` (12): stakes, hole, debts to the stakes (/ total gold), deck
+  size, discard size (/ 170), gambit, round (/ 50), players (/ 6), druid,
+  priest, "show 'em", last gambit called;
+* ``phase`` (4): setup, ante, play, over;
+* ``question_kind`` (29): the pending question's kind as this seat may see it
+  (``decisions.KINDS``, then ``private``: another seat's hidden ability
+  question, then none: the game is over);
+* ``ability_system`` (3): none, disks, skills;  ``abilities_public`` (1);
+* ``ability_held`` (6 x 28): the abilities the seat knows each seat has;
+* ``ability_counts`` (6): how many each seat has / 4;
+* ``ancestry`` (6 x 10): known dragon ancestries;  ``ability_wins`` (6): / 10;
+* ``disk_expended`` (6): Legendary disks;  ``ability_spent`` (6 x 28),
+  ``diplomacy_used`` (6): Emperor's Gambit special abilities.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from dragonante.cards import ALL_CARDS
+from dragonante.engine import decisions as D
+from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
+from dragonante.engine.abilities.table import PRIVATE_KIND
+from dragonante.engine.decisions import Decision
+from dragonante.engine.tables import COLORS, STRENGTH
+
+N_CARDS: Final = len(ALL_CARDS)
+MAX_PLAYERS: Final = 6
+N_ABILITIES: Final = len(ABILITIES)
+N_COLORS: Final = len(ANCESTRY_COLORS)
+
+# --- actions ---------------------------------------------------------------
+
+CARD_ACTIONS: Final = 0
+SEAT_ACTIONS: Final = CARD_ACTIONS + N_CARDS
+ABILITY_ACTIONS: Final = SEAT_ACTIONS + MAX_PLAYERS
+COLOR_ACTIONS: Final = ABILITY_ACTIONS + N_ABILITIES
+CHOICE_ACTIONS: Final = COLOR_ACTIONS + N_COLORS
+PASS_ACTION: Final = CHOICE_ACTIONS + 2
+DONE_ACTION: Final = PASS_ACTION + 1
+ALL_ACTION: Final = DONE_ACTION + 1
+N_ACTIONS: Final = ALL_ACTION + 1
+
+#: Negative answers (PASS -1, DONE -2, ALL -3) and their actions.
+_CODE_ACTION: Final = {D.PASS: PASS_ACTION, D.DONE: DONE_ACTION, D.ALL: ALL_ACTION}
+_ACTION_CODE: Final = {a: c for c, a in _CODE_ACTION.items()}
+
+_BLOCKS: dict[str, tuple[int, int]] = {}
+for _kind in D.KINDS:
+    if _kind in D.SEAT_ANSWERS:
+        _BLOCKS[_kind] = (SEAT_ACTIONS, MAX_PLAYERS)
+    elif _kind in (D.USE_ABILITY, D.DRAFT_ABILITY):
+        _BLOCKS[_kind] = (ABILITY_ACTIONS, N_ABILITIES)
+    elif _kind == D.ANCESTRY_COLOR:
+        _BLOCKS[_kind] = (COLOR_ACTIONS, N_COLORS)
+    elif _kind in (D.BLUE_MODE, D.TRIGGER_NEW):
+        _BLOCKS[_kind] = (CHOICE_ACTIONS, 2)
+    else:
+        _BLOCKS[_kind] = (CARD_ACTIONS, N_CARDS)
+
+
+def answer_block(kind: str) -> tuple[int, int]:
+    """The (first action, size) of the block that ``kind``'s non-negative answers use."""
+    return _BLOCKS[kind]
+
+
+def to_action(kind: str, answer: int) -> int:
+    """The action index of the engine answer ``answer`` to a question of ``kind``."""
+    if answer < 0:
+        return _CODE_ACTION[answer]
+    first, size = _BLOCKS[kind]
+    if answer >= size:
+        raise ValueError(f"answer {answer} is outside the {kind!r} block of {size}")
+    return first + answer
+
+
+def to_answer(kind: str, action: int) -> int:
+    """The engine answer an action stands for in a question of ``kind``.
+
+    Raises ``ValueError`` for an action no answer of that kind maps to (a
+    legal-looking but wrong action is caught by the engine instead).
+    """
+    action = int(action)  # numpy integers from a sampler are fine too
+    code = _ACTION_CODE.get(action)
+    if code is not None:
+        return code
+    first, size = _BLOCKS[kind]
+    if not first <= action < first + size:
+        raise ValueError(f"action {action} is not an answer to a {kind!r} question")
+    return action - first
+
+
+def action_mask(d: Decision | None) -> npt.NDArray[np.int8]:
+    """1 at the actions of ``d``'s legal answers (all 0 when nothing is asked)."""
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    if d is not None:
+        first, _ = _BLOCKS[d.kind]
+        codes = _CODE_ACTION
+        mask[[codes[a] if a < 0 else first + a for a in d.options]] = 1
+    return mask
+
+
+# --- observations --------------------------------------------------------------
+
+PRIVATE: Final = PRIVATE_KIND
+QUESTION_KINDS: Final = (*D.KINDS, PRIVATE, None)
+_KIND_INDEX: dict[str | None, int] = {k: i for i, k in enumerate(QUESTION_KINDS)}
+PHASES: Final = ("setup", "ante", "play", "over")
+_PHASE_INDEX: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
+SYSTEMS: Final = (None, "disks", "skills")
+N_FLIGHT_COLORS: Final = len(COLORS)
+N_STRENGTHS: Final = max(STRENGTH) + 1
+
+_LAYOUT: tuple[tuple[str, int], ...] = (
+    ("hand", N_CARDS),
+    ("flights", MAX_PLAYERS * N_CARDS),
+    ("round_card", MAX_PLAYERS * N_CARDS),
+    ("known_in_hands", MAX_PLAYERS * N_CARDS),
+    ("ante", N_CARDS),
+    ("my_ante", N_CARDS),
+    ("revealed", N_CARDS),
+    ("private_look", N_CARDS),
+    ("discard", N_CARDS),
+    ("specials", N_CARDS),
+    ("question_source", N_CARDS),
+    ("wild", N_CARDS),
+    ("dragonrider", N_CARDS),
+    ("is_me", MAX_PLAYERS),
+    ("seated", MAX_PLAYERS),
+    ("to_act", MAX_PLAYERS),
+    ("leader", MAX_PLAYERS),
+    ("ante_placed", MAX_PLAYERS),
+    ("out", MAX_PLAYERS),
+    ("winners", MAX_PLAYERS),
+    ("gambit_winner", MAX_PLAYERS),
+    ("merchant_prince", MAX_PLAYERS),
+    ("archmage", MAX_PLAYERS),
+    ("monarch", MAX_PLAYERS),
+    ("warlord", MAX_PLAYERS),
+    ("hoards", MAX_PLAYERS),
+    ("hole_owed", MAX_PLAYERS),
+    ("debts_owed", MAX_PLAYERS),
+    ("debts_due", MAX_PLAYERS),
+    ("hand_sizes", MAX_PLAYERS),
+    ("dracolich", MAX_PLAYERS),
+    ("collected_colors", MAX_PLAYERS * N_FLIGHT_COLORS),
+    ("collected_strengths", MAX_PLAYERS * N_STRENGTHS),
+    ("globals", 12),
+    ("phase", len(PHASES)),
+    ("question_kind", len(QUESTION_KINDS)),
+    ("ability_system", len(SYSTEMS)),
+    ("abilities_public", 1),
+    ("ability_held", MAX_PLAYERS * N_ABILITIES),
+    ("ability_counts", MAX_PLAYERS),
+    ("ancestry", MAX_PLAYERS * N_COLORS),
+    ("ability_wins", MAX_PLAYERS),
+    ("disk_expended", MAX_PLAYERS),
+    ("ability_spent", MAX_PLAYERS * N_ABILITIES),
+    ("diplomacy_used", MAX_PLAYERS),
+)
+
+
+def _slices() -> dict[str, slice]:
+    out: dict[str, slice] = {}
+    start = 0
+    for name, size in _LAYOUT:
+        out[name] = slice(start, start + size)
+        start += size
+    return out
+
+
+#: Every named slice of the observation vector.
+SLICES: Final = _slices()
+OBS_SIZE: Final = sum(size for _, size in _LAYOUT)
+_O = {name: s.start for name, s in SLICES.items()}
+_ANCESTRY_INDEX = {c: i for i, c in enumerate(ANCESTRY_COLORS)}
+
+
+def _scalars(sidx: list[int], sval: list[float], first: int, values: list[int], top: int) -> None:
+    """Queue ``values`` (one per seat from ``first``), each divided by ``top`` and clipped."""
+    sidx.extend(range(first, first + len(values)))
+    sval.extend([min(x, top) / top for x in values])
+
+
+def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
+    """The observation vector of one seat's view ``obs`` (``observe(state, seat)``).
+
+    It reads ``obs`` only, so it cannot encode anything the seat may not see.
+    Multi-hot entries are gathered as indices and set in one numpy call, which
+    keeps the encoding to a few microseconds.
+    """
+    hot: list[int] = []
+    sidx: list[int] = []
+    sval: list[float] = []
+    o = _O
+    n: int = obs["players"]
+    seat: int | None = obs["seat"]
+    hoards: list[int] = obs["hoards"]
+    total = max(1, sum(hoards) + obs["stakes"] + obs["hole"])
+
+    def cards(name: str, cs: list[int] | tuple[int, ...]) -> None:
+        base = o[name]
+        hot.extend(base + c for c in cs if c >= 0)
+
+    def seats(name: str, ps: list[int] | tuple[int, ...]) -> None:
+        base = o[name]
+        hot.extend(base + p for p in ps if p >= 0)
+
+    hand = obs["hand"]
+    if hand:
+        cards("hand", hand)
+    base = o["flights"]
+    for p, f in enumerate(obs["flights"]):
+        hot.extend(base + p * N_CARDS + c for c in f)
+    base = o["round_card"]
+    for p, c in enumerate(obs["round_card"]):
+        if c >= 0:
+            hot.append(base + p * N_CARDS + c)
+    base = o["known_in_hands"]
+    for p, cs in obs["known_in_hands"].items():
+        hot.extend(base + p * N_CARDS + c for c in cs)
+    cards("ante", obs["ante"])
+    if obs["my_ante"] >= 0:
+        hot.append(o["my_ante"] + obs["my_ante"])
+    cards("revealed", obs["revealed"])
+    cards("private_look", obs["private_look"])
+    cards("discard", obs["discard"])
+    if obs["specials"]:
+        cards("specials", obs["specials"])
+    cards("wild", obs["wild"])
+    cards("dragonrider", obs["dragonrider"])
+    q = obs["question"]
+    if q is not None:
+        if q["source"] >= 0:
+            hot.append(o["question_source"] + q["source"])
+        hot.append(o["to_act"] + q["seat"])
+        hot.append(o["question_kind"] + _KIND_INDEX.get(q["kind"], _KIND_INDEX[PRIVATE]))
+    else:
+        hot.append(o["question_kind"] + _KIND_INDEX[None])
+    if seat is not None:
+        hot.append(o["is_me"] + seat)
+    hot.extend(range(o["seated"], o["seated"] + n))
+    hot.append(o["leader"] + obs["leader"])
+    seats("ante_placed", [p for p, placed in enumerate(obs["ante_placed"]) if placed])
+    seats("out", obs["out"])
+    seats("winners", obs["winners"])
+    seats("gambit_winner", [obs["gambit_winner"]])
+    seats("merchant_prince", [obs["merchant_prince"]])
+    seats("archmage", obs["archmage"])
+    seats("monarch", obs["monarch"])
+    seats("warlord", obs["warlord"])
+    hot.append(o["phase"] + _PHASE_INDEX[obs["phase"]])
+    base_c, base_s = o["collected_colors"], o["collected_strengths"]
+    for p in range(n):
+        mask = obs["collected_colors"][p]
+        i = 0
+        while mask:
+            if mask & 1:
+                hot.append(base_c + p * N_FLIGHT_COLORS + i)
+            mask >>= 1
+            i += 1
+        mask = obs["collected_strengths"][p]
+        i = 0
+        while mask:
+            if mask & 1:
+                hot.append(base_s + p * N_STRENGTHS + i)
+            mask >>= 1
+            i += 1
+
+    ab = obs["abilities"]
+    if ab is None:
+        hot.append(o["ability_system"])
+    else:
+        hot.append(o["ability_system"] + SYSTEMS.index(ab["system"]))
+        if ab["public"]:
+            hot.append(o["abilities_public"])
+        base = o["ability_held"]
+        for p, held in enumerate(ab["held"]):
+            hot.extend(base + p * N_ABILITIES + a for a in held)
+        base = o["ancestry"]
+        for p, color in enumerate(ab["ancestry"]):
+            if color is not None:
+                hot.append(base + p * N_COLORS + _ANCESTRY_INDEX[color])
+        for p, side in enumerate(ab.get("disks", ())):
+            if side == "expended":
+                hot.append(o["disk_expended"] + p)
+        base = o["ability_spent"]
+        for p, spent in enumerate(ab.get("spent", ())):
+            hot.extend(base + p * N_ABILITIES + a for a in spent)
+        for p, used in enumerate(ab.get("diplomacy_used", ())):
+            if used:
+                hot.append(o["diplomacy_used"] + p)
+        _scalars(sidx, sval, o["ability_counts"], ab["counts"], 4)
+        _scalars(sidx, sval, o["ability_wins"], ab["wins"], 10)
+
+    _scalars(sidx, sval, o["hoards"], hoards, total)
+    _scalars(sidx, sval, o["hole_owed"], obs["hole_owed"], total)
+    _scalars(sidx, sval, o["hand_sizes"], obs["hand_sizes"], 10)
+    _scalars(sidx, sval, o["dracolich"], obs["dracolich"], 4)
+    to_stakes = 0
+    if obs["debts"]:
+        owed = [0] * MAX_PLAYERS
+        due = [0] * MAX_PLAYERS
+        for debtor, creditor, amount in obs["debts"]:
+            owed[debtor] += amount
+            if creditor >= 0:
+                due[creditor] += amount
+            else:
+                to_stakes += amount
+        _scalars(sidx, sval, o["debts_owed"], owed, total)
+        _scalars(sidx, sval, o["debts_due"], due, total)
+    g = o["globals"]
+    sidx.extend(range(g, g + 12))
+    sval.extend(
+        (
+            min(obs["stakes"], total) / total,
+            min(obs["hole"], total) / total,
+            min(to_stakes, total) / total,
+            min(obs["deck_size"], N_CARDS) / N_CARDS,
+            min(obs["discard_size"], N_CARDS) / N_CARDS,
+            min(obs["gambit"], 50) / 50,
+            min(obs["round"], 50) / 50,
+            n / MAX_PLAYERS,
+            float(bool(obs["druid"])),
+            float(bool(obs["priest"])),
+            float(obs["specials"] is not None),
+            float(bool(obs["last_gambit"])),
+        )
+    )
+    v = np.zeros(OBS_SIZE, dtype=np.float32)
+    v[np.fromiter(hot, np.intp, len(hot))] = 1.0
+    v[np.fromiter(sidx, np.intp, len(sidx))] = np.fromiter(sval, np.float32, len(sval))
+    return v
+
+
+__all__ = [
+    "ALL_ACTION",
+    "DONE_ACTION",
+    "MAX_PLAYERS",
+    "N_ACTIONS",
+    "N_CARDS",
+    "OBS_SIZE",
+    "PASS_ACTION",
+    "QUESTION_KINDS",
+    "SLICES",
+    "action_mask",
+    "answer_block",
+    "encode",
+    "to_action",
+    "to_answer",
+]

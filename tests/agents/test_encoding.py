@@ -1,0 +1,118 @@
+"""Actions map one-to-one onto each question's legal answers; observations leak nothing."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from dragonante.agents.encoding import (
+    N_ACTIONS,
+    OBS_SIZE,
+    SLICES,
+    action_mask,
+    encode,
+    to_action,
+    to_answer,
+)
+from dragonante.engine import GameConfig, apply, new_game
+from dragonante.engine.abilities import AbilityOptions
+from dragonante.engine.decisions import ABILITY_KINDS
+from dragonante.engine.views import observe
+from tests.bots.test_information import _ability_twin, _hidden_twin
+
+CONFIGS = [
+    GameConfig(players=4),
+    GameConfig(players=6),
+    GameConfig(players=3, abilities=AbilityOptions(system="disks", assign="draft")),
+    GameConfig(players=5, abilities=AbilityOptions(system="skills")),
+]
+
+
+def test_slices_tile_the_vector() -> None:
+    ends = sorted((s.start, s.stop) for s in SLICES.values())
+    assert ends[0][0] == 0 and ends[-1][1] == OBS_SIZE
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ends))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}-{c.abilities.system}")
+def test_the_mask_is_exactly_the_legal_answers_of_every_kind(config: GameConfig) -> None:
+    kinds: set[str] = set()
+    for seed in range(12):
+        s = new_game(config, seed)
+        rng = random.Random(seed)
+        while not s.over:
+            d = s.pending
+            assert d is not None
+            kinds.add(d.kind)
+            mask = action_mask(d)
+            actions = [to_action(d.kind, a) for a in d.options]
+            assert len(set(actions)) == len(actions)  # one action per answer
+            assert sorted(actions) == np.flatnonzero(mask).tolist()
+            assert [to_answer(d.kind, a) for a in actions] == list(d.options)
+            assert all(0 <= a < N_ACTIONS for a in actions)
+            obs = encode(observe(s, d.seat))
+            assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+            apply(s, to_answer(d.kind, rng.choice(actions)))
+    assert {"ante", "play"} <= kinds
+    if config.abilities.enabled:
+        assert kinds & ABILITY_KINDS
+
+
+def test_actions_of_another_block_are_refused() -> None:
+    with pytest.raises(ValueError):
+        to_answer("choose_opponent", 3)  # a card action for a seat question
+    with pytest.raises(ValueError):
+        to_action("choose_opponent", 7)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_hidden_cards_never_change_the_observation(players: int) -> None:
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(4):
+        s = new_game(GameConfig(players=players), 40 * players + seed)
+        play = random.Random(seed)
+        while not s.over:
+            d = s.pending
+            assert d is not None
+            if play.random() < 0.1:
+                for seat in range(players):
+                    twin = _hidden_twin(s, seat, rng)
+                    if twin is None:
+                        continue
+                    assert twin.to_dict() != s.to_dict()
+                    a, b = encode(observe(s, seat)), encode(observe(twin, seat))
+                    assert (a == b).all()
+                    checked += 1
+            apply(s, play.choice(d.options))
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("system", ["disks", "skills"])
+def test_hidden_abilities_never_change_the_observation(system: str) -> None:
+    checked = private = 0
+    for players in (2, 4, 6):
+        config = GameConfig(
+            players=players,
+            abilities=AbilityOptions(system=system, visibility="hidden", per_character=2),
+        )
+        s = new_game(config, 7 * players)
+        rng = random.Random(players)
+        while not s.over:
+            d = s.pending
+            assert d is not None
+            if rng.random() < 0.2 or d.kind in ABILITY_KINDS:
+                for seat in range(players):
+                    twin = _ability_twin(s, seat)
+                    if twin is None:
+                        continue
+                    assert twin.to_dict() != s.to_dict()
+                    assert (encode(observe(s, seat)) == encode(observe(twin, seat))).all()
+                    checked += 1
+                    private += d.kind in ABILITY_KINDS and d.seat != seat
+            apply(s, rng.choice(d.options))
+    assert checked >= 10 and private >= 1

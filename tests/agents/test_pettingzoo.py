@@ -1,0 +1,113 @@
+"""The PettingZoo AEC environment passes PettingZoo's own checks and plays whole games."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from dragonante.agents.pettingzoo import env, raw_env
+from dragonante.engine.abilities import AbilityOptions
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    # Dict observations make PettingZoo warn, as for its own classic games.
+    warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
+    warnings.filterwarnings("ignore", message="Observation space for each agent")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 4},
+        {"players": 2, "ruleset": "emperors_gambit", "deck": "eg_full"},
+        {"players": 3, "abilities": AbilityOptions(system="disks", assign="draft")},
+        {"players": 5, "abilities": AbilityOptions(system="skills"), "gold_reward": True},
+    ],
+)
+def test_api_test(kwargs: dict[str, object]) -> None:
+    api_test(env(seed=1, **kwargs), num_cycles=200)
+
+
+def test_seed_test() -> None:
+    seed_test(lambda: env(players=4), num_cycles=300)
+
+
+def _random_game(e: raw_env, seed: int) -> dict[str, float]:
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        steps += 1
+        assert steps < 5000
+    return total
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_random_game_ends_and_rewards_sum_to_one(players: int) -> None:
+    e = raw_env(players=players)
+    rewards = _random_game(e, players)
+    assert sum(rewards.values()) == pytest.approx(1.0)
+    assert e.state.over and not e.agents
+    winners = {f"player_{p}" for p in e.state.winners}
+    assert {a for a, r in rewards.items() if r > 0} == winners
+
+
+def test_gold_reward_adds_the_normalised_gold_difference() -> None:
+    e = raw_env(players=3, gold_reward=True)
+    rewards = _random_game(e, 5)
+    s = e.state
+    for p, agent in enumerate(e.possible_agents):
+        share = 1 / len(s.winners) if p in s.winners else 0.0
+        gold = (s.hoards[p] - s.config.starting_gold) / s.gold_total
+        assert rewards[agent] == pytest.approx(share + gold)
+
+
+def test_same_seed_same_game_and_seedless_resets_follow_the_seed() -> None:
+    a, b = raw_env(players=4, seed=9), raw_env(players=4, seed=9)
+    for _ in range(2):
+        a.reset()
+        b.reset()
+        assert a.state.to_dict() == b.state.to_dict()
+    a.reset(seed=3)
+    first = a.state.to_dict()
+    a.reset(seed=3)
+    assert a.state.to_dict() == first
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    e = raw_env(players=4)
+    e.reset(seed=2)
+    before = e.state.to_dict()
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    for bad in (illegal, -1, 10_000):
+        with pytest.raises(ValueError, match="not legal"):
+            e.step(bad)
+    with pytest.raises(ValueError):
+        e.step(None)
+    assert e.state.to_dict() == before
+    assert e.agent_selection == agent
+
+
+def test_render_ansi_narrates_public_events_and_the_table() -> None:
+    e = raw_env(players=3, render_mode="ansi")
+    e.reset(seed=4)
+    for _ in range(10):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    text = e.render()
+    assert text is not None and "player_0" in text and "Stakes" in text
+    assert e.render() is not None  # nothing new: the table only
+    assert raw_env(players=2).render() is None

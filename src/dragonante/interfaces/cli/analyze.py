@@ -33,33 +33,12 @@ from dragonante.interfaces.cli.play import (
     parse_opponents,
 )
 from dragonante.interfaces.cli.table_options import (
-    AbilitiesOpt,
-    AbilitiesPerCharacterOpt,
-    AbilityAssignOpt,
-    AbilityOpt,
-    AbilityVisibilityOpt,
-    AncestryOpt,
-    AncestryTriggerOpt,
-    CardOpt,
-    DeckOpt,
-    DungeoneeringOpt,
-    GambitsOpt,
-    GoldOpt,
-    IncludeOpt,
-    InsightOpt,
+    DEFAULT_TABLE,
     PlayersOpt,
-    PlayForFunOpt,
-    QualifiedOpt,
-    RemainingOpt,
-    RulesetOpt,
-    SelectionOpt,
-    ShowOpt,
-    StartingGoldOpt,
-    StreetwiseOpt,
     TableChoices,
-    TargetGoldOpt,
     build_config,
     helptext,
+    table_options,
 )
 from dragonante.sim.analysis.output import write_report
 from dragonante.sim.analysis.run import run_analysis
@@ -71,6 +50,7 @@ TEXT_TOP = 5
 
 
 @app.command("analyze", help=helptext("cmd.analyze"))
+@table_options
 def analyze_command(
     players: PlayersOpt = 4,
     games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 1000,
@@ -81,30 +61,8 @@ def analyze_command(
     ),
     as_json: JsonOpt = False,
     bots: Annotated[str, typer.Option("--bots", help=helptext("opt.bots"))] = "random",
-    ruleset: RulesetOpt = "legendary",
-    deck: DeckOpt = "legendary",
-    card: CardOpt = None,
-    gold_per_player: GoldOpt = None,
-    starting_gold: StartingGoldOpt = None,
-    deck_selection: SelectionOpt = "random",
-    show_specials: ShowOpt = False,
-    include: IncludeOpt = None,
-    gambits: GambitsOpt = 0,
-    target_gold: TargetGoldOpt = 0,
-    players_remaining: RemainingOpt = 0,
-    play_for_fun: PlayForFunOpt = False,
-    abilities: AbilitiesOpt = None,
-    ability: AbilityOpt = None,
-    ability_assign: AbilityAssignOpt = None,
-    abilities_per_character: AbilitiesPerCharacterOpt = 0,
-    ability_visibility: AbilityVisibilityOpt = None,
-    ancestry: AncestryOpt = None,
-    insight: InsightOpt = None,
-    qualified: QualifiedOpt = None,
-    ancestry_trigger: AncestryTriggerOpt = None,
-    dungeoneering: DungeoneeringOpt = None,
-    streetwise: StreetwiseOpt = None,
     lang: LangOpt = "en",
+    table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play many games and report card, seat, ante, length and flight statistics."""
     lang = check_lang(lang)
@@ -112,32 +70,7 @@ def analyze_command(
         raise UserError(t("cli.error.games", lang, games=games))
     if workers < 1:
         raise UserError(t("cli.error.workers", lang, workers=workers))
-    choices = TableChoices(
-        players=players,
-        gold_per_player=gold_per_player,
-        starting_gold=starting_gold,
-        ruleset=ruleset,
-        deck=deck,
-        cards=tuple(card or ()),
-        deck_selection=deck_selection,
-        show_specials=show_specials,
-        include=tuple(include or ()),
-        gambits=gambits,
-        target_gold=target_gold,
-        players_remaining=players_remaining,
-        play_for_fun=play_for_fun,
-        abilities=abilities,
-        ability=tuple(ability or ()),
-        ability_assign=ability_assign,
-        abilities_per_character=abilities_per_character,
-        ability_visibility=ability_visibility,
-        ancestry=tuple(ancestry or ()),
-        insight=tuple(insight or ()),
-        qualified=tuple(qualified or ()),
-        ancestry_trigger=ancestry_trigger,
-        dungeoneering=dungeoneering,
-        streetwise=streetwise,
-    )
+    choices = table
     config = build_config(choices, lang)
     specs = parse_opponents(bots, players, lang, count_error="cli.error.bots_count")
     try:
@@ -148,8 +81,8 @@ def analyze_command(
         "seed": seed,
         "seeds": [seed, seed + games - 1],
         "bots": specs,
-        "ruleset": ruleset,
-        "deck": deck,
+        "ruleset": table.ruleset,
+        "deck": table.deck,
         "lang": lang,
     }
     if as_json or games < PROGRESS_FROM or not sys.stderr.isatty():

@@ -28,6 +28,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, TextIO
 
@@ -40,33 +41,12 @@ from dragonante.engine.state import Event
 from dragonante.i18n import DEFAULT_LANG, LANGS, t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import (
-    AbilitiesOpt,
-    AbilitiesPerCharacterOpt,
-    AbilityAssignOpt,
-    AbilityOpt,
-    AbilityVisibilityOpt,
-    AncestryOpt,
-    AncestryTriggerOpt,
-    CardOpt,
-    DeckOpt,
-    DungeoneeringOpt,
-    GambitsOpt,
-    GoldOpt,
-    IncludeOpt,
-    InsightOpt,
+    DEFAULT_TABLE,
     PlayersOpt,
-    PlayForFunOpt,
-    QualifiedOpt,
-    RemainingOpt,
-    RulesetOpt,
-    SelectionOpt,
-    ShowOpt,
-    StartingGoldOpt,
-    StreetwiseOpt,
     TableChoices,
-    TargetGoldOpt,
     build_config,
     helptext,
+    table_options,
 )
 from dragonante.interfaces.narrate import Narrator, Prompt, default_names, gold
 from dragonante.interfaces.render import (
@@ -129,6 +109,7 @@ def parse_opponents(
 
 
 @app.command("play", help=helptext("cmd.play"))
+@table_options
 def play_command(
     seed: SeedOpt = None,
     players: PlayersOpt = 4,
@@ -137,63 +118,14 @@ def play_command(
     opponents: Annotated[
         str, typer.Option("--opponents", help=helptext("opt.opponents"))
     ] = "random",
-    ruleset: RulesetOpt = "legendary",
-    deck: DeckOpt = "legendary",
-    card: CardOpt = None,
-    gold_per_player: GoldOpt = None,
-    starting_gold: StartingGoldOpt = None,
-    deck_selection: SelectionOpt = "random",
-    show_specials: ShowOpt = False,
-    include: IncludeOpt = None,
-    gambits: GambitsOpt = 0,
-    target_gold: TargetGoldOpt = 0,
-    players_remaining: RemainingOpt = 0,
-    play_for_fun: PlayForFunOpt = False,
-    abilities: AbilitiesOpt = None,
-    ability: AbilityOpt = None,
-    ability_assign: AbilityAssignOpt = None,
-    abilities_per_character: AbilitiesPerCharacterOpt = 0,
-    ability_visibility: AbilityVisibilityOpt = None,
-    ancestry: AncestryOpt = None,
-    insight: InsightOpt = None,
-    qualified: QualifiedOpt = None,
-    ancestry_trigger: AncestryTriggerOpt = None,
-    dungeoneering: DungeoneeringOpt = None,
-    streetwise: StreetwiseOpt = None,
     time_limit: Annotated[int, typer.Option("--time-limit", help=helptext("opt.time_limit"))] = 0,
     series: Annotated[int, typer.Option("--series", help=helptext("opt.series"))] = 0,
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
+    table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
     lang = check_lang(lang)
-    choices = TableChoices(
-        players=players,
-        gold_per_player=gold_per_player,
-        starting_gold=starting_gold,
-        ruleset=ruleset,
-        deck=deck,
-        cards=tuple(card or ()),
-        deck_selection=deck_selection,
-        show_specials=show_specials,
-        include=tuple(include or ()),
-        gambits=gambits,
-        target_gold=target_gold,
-        players_remaining=players_remaining,
-        time_limit_minutes=time_limit,
-        series_games=series,
-        play_for_fun=play_for_fun,
-        abilities=abilities,
-        ability=tuple(ability or ()),
-        ability_assign=ability_assign,
-        abilities_per_character=abilities_per_character,
-        ability_visibility=ability_visibility,
-        ancestry=tuple(ancestry or ()),
-        insight=tuple(insight or ()),
-        qualified=tuple(qualified or ()),
-        ancestry_trigger=ancestry_trigger,
-        dungeoneering=dungeoneering,
-        streetwise=streetwise,
-    )
+    choices = replace(table, time_limit_minutes=time_limit, series_games=series)
     config = build_config(choices, lang)
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))

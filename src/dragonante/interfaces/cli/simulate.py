@@ -33,33 +33,12 @@ from dragonante.interfaces.cli.play import (
     parse_opponents,
 )
 from dragonante.interfaces.cli.table_options import (
-    AbilitiesOpt,
-    AbilitiesPerCharacterOpt,
-    AbilityAssignOpt,
-    AbilityOpt,
-    AbilityVisibilityOpt,
-    AncestryOpt,
-    AncestryTriggerOpt,
-    CardOpt,
-    DeckOpt,
-    DungeoneeringOpt,
-    GambitsOpt,
-    GoldOpt,
-    IncludeOpt,
-    InsightOpt,
+    DEFAULT_TABLE,
     PlayersOpt,
-    PlayForFunOpt,
-    QualifiedOpt,
-    RemainingOpt,
-    RulesetOpt,
-    SelectionOpt,
-    ShowOpt,
-    StartingGoldOpt,
-    StreetwiseOpt,
     TableChoices,
-    TargetGoldOpt,
     build_config,
     helptext,
+    table_options,
 )
 from dragonante.sim.simulate import SimulationReport, simulate
 
@@ -68,6 +47,7 @@ PROGRESS_FROM = 200
 
 
 @app.command("simulate", help=helptext("cmd.simulate"))
+@table_options
 def simulate_command(
     players: PlayersOpt = 4,
     games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 100,
@@ -76,60 +56,13 @@ def simulate_command(
         bool, typer.Option("--check-every-step", help=helptext("opt.check_every_step"))
     ] = False,
     as_json: JsonOpt = False,
-    ruleset: RulesetOpt = "legendary",
-    deck: DeckOpt = "legendary",
-    card: CardOpt = None,
-    gold_per_player: GoldOpt = None,
-    starting_gold: StartingGoldOpt = None,
-    deck_selection: SelectionOpt = "random",
-    show_specials: ShowOpt = False,
-    include: IncludeOpt = None,
-    gambits: GambitsOpt = 0,
-    target_gold: TargetGoldOpt = 0,
-    players_remaining: RemainingOpt = 0,
-    play_for_fun: PlayForFunOpt = False,
-    abilities: AbilitiesOpt = None,
-    ability: AbilityOpt = None,
-    ability_assign: AbilityAssignOpt = None,
-    abilities_per_character: AbilitiesPerCharacterOpt = 0,
-    ability_visibility: AbilityVisibilityOpt = None,
-    ancestry: AncestryOpt = None,
-    insight: InsightOpt = None,
-    qualified: QualifiedOpt = None,
-    ancestry_trigger: AncestryTriggerOpt = None,
-    dungeoneering: DungeoneeringOpt = None,
-    streetwise: StreetwiseOpt = None,
     lang: LangOpt = "en",
     bots: Annotated[str | None, typer.Option("--bots", help=helptext("opt.bots"))] = None,
+    table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play random games, check every one, and report errors, invariants and statistics."""
     lang = check_lang(lang)
-    choices = TableChoices(
-        players=players,
-        gold_per_player=gold_per_player,
-        starting_gold=starting_gold,
-        ruleset=ruleset,
-        deck=deck,
-        cards=tuple(card or ()),
-        deck_selection=deck_selection,
-        show_specials=show_specials,
-        include=tuple(include or ()),
-        gambits=gambits,
-        target_gold=target_gold,
-        players_remaining=players_remaining,
-        play_for_fun=play_for_fun,
-        abilities=abilities,
-        ability=tuple(ability or ()),
-        ability_assign=ability_assign,
-        abilities_per_character=abilities_per_character,
-        ability_visibility=ability_visibility,
-        ancestry=tuple(ancestry or ()),
-        insight=tuple(insight or ()),
-        qualified=tuple(qualified or ()),
-        ancestry_trigger=ancestry_trigger,
-        dungeoneering=dungeoneering,
-        streetwise=streetwise,
-    )
+    choices = table
     config = build_config(choices, lang)
     specs = None
     if bots is not None:

@@ -18,8 +18,11 @@ per-seat options are ``SEAT=VALUE`` (seats from 0, as ``--seat``).
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Final
+from typing import Annotated, Any, Final, TypeVar
 
 import typer
 
@@ -228,6 +231,82 @@ class TableChoices:
     ancestry_trigger: str | None = None
     dungeoneering: str | None = None
     streetwise: str | None = None
+
+
+#: The default of a command's ``table`` parameter (``table_options`` always fills it).
+DEFAULT_TABLE: Final = TableChoices()
+
+#: The options every game command shares, in ``--help`` order: (parameter name,
+#: its type and option, default, the ``TableChoices`` field it fills).
+SHARED_OPTIONS: Final[tuple[tuple[str, Any, Any, str], ...]] = (
+    ("ruleset", RulesetOpt, "legendary", "ruleset"),
+    ("deck", DeckOpt, "legendary", "deck"),
+    ("card", CardOpt, None, "cards"),
+    ("gold_per_player", GoldOpt, None, "gold_per_player"),
+    ("starting_gold", StartingGoldOpt, None, "starting_gold"),
+    ("deck_selection", SelectionOpt, "random", "deck_selection"),
+    ("show_specials", ShowOpt, False, "show_specials"),
+    ("include", IncludeOpt, None, "include"),
+    ("gambits", GambitsOpt, 0, "gambits"),
+    ("target_gold", TargetGoldOpt, 0, "target_gold"),
+    ("players_remaining", RemainingOpt, 0, "players_remaining"),
+    ("play_for_fun", PlayForFunOpt, False, "play_for_fun"),
+    ("abilities", AbilitiesOpt, None, "abilities"),
+    ("ability", AbilityOpt, None, "ability"),
+    ("ability_assign", AbilityAssignOpt, None, "ability_assign"),
+    ("abilities_per_character", AbilitiesPerCharacterOpt, 0, "abilities_per_character"),
+    ("ability_visibility", AbilityVisibilityOpt, None, "ability_visibility"),
+    ("ancestry", AncestryOpt, None, "ancestry"),
+    ("insight", InsightOpt, None, "insight"),
+    ("qualified", QualifiedOpt, None, "qualified"),
+    ("ancestry_trigger", AncestryTriggerOpt, None, "ancestry_trigger"),
+    ("dungeoneering", DungeoneeringOpt, None, "dungeoneering"),
+    ("streetwise", StreetwiseOpt, None, "streetwise"),
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def table_options(command: F) -> F:
+    """Give a command every shared table option, collected into its ``table``
+    parameter (a :class:`TableChoices`; ``players`` from the command's own
+    ``players`` option when it has one).
+
+    typer reads a command's options from its signature, so without this each
+    game command would list the same two dozen parameters and copy them into
+    a ``TableChoices`` field by field.
+    """
+    sig = inspect.signature(command, eval_str=True)  # typer does not evaluate __signature__
+    own = [p for p in sig.parameters.values() if p.name != "table"]
+    shared = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+        for name, kind, default, _field in SHARED_OPTIONS
+    ]
+
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> Any:
+        values: dict[str, Any] = {}
+        for name, _kind, _default, field_name in SHARED_OPTIONS:
+            value = kwargs.pop(name)
+            values[field_name] = tuple(value) if isinstance(value, list) else value
+        for field_name in ("cards", "include", "ability", "ancestry", "insight", "qualified"):
+            values[field_name] = values[field_name] or ()
+        if "players" in kwargs:
+            values["players"] = kwargs["players"]
+        return command(**kwargs, table=TableChoices(**values))
+
+    wrapper.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=[
+            *[p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own],
+            *shared,
+        ]
+    )
+    wrapper.__annotations__ = {
+        **{p.name: p.annotation for p in own},
+        **{name: kind for name, kind, _default, _field in SHARED_OPTIONS},
+        "return": sig.return_annotation,
+    }
+    return wrapper  # type: ignore[return-value]
 
 
 def _check_legendary_only(c: TableChoices, lang: str) -> None:

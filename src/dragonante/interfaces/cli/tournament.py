@@ -13,6 +13,7 @@ Each entry of ``--seats`` is a bot spec, ``name[:setting=value...]`` (e.g.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -23,36 +24,16 @@ from rich.table import Table
 from dragonante.bots import BotSpecError
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import (
-    AbilitiesOpt,
-    AbilitiesPerCharacterOpt,
-    AbilityAssignOpt,
-    AbilityOpt,
-    AbilityVisibilityOpt,
-    AncestryOpt,
-    AncestryTriggerOpt,
-    CardOpt,
-    DeckOpt,
-    DungeoneeringOpt,
-    GambitsOpt,
-    GoldOpt,
-    IncludeOpt,
-    InsightOpt,
-    PlayForFunOpt,
-    QualifiedOpt,
-    RemainingOpt,
-    RulesetOpt,
-    SelectionOpt,
-    ShowOpt,
-    StartingGoldOpt,
-    StreetwiseOpt,
+    DEFAULT_TABLE,
     TableChoices,
-    TargetGoldOpt,
     build_config,
+    table_options,
 )
 from dragonante.sim.tournament import TournamentResult, check_seats, entry_parts, run_tournament
 
 
 @app.command("tournament")
+@table_options
 def tournament_command(
     seats: Annotated[
         str,
@@ -65,30 +46,8 @@ def tournament_command(
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
     workers: Annotated[int, typer.Option("--workers", help="Worker processes (default: 1).")] = 1,
-    ruleset: RulesetOpt = "legendary",
-    deck: DeckOpt = "legendary",
-    card: CardOpt = None,
-    gold_per_player: GoldOpt = None,
-    starting_gold: StartingGoldOpt = None,
-    deck_selection: SelectionOpt = "random",
-    show_specials: ShowOpt = False,
-    include: IncludeOpt = None,
-    gambits: GambitsOpt = 0,
-    target_gold: TargetGoldOpt = 0,
-    players_remaining: RemainingOpt = 0,
-    play_for_fun: PlayForFunOpt = False,
-    abilities: AbilitiesOpt = None,
-    ability: AbilityOpt = None,
-    ability_assign: AbilityAssignOpt = None,
-    abilities_per_character: AbilitiesPerCharacterOpt = 0,
-    ability_visibility: AbilityVisibilityOpt = None,
-    ancestry: AncestryOpt = None,
-    insight: InsightOpt = None,
-    qualified: QualifiedOpt = None,
-    ancestry_trigger: AncestryTriggerOpt = None,
-    dungeoneering: DungeoneeringOpt = None,
-    streetwise: StreetwiseOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95%
     Wilson intervals, mean gold, openskill ratings and decision times."""
@@ -102,32 +61,7 @@ def tournament_command(
         raise UserError(f"--games must be at least 1, got {games}")
     if workers < 1:
         raise UserError(f"--workers must be at least 1, got {workers}")
-    choices = TableChoices(
-        players=len(entries),
-        gold_per_player=gold_per_player,
-        starting_gold=starting_gold,
-        ruleset=ruleset,
-        deck=deck,
-        cards=tuple(card or ()),
-        deck_selection=deck_selection,
-        show_specials=show_specials,
-        include=tuple(include or ()),
-        gambits=gambits,
-        target_gold=target_gold,
-        players_remaining=players_remaining,
-        play_for_fun=play_for_fun,
-        abilities=abilities,
-        ability=tuple(ability or ()),
-        ability_assign=ability_assign,
-        abilities_per_character=abilities_per_character,
-        ability_visibility=ability_visibility,
-        ancestry=tuple(ancestry or ()),
-        insight=tuple(insight or ()),
-        qualified=tuple(qualified or ()),
-        ancestry_trigger=ancestry_trigger,
-        dungeoneering=dungeoneering,
-        streetwise=streetwise,
-    )
+    choices = replace(table, players=len(entries))
     config = build_config(choices)
     try:
         # Abilities named after @ must be ones this table's system has.

@@ -183,3 +183,16 @@ def test_tensors_and_strings_are_the_seats_view() -> None:
         assert np.array_equal(np.array(s.information_state_tensor(seat), np.float32), encode(view))
         text = json.dumps(view, sort_keys=True, separators=(",", ":"))
         assert s.observation_string(seat) == s.information_state_string(seat) == text
+
+
+def test_the_time_limit_ends_a_long_game_after_one_more_gambit() -> None:
+    game = load(players=3, time_limit=5)
+    s = game.new_initial_state()
+    rng = random.Random(4)
+    while not s.is_terminal():
+        step(s, rng)
+        if s.engine is not None and s.engine.decision_count >= 5:
+            assert s.engine.last_gambit > 0 or s.is_terminal()
+    assert s.engine is not None
+    assert s.engine.gambit <= 2
+    assert sum(s.returns()) == pytest.approx(1.0)

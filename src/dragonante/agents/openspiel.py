@@ -34,8 +34,7 @@ nodes without changing the engine:
   with ``chance_outcomes`` equally likely outcomes (digits of the seed in
   base ``chance_outcomes``, most significant first).
 * The game starts with a seed: the deal is the engine's game for that seed,
-  ``new_game(config, seed)`` (the same game ``dragonante`` plays with that
-  seed).
+  ``new_game(config, seed)``, so a deal can be replayed with the engine.
 * Before each player action is applied, it is tried on a copy of the state.
   If the step consumes randomness (a reshuffle, a card taken at random from
   a hand, a die, the cards of the deck), the action waits: a new seed is

@@ -438,8 +438,14 @@ def settings_command(
     as_json: Annotated[
         bool, typer.Option("--json", help=helptext("dice.opt.json_settings"))
     ] = False,
+    lang: LangOpt = None,
 ) -> None:
-    """List every Dice Gambit setting and its default (change them with --set KEY=VALUE)."""
+    """List every Dice Gambit setting and its default (change them with --set KEY=VALUE).
+
+    The list is ``key = value`` as typed after ``--set``, the same in every
+    language; ``--lang`` is accepted (and checked) like on every dice command.
+    """
+    check_lang(lang)
     config = DiceConfig()
     if as_json:
         data = {f.name: getattr(config, f.name) for f in fields(config)}

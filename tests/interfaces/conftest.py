@@ -45,7 +45,8 @@ def assert_one_line_error(result: Result, *fragments: str) -> None:
     assert result.code == 2, (result.out, result.err)
     lines = result.err.strip().splitlines()
     assert len(lines) == 1, result.err
-    assert lines[0].startswith("error: "), result.err
+    # "errore: " when the command speaks Italian (--lang it)
+    assert lines[0].startswith(("error: ", "errore: ")), result.err
     assert "Traceback" not in result.err + result.out
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])

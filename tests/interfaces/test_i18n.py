@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
-from dragonante.i18n import LANGS, catalog, check_lang, has, placeholders, t
+import dragonante
+from dragonante.i18n import LANGS, catalog, check_lang, has, locale_lang, placeholders, t
 
 
 def raw(lang: str) -> dict[str, str]:
@@ -63,3 +66,57 @@ def test_has_and_check_lang() -> None:
     assert check_lang("it") == "it"
     with pytest.raises(ValueError, match="unknown language 'de'"):
         check_lang("de")
+
+
+#: A message key written literally in a call that looks one up: ``t("play.quit", lang)``,
+#: ``helptext("opt.seed")``, ``has("event.play.you")``, and the web narration's
+#: ``t(lang, "question.private")`` (language first).
+KEY_CALL = re.compile(
+    r"""\b(?:t|helptext|has)\(\s*(?:[\w.]+,\s*)?["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']"""
+)
+SRC = Path(dragonante.__file__).parent
+
+
+def used_keys() -> dict[str, list[str]]:
+    """Every key the source looks up literally, with the files that use it."""
+    keys: dict[str, list[str]] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        for key in KEY_CALL.findall(path.read_text(encoding="utf-8")):
+            keys.setdefault(key, []).append(str(path.relative_to(SRC)))
+    return keys
+
+
+def test_the_source_scan_finds_the_keys_it_should() -> None:
+    """The scan itself works: it sees keys of each call form (else the next test proves nothing)."""
+    keys = used_keys()
+    assert len(keys) > 200
+    for key in ("play.quit", "opt.seed", "dice.event.turn", "dice.cmd.play", "question.private"):
+        assert key in keys, key
+    assert KEY_CALL.findall('t(f"dice.type.{x}", lang)') == []  # dynamic keys are not guessed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_key_the_source_uses_exists_in_every_catalog(lang: str) -> None:
+    """A message used in code but missing from a catalog would show as its raw key."""
+    missing = {k: files for k, files in used_keys().items() if k not in raw(lang)}
+    assert missing == {}
+
+
+def test_catalog_files_are_sorted_so_that_parallel_additions_merge_cleanly() -> None:
+    for lang in LANGS:
+        keys = list(raw(lang))
+        assert keys == sorted(keys), lang
+
+
+def test_locale_lang_follows_posix_precedence() -> None:
+    assert locale_lang({"LANG": "it_IT.UTF-8"}) == "it"
+    assert locale_lang({"LANG": "it_CH@euro"}) == "it"
+    assert locale_lang({"LANG": "en_GB.UTF-8"}) == "en"
+    # a language without a catalog, or the C locale, speaks the default
+    assert locale_lang({"LANG": "de_DE.UTF-8"}) == "en"
+    assert locale_lang({"LANG": "C.UTF-8"}) == "en"
+    assert locale_lang({}) == "en"
+    # LC_ALL beats LC_MESSAGES beats LANG; empty values do not count
+    assert locale_lang({"LC_ALL": "C", "LANG": "it_IT.UTF-8"}) == "en"
+    assert locale_lang({"LC_MESSAGES": "it_IT", "LANG": "en_US"}) == "it"
+    assert locale_lang({"LC_ALL": "", "LANG": "it_IT.UTF-8"}) == "it"

@@ -16,7 +16,9 @@ gold pieces).
 from __future__ import annotations
 
 import json
+import os
 import string
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -75,6 +77,28 @@ class _Params(dict[str, Any]):
         return "{" + key + "}"
 
 
+#: The locale variables that name the language of messages, strongest first (POSIX order).
+LOCALE_VARS: tuple[str, ...] = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def locale_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The catalog language the user's locale asks for (``it_IT.UTF-8`` -> ``it``).
+
+    Follows POSIX: the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that
+    is set decides, so ``LC_ALL=C`` overrides an Italian ``LANG`` the way it
+    does for every other program.  A locale without a catalog (``C``,
+    ``de_DE``) speaks the default language rather than failing: the locale is
+    a preference, unlike ``--lang``, which is checked.
+    """
+    env = os.environ if environ is None else environ
+    for name in LOCALE_VARS:
+        value = env.get(name, "")
+        if value:
+            code = value.split(".", 1)[0].split("@", 1)[0].split("_", 1)[0].lower()
+            return code if code in LANGS else DEFAULT_LANG
+    return DEFAULT_LANG
+
+
 def placeholders(message: str) -> set[str]:
     """The ``{param}`` names a message uses (for the catalog consistency test)."""
     return {name for _, name, _, _ in string.Formatter().parse(message) if name}
@@ -90,10 +114,12 @@ def check_lang(lang: str) -> str:
 __all__ = [
     "DEFAULT_LANG",
     "LANGS",
+    "LOCALE_VARS",
     "CatalogError",
     "catalog",
     "check_lang",
     "has",
+    "locale_lang",
     "placeholders",
     "t",
 ]

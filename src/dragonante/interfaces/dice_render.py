@@ -2,7 +2,11 @@
 
 Pure functions from engine data to strings (the commands print them), so
 the terminal table, the game-master's tracker and the tests share one
-wording.  English only: the Dice Gambit has no Italian source text.
+wording.  Every sentence comes from the message catalogs
+(:mod:`dragonante.i18n`, keys ``dice.*``) in the language passed as
+``lang``: the Dice Gambit has no Italian source text, so its Italian
+follows the card game's glossary (sfida, stormo, piatto, tesoro, apertura,
+"mo") and the D&D vocabulary of the Italian rulebook (vantaggio, DM).
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from dragonante.dice.decisions import (
     DEMAND,
     PASS,
     PLAY,
-    PURPOSES,
     ROLL,
     SACRIFICE,
     TURN,
@@ -22,230 +25,311 @@ from dragonante.dice.decisions import (
     Decision,
 )
 from dragonante.dice.state import FLIGHTS, OUT_OF_PLAY, STAKES, DiceState
-from dragonante.dice.table import EMPTY, dragon
+from dragonante.dice.table import BAHAMUT, EMPTY, TIAMAT, dragon
+from dragonante.i18n import DEFAULT_LANG, t
 
-FLIGHT_NAMES = {
-    "god": "God Flight",
-    "triplet": "Triplet Flight",
-    "allied": "Allied Flight",
-    "leader": "Leader Flight",
-}
-TIE_PURPOSES = {
-    "first": "who goes first",
-    "leader": "the Leader Flight",
-    "winner": "the gambit",
-    "overall": "the game",
-}
-TIE_CRITERIA = {
-    "hoard": "largest dragon hoard",
-    "gods": "most dragon gods played",
-    "good_dragons": "most good dragons in the flight",
-    "d20": "d20 roll-off",
+#: Catalog suffixes of the roll purposes, by the engine's purpose index
+#: (``dragonante.dice.decisions.PURPOSES``: turn order, type, strength, tie-breaker).
+PURPOSE_KEYS = ("order", "type", "strength", "tiebreak")
+
+#: What a person may type at the roll-or-withdraw question, by language.  Kept
+#: per language because the initials clash: English "r" rolls, Italian "r"
+#: ("ritirati") withdraws.
+TURN_WORDS: dict[str, dict[str, int]] = {
+    "en": {"r": PLAY, "roll": PLAY, "p": PLAY, "play": PLAY, "1": PLAY}
+    | {"w": WITHDRAW, "withdraw": WITHDRAW, "2": WITHDRAW},
+    "it": {"t": PLAY, "tira": PLAY, "g": PLAY, "gioca": PLAY, "1": PLAY}
+    | {"r": WITHDRAW, "ritirati": WITHDRAW, "ritira": WITHDRAW, "2": WITHDRAW},
 }
 
 
-def default_names(n: int) -> list[str]:
-    return [f"Player {p + 1}" for p in range(n)]
+def default_names(n: int, lang: str = DEFAULT_LANG) -> list[str]:
+    """``Player 1`` ... in ``lang``: the names a table gets when nobody gives any."""
+    return [t("dice.name.player", lang, n=p + 1) for p in range(n)]
 
 
-def dragon_text(face: int, strength: int | None = None) -> str:
-    """``Green dragon (evil, 1d8)`` or, with a strength, ``Green dragon (evil) strength 6``."""
-    t = dragon(face)
+def purpose_text(purpose: int, lang: str = DEFAULT_LANG) -> str:
+    """What a roll is for (``turn order``), from the engine's purpose index."""
+    return t(f"dice.purpose.{PURPOSE_KEYS[purpose]}", lang)
+
+
+def _slug(face: int) -> str:
+    return "pending" if face == EMPTY else dragon(face).name.lower()
+
+
+def type_name(face: int, lang: str = DEFAULT_LANG) -> str:
+    """A dragon's short name as the tracker sheet writes it (``Green``, ``Verde``)."""
+    return t(f"dice.type.{_slug(face)}", lang)
+
+
+def dragon_text(face: int, strength: int | None = None, lang: str = DEFAULT_LANG) -> str:
+    """``Green dragon (evil, strength 1d8)``, or once rolled ``Green dragon (evil), strength 6``."""
+    ty = dragon(face)
     if face == EMPTY:
-        return t.name
-    kind = "dragon god" if t.god else "dragon"
+        return type_name(face, lang)
+    name = t(f"dice.dragon.{_slug(face)}", lang)
+    alignment = t(f"dice.alignment.{ty.alignment}", lang)
     if strength is None:
-        return f"{t.name} {kind} ({t.alignment}, strength {t.strength_text})"
-    return f"{t.name} {kind} ({t.alignment}), strength {strength}"
+        return t(
+            "dice.dragon_text", lang, dragon=name, alignment=alignment, strength=ty.strength_text
+        )
+    return t("dice.dragon_text.rolled", lang, dragon=name, alignment=alignment, strength=strength)
 
 
-def _party(to: int, names: list[str]) -> str:
+def _party(to: int, names: list[str], lang: str) -> str:
+    """Who receives a payment, as the object of a sentence (``the stakes``)."""
     if to == STAKES:
-        return "the stakes"
+        return t("dice.party.stakes", lang)
     if to == OUT_OF_PLAY:
-        return "nobody (it leaves play)"
+        return t("dice.party.out", lang)
     return names[to]
 
 
-def _gold(n: int) -> str:
-    return f"{n} gold"
+def _to(to: int, names: list[str], lang: str) -> str:
+    """``to the stakes`` / ``nel piatto``: the preposition is part of the message
+    because Italian fuses it with the article."""
+    if to == STAKES:
+        return t("dice.to.stakes", lang)
+    if to == OUT_OF_PLAY:
+        return t("dice.to.out", lang)
+    return t("dice.to.seat", lang, name=names[to])
 
 
-def describe(event: tuple[str, dict[str, Any]], names: list[str]) -> str | None:
+def _gold(n: int, lang: str) -> str:
+    return t("unit.gold", lang, n=n)
+
+
+def _seats(seats: list[int], names: list[str], lang: str) -> str:
+    return f" {t('dice.and', lang)} ".join(names[p] for p in seats)
+
+
+def describe(
+    event: tuple[str, dict[str, Any]], names: list[str], lang: str = DEFAULT_LANG
+) -> str | None:
     """One line for an event, or None for events that need no line of their own."""
     kind, d = event
     who = names[d["seat"]] if "seat" in d and isinstance(d["seat"], int) else ""
     if kind == "gambit_start":
         hoards = ", ".join(f"{names[p]} {d['hoards'][p]}" for p in d["seats"])
-        return f"=== Gambit {d['gambit']} === hoards: {hoards}"
+        return t("dice.event.gambit_start", lang, gambit=d["gambit"], hoards=hoards)
     if kind == "roll":
-        purpose = PURPOSES[d["purpose"]]
-        sides = d["sides"]
+        purpose = purpose_text(d["purpose"], lang)
         faces = d["faces"]
         if len(faces) > 1:
-            shown = ", ".join(map(str, faces))
-            line = (
-                f"{who} rolls {len(faces)}d{sides} for {purpose} (advantage): "
-                f"{shown} -> {d['value']}"
+            line = t(
+                "dice.event.roll_advantage",
+                lang,
+                who=who,
+                count=len(faces),
+                sides=d["sides"],
+                purpose=purpose,
+                faces=", ".join(map(str, faces)),
+                value=d["value"],
             )
         else:
-            line = f"{who} rolls a d{sides} for {purpose}: {d['value']}"
+            line = t(
+                "dice.event.roll",
+                lang,
+                who=who,
+                sides=d["sides"],
+                purpose=purpose,
+                value=d["value"],
+            )
         if d["purpose"] == TYPE_ROLL:
-            line += f" - {dragon_text(d['value'])}"
+            line += f" - {dragon_text(d['value'], lang=lang)}"
         return line
     if kind == "turn_order":
-        order = ", ".join(names[p] for p in d["order"])
         first = d["first"]
-        return f"{names[first]} goes first (rolled {d['rolls'][first]}). Turn order: {order}."
+        order = ", ".join(names[p] for p in d["order"])
+        return t(
+            "dice.event.turn_order", lang, first=names[first], roll=d["rolls"][first], order=order
+        )
     if kind == "pay":
-        payer = names[d["payer"]]
-        reason = {"starting ante": " (starting ante)", "ante": " (ante)"}.get(d["reason"], "")
-        if d["reason"] == "triplet":
-            reason = " (Triplet Flight)"
-        to = _party(d["to"], names)
+        reason_key = {"starting ante": "starting_ante", "ante": "ante", "triplet": "triplet"}.get(
+            d["reason"]
+        )
+        reason = f" ({t(f'dice.pay_reason.{reason_key}', lang)})" if reason_key else ""
+        params = {
+            "payer": names[d["payer"]],
+            "amount": _gold(d["amount"], lang),
+            "to": _to(d["to"], names, lang),
+            "reason": reason,
+        }
         if d["debt"]:
-            return (
-                f"{payer} pays {d['paid']} of {_gold(d['amount'])} to {to}{reason} "
-                f"and owes {to} {d['debt']}."
+            party = _party(d["to"], names, lang)
+            return t(
+                "dice.event.pay_debt", lang, paid=d["paid"], party=party, debt=d["debt"], **params
             )
-        return f"{payer} pays {_gold(d['amount'])} to {to}{reason}."
+        return t("dice.event.pay", lang, **params)
     if kind == "take":
         reason = d["reason"]
-        taken = _gold(d["taken"])
+        taken = _gold(d["taken"], lang)
         if reason == "leader":
-            return f"{who} has the Leader Flight and wins the stakes: {taken}."
-        short = d["taken"] < d["amount"]
-        if reason == "evil":
-            if short:
-                return f"{who} steals {taken} of {d['amount']} from the stakes (all there was)."
-            return f"{who} steals {taken} from the stakes."
-        if short:
-            return f"{who} takes {taken} of {d['amount']} from the stakes (all there was)."
-        return f"{who} takes {taken} from the stakes."
+            return t("dice.event.leader_wins", lang, who=who, taken=taken)
+        key = "dice.event.steal" if reason == "evil" else "dice.event.take"
+        if d["taken"] < d["amount"]:
+            key += "_short"
+        return t(key, lang, who=who, taken=taken, amount=d["amount"])
     if kind == "dragon":
-        text = dragon_text(d["face"], d["strength"])
+        text = dragon_text(d["face"], d["strength"], lang)
         if d["replacement"]:
-            extra = "" if d["full"] else " (placed without ante or power)"
-            return f"{who}'s replacement: {text}{extra}."
-        return f"{who} plays a {text}."
+            key = "dice.event.replacement" if d["full"] else "dice.event.replacement_bare"
+            return t(key, lang, who=who, dragon=text)
+        return t("dice.event.dragon", lang, who=who, dragon=text)
     if kind == "demand":
-        return f"{who} makes {names[d['target']]} return {_gold(d['amount'])} to the stakes."
+        amount = _gold(d["amount"], lang)
+        return t("dice.event.demand", lang, who=who, target=names[d["target"]], amount=amount)
     if kind == "demand_none":
-        return f"No opponent has an evil dragon: {who}'s good dragon demands nothing."
+        return t("dice.event.demand_none", lang, who=who)
     if kind == "demand_declined":
-        return f"{who} makes nobody pay."
+        return t("dice.event.demand_declined", lang, who=who)
     if kind == "sacrifice":
-        target = "their own" if d["target"] == d["seat"] else f"{names[d['target']]}'s"
-        return f"{who} sacrifices Bahamut to destroy {target} Tiamat!"
+        if d["target"] == d["seat"]:
+            return t("dice.event.sacrifice_own", lang, who=who)
+        return t("dice.event.sacrifice", lang, who=who, target=names[d["target"]])
     if kind == "sacrifice_declined":
         return None
     if kind == "withdraw":
-        scope = "the rest of the session" if d["session"] else "this gambit"
-        return f"{who} withdraws from {scope}; their gold in the stakes stays there."
+        key = "dice.event.withdraw_session" if d["session"] else "dice.event.withdraw_gambit"
+        return t(key, lang, who=who)
     if kind == "debt_paid":
-        return (
-            f"{who} pays {d['paid']} of the {_gold(d['owed'])} owed, to {_party(d['to'], names)}."
+        owed = _gold(d["owed"], lang)
+        return t(
+            "dice.event.debt_paid",
+            lang,
+            who=who,
+            paid=d["paid"],
+            owed=owed,
+            to=_to(d["to"], names, lang),
         )
     if kind == "debt_cancelled":
-        why = "forgiven" if d["why"] == "forgiven" else f"{who} has no gold left"
-        return (
-            f"{who}'s debt of {_gold(d['owed'])} to {_party(d['to'], names)} is cancelled ({why})."
+        why = (
+            t("dice.why.forgiven", lang)
+            if d["why"] == "forgiven"
+            else t("dice.why.broke", lang, who=who)
+        )
+        return t(
+            "dice.event.debt_cancelled",
+            lang,
+            who=who,
+            owed=_gold(d["owed"], lang),
+            party=_party(d["to"], names, lang),
+            why=why,
         )
     if kind == "last_in_gambit":
-        return f"Everyone else has withdrawn: {who} plays no more turns this gambit."
+        return t("dice.event.last_in_gambit", lang, who=who)
     if kind == "round_start":
-        return f"--- Round {d['round']} ---"
+        return t("dice.event.round_start", lang, round=d["round"])
     if kind == "turn":
-        return f"> {who}'s turn."
+        return t("dice.event.turn", lang, who=who)
     if kind == "special_flights":
-        return f"--- Special flights (stakes: {_gold(d['stakes'])}) ---"
+        return t("dice.event.special_flights", lang, stakes=_gold(d["stakes"], lang))
     if kind == "flight_earned":
         flight = d["flight"]
-        if flight == "god":
-            return f"{who} has a God Flight (a dragon god every turn): half the stakes."
-        if flight == "triplet":
-            return f"{who} has a Triplet Flight: each opponent pays {who} {_gold(d['amount'])}."
-        if flight == "allied":
-            return f"{who} has an Allied Flight: {_gold(d['amount'])} from the stakes."
+        if flight in ("god", "triplet", "allied"):
+            amount = _gold(d["amount"], lang)
+            return t(f"dice.event.flight_{flight}", lang, who=who, amount=amount)
         return None  # the Leader Flight is announced with the stakes it wins
     if kind == "leader_flight":
-        rule = "weakest flight (a Tiamat is in play)" if d["weakest"] else "strongest flight"
-        return f"The Leader Flight goes to the {rule}."  # a tie is announced next
+        # a tie, if any, is announced next
+        key = "dice.event.leader_weakest" if d["weakest"] else "dice.event.leader_strongest"
+        return t(key, lang)
     if kind == "tie":
-        tied = " and ".join(names[p] for p in d["seats"])
-        return f"Tie for {TIE_PURPOSES[d['purpose']]} between {tied}."
+        purpose = t(f"dice.tie.{d['purpose']}", lang)
+        return t("dice.event.tie", lang, purpose=purpose, seats=_seats(d["seats"], names, lang))
     if kind == "tie_broken":
-        return f"{who} wins the tie for {TIE_PURPOSES[d['purpose']]} ({TIE_CRITERIA[d['by']]})."
+        purpose = t(f"dice.tie.{d['purpose']}", lang)
+        by = t(f"dice.tie_by.{d['by']}", lang)
+        return t("dice.event.tie_broken", lang, who=who, purpose=purpose, by=by)
     if kind == "roll_off":
-        return "Still tied: " + ", ".join(names[p] for p in d["seats"]) + " roll a d20."
+        seats = ", ".join(names[p] for p in d["seats"])
+        return t("dice.event.roll_off", lang, seats=seats)
     if kind == "settle":
-        return "--- Settling debts ---" if d["debts"] else None
+        return t("dice.event.settle", lang) if d["debts"] else None
     if kind == "gambit_won":
         w = d["winner"]
-        return f"*** {names[w]} wins gambit {d['gambit']} with {_gold(d['hoards'][w])}. ***"
+        gold = _gold(d["hoards"][w], lang)
+        return t("dice.event.gambit_won", lang, name=names[w], gambit=d["gambit"], gold=gold)
     if kind in ("gambit_end", "round_end"):
         return None  # the command prints the tracker they carry
     if kind == "too_few_players":
-        return "Fewer than two players are left at the table: the game ends."
+        return t("dice.event.too_few_players", lang)
     if kind == "game_over":
-        w = d["winners"][0]
-        return f"*** {names[w]} wins the game! *** Final hoards: " + ", ".join(
-            f"{names[p]} {h}" for p, h in enumerate(d["hoards"])
-        )
-    return f"{kind}: {d}"
+        hoards = ", ".join(f"{names[p]} {h}" for p, h in enumerate(d["hoards"]))
+        return t("dice.event.game_over", lang, name=names[d["winners"][0]], hoards=hoards)
+    return f"{kind}: {d}"  # an event this module does not know yet: shown raw, never hidden
 
 
-def sheet_lines(sh: dict[str, Any], names: list[str], tr: dict[str, Any]) -> list[str]:
+def sheet_lines(
+    sh: dict[str, Any], names: list[str], tr: dict[str, Any], lang: str = DEFAULT_LANG
+) -> list[str]:
     """One player's tracker: dragons, total strength, flights earned, hoard, debts owed."""
     seat = sh["seat"]
     tags = []
     if sh["gaming_set"]:
-        tags.append("gaming set")
+        tags.append(t("dice.sheet.tag.gaming_set", lang))
     if not sh["in_session"]:
-        tags.append("left the table")
+        tags.append(t("dice.sheet.tag.left", lang))
     elif sh["withdrawn"]:
-        tags.append("withdrawn")
+        tags.append(t("dice.sheet.tag.withdrawn", lang))
     if seat == tr["first"]:
-        tags.append("first")
+        tags.append(t("dice.sheet.tag.first", lang))
     head = names[seat] + (f" ({', '.join(tags)})" if tags else "")
-    first = f"{head}: hoard {sh['hoard']}, debts owed {sh['debts_owed']}"
+    params = {"name": head, "hoard": sh["hoard"], "debts": sh["debts_owed"]}
     if tr["combined"]:
-        first += f", combined {sh['combined_hoard']}"
-    lines = [first]
+        lines = [t("dice.sheet.head_combined", lang, combined=sh["combined_hoard"], **params)]
+    else:
+        lines = [t("dice.sheet.head", lang, **params)]
     dragons = sh["dragons"]
+    # the columns are as wide as the language's longest words ("Bahamut [divino]", "malvagio")
+    god = t("dice.sheet.god", lang)
+    name_width = max(15, *(len(f"{type_name(f, lang)} {god}") for f in (TIAMAT, BAHAMUT)))
+    width = max(len(t(f"dice.alignment.{a}", lang)) for a in ("good", "evil"))
     for i in range(max(tr["rounds"], len(dragons))):
         if i >= len(dragons):
             lines.append(f"  {i + 1}. -")
         elif dragons[i]["pending"]:
-            lines.append(f"  {i + 1}. (replacement pending)")
+            lines.append(f"  {i + 1}. {type_name(EMPTY, lang)}")
         else:
             row = dragons[i]
-            name = row["type"] + (" [god]" if row["god"] else "")
-            lines.append(f"  {i + 1}. {name:<15} {row['alignment']:<5} {row['strength']:>3}")
+            name = type_name(row["face"], lang) + (f" {god}" if row["god"] else "")
+            alignment = t(f"dice.alignment.{row['alignment']}", lang)
+            lines.append(
+                f"  {i + 1}. {name:<{name_width}} {alignment:<{width}} {row['strength']:>3}"
+            )
     boxes = "  ".join(
-        f"[{'x' if sh['flights'][f] else ' '}] {FLIGHT_NAMES[f].split()[0]}" for f in FLIGHTS
+        f"[{'x' if sh['flights'][f] else ' '}] {t(f'dice.flight_box.{f}', lang)}" for f in FLIGHTS
     )
-    lines.append(f"  Total strength: {sh['total_strength']:>3}   {boxes}")
+    total = f"{sh['total_strength']:>3}"
+    lines.append("  " + t("dice.sheet.total", lang, total=total, boxes=boxes))
     for debt in sh["debts"]:
-        lines.append(f"  owes {debt['amount']} to {_party(debt['to'], names)}")
+        party = _party(debt["to"], names, lang)
+        lines.append("  " + t("dice.sheet.owes", lang, amount=debt["amount"], party=party))
     return lines
 
 
-def table_lines(tr: dict[str, Any], names: list[str]) -> list[str]:
+def table_lines(tr: dict[str, Any], names: list[str], lang: str = DEFAULT_LANG) -> list[str]:
     """Every player's tracker sheet, in turn order, and the stakes (from :func:`tracker`)."""
     seats = tr["order"] or list(range(len(tr["sheets"])))
-    where = f"gambit {tr['gambit']}"
     if tr["gambits"] > 1:
-        where += f" of {tr['gambits']}"
+        where = t("dice.sheet.where_of", lang, gambit=tr["gambit"], gambits=tr["gambits"])
+    else:
+        where = t("dice.sheet.where", lang, gambit=tr["gambit"])
     if tr["round"]:
-        where += f", round {tr['round']} of {tr['rounds']}"
-    lines = [f"Stakes: {_gold(tr['stakes'])}   ({where})"]
+        where += ", " + t("dice.sheet.where_round", lang, round=tr["round"], rounds=tr["rounds"])
+    lines = [t("dice.sheet.stakes", lang, stakes=_gold(tr["stakes"], lang), where=where)]
     for p in seats:
-        lines.extend(sheet_lines(tr["sheets"][p], names, tr))
+        lines.extend(sheet_lines(tr["sheets"][p], names, tr, lang))
     return lines
 
 
-def question(s: DiceState, d: Decision, names: list[str]) -> tuple[str, list[tuple[str, int]]]:
+def _listing(opts: list[tuple[str, int]]) -> str:
+    return "  ".join(f"{i + 1}) {label}" for i, (label, _) in enumerate(opts))
+
+
+def question(
+    s: DiceState, d: Decision, names: list[str], lang: str = DEFAULT_LANG
+) -> tuple[str, list[tuple[str, int]]]:
     """The prompt for a question, and its choices as (label, answer) in display order.
 
     Each label is what the person may type (its number, or the word shown).
@@ -253,52 +337,54 @@ def question(s: DiceState, d: Decision, names: list[str]) -> tuple[str, list[tup
     who = names[d.seat]
     if d.kind == ROLL:
         sides, purpose, die, count = d.ctx
-        which = f" (die {die} of {count}, advantage)" if count > 1 else ""
-        return f"{who}, roll a d{sides} for {PURPOSES[purpose]}{which}: ", []
+        params = {"who": who, "sides": sides, "purpose": purpose_text(purpose, lang)}
+        if count > 1:
+            return t("dice.ask.roll_advantage", lang, die=die, count=count, **params), []
+        return t("dice.ask.roll", lang, **params), []
     if d.kind == TURN:
-        return f"{who}: [r]oll a dragon or [w]ithdraw? ", [("roll", PLAY), ("withdraw", WITHDRAW)]
+        choices = [(t("dice.ask.play", lang), PLAY), (t("dice.ask.withdraw", lang), WITHDRAW)]
+        return t("dice.ask.turn", lang, who=who), choices
     if d.kind == DEMAND:
-        opts = [(names[p], p) for p in d.options if p != PASS] + [("nobody", PASS)]
-        listing = "  ".join(f"{i + 1}) {label}" for i, (label, _) in enumerate(opts))
-        return (
-            f"{who}'s good dragon: who returns {_gold(d.ctx[0])} to the stakes?  {listing}: ",
-            opts,
-        )
+        opts = [(names[p], p) for p in d.options if p != PASS]
+        opts.append((t("dice.ask.nobody", lang), PASS))
+        amount = _gold(d.ctx[0], lang)
+        return t("dice.ask.demand", lang, who=who, amount=amount, listing=_listing(opts)), opts
     if d.kind == SACRIFICE:
-        opts = [(f"{names[p]}'s Tiamat", p) for p in d.options if p != PASS] + [("not now", PASS)]
-        listing = "  ".join(f"{i + 1}) {label}" for i, (label, _) in enumerate(opts))
-        return f"{who}: sacrifice Bahamut to destroy a Tiamat?  {listing}: ", opts
+        opts = [(t("dice.ask.tiamat_of", lang, name=names[p]), p) for p in d.options if p != PASS]
+        opts.append((t("dice.ask.not_now", lang), PASS))
+        return t("dice.ask.sacrifice", lang, who=who, listing=_listing(opts)), opts
+    # a question kind this module does not know yet: raw, but still answerable
     return f"{who}: {d.kind} {list(d.options)}: ", [(str(o), o) for o in d.options]
 
 
-def parse_answer(d: Decision, text: str, choices: list[tuple[str, int]]) -> int | str:
-    """The answer ``text`` means, or a one-line message saying why it is not one."""
+def parse_answer(
+    d: Decision, text: str, choices: list[tuple[str, int]], lang: str = DEFAULT_LANG
+) -> int | str:
+    """The answer ``text`` means, or a one-line message (in ``lang``) saying why it is not one."""
     raw = text.strip().lower()
     if d.kind == ROLL:
         sides = d.ctx[0]
         try:
             value = int(raw)
         except ValueError:
-            return f"type the number the d{sides} shows (1 to {sides})"
+            return t("dice.bad.roll_number", lang, sides=sides)
         if value not in d.options:
-            return f"a d{sides} shows 1 to {sides}; {value} is impossible - roll again"
+            return t("dice.bad.roll_impossible", lang, sides=sides, value=value)
         return value
     if not raw:
-        return "please choose: " + ", ".join(label for label, _ in choices)
+        return t("dice.bad.empty", lang, choices=", ".join(label for label, _ in choices))
     if d.kind == TURN:
-        if raw in ("r", "roll", "p", "play", "1"):
-            return PLAY
-        if raw in ("w", "withdraw", "2"):
-            return WITHDRAW
-        return "type r to roll a dragon or w to withdraw"
+        words = TURN_WORDS.get(lang, TURN_WORDS[DEFAULT_LANG])
+        if raw in words:
+            return words[raw]
+        return t("dice.bad.turn", lang)
     if raw.isdigit():
         i = int(raw) - 1
         if 0 <= i < len(choices):
             return choices[i][1]
-        return f"choose a number from 1 to {len(choices)}"
+        return t("dice.bad.number", lang, last=len(choices))
     matches = [answer for label, answer in choices if label.lower().startswith(raw)]
     if len(matches) == 1:
         return matches[0]
-    return "choose one of: " + ", ".join(
-        f"{i + 1}) {label}" for i, (label, _) in enumerate(choices)
-    )
+    listing = ", ".join(f"{i + 1}) {label}" for i, (label, _) in enumerate(choices))
+    return t("dice.bad.choose", lang, choices=listing)

@@ -18,11 +18,17 @@ import typer
 # Typer carries its own copy of Click; its errors are these classes.
 from typer._click import exceptions as click_errors
 
+from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.table_options import help_lang, helptext
 
 for _module in pkgutil.iter_modules(__path__):
     if _module.name != "app":
         importlib.import_module(f"{__name__}.{_module.name}")
+
+# ``app`` is declared before the catalogs' help language can be known (the
+# option modules import it), so its help is set here, in that language.
+app.info.help = helptext("cmd.root")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -30,12 +36,15 @@ def main(argv: list[str] | None = None) -> None:
 
     Click's own usage errors (an unknown option, ``--games abc``) would be
     drawn as a framed box over several lines; here they are one line naming
-    the command's ``--help``, like every other mistake.
+    the command's ``--help``, like every other mistake.  The frame of the
+    line (``error:``) is in the language of ``--lang`` or the locale, like
+    the message it carries; Click's own messages stay English.
     """
+    lang = help_lang(argv)
     try:
         code = app(args=argv, prog_name="dragonante", standalone_mode=False)
     except UserError as e:
-        typer.echo(f"error: {e}", err=True)
+        typer.echo(t("cli.error.prefix", lang, message=str(e)), err=True)
         sys.exit(2)
     except click_errors.NoArgsIsHelpError as e:
         # ``dragonante`` alone (or a group without a command): the help was
@@ -45,13 +54,14 @@ def main(argv: list[str] | None = None) -> None:
     except click_errors.UsageError as e:
         where = e.ctx.command_path if e.ctx is not None else "dragonante"
         message = " ".join(e.format_message().split())
-        typer.echo(f"error: {message} (see '{where} --help')", err=True)
+        typer.echo(t("cli.error.usage", lang, message=message, where=where), err=True)
         sys.exit(2)
     except click_errors.ClickException as e:
-        typer.echo(f"error: {' '.join(e.format_message().split())}", err=True)
+        message = " ".join(e.format_message().split())
+        typer.echo(t("cli.error.prefix", lang, message=message), err=True)
         sys.exit(e.exit_code)
     except typer.Abort:
-        typer.echo("Aborted.", err=True)
+        typer.echo(t("cli.aborted", lang), err=True)
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -40,7 +40,7 @@ def bench_command(
     seconds: Annotated[float, typer.Option("--seconds", "-s", help=helptext("opt.seconds"))] = 10.0,
     seed: FirstSeedOpt = 0,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = None,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play random games on one core for a while; report games and decisions per second."""

@@ -12,7 +12,12 @@
 People type their answers; a bad answer (or an impossible roll) is
 explained on one line and asked again.  ``sheet`` shows the trackers,
 ``quit`` stops (the tracker's save file keeps the game), and in the tracker
-``undo`` takes back the last answer.
+``undo`` takes back the last answer; the Italian words (``scheda``, ``esci``,
+``annulla``, ``aiuto``) work in either language.
+
+Every sentence, help text included, comes from the message catalogs
+(``dice.*`` keys) in the language of ``--lang`` or of the locale, resolved
+the way the card game's commands do it (:func:`~dragonante.interfaces.cli.play.check_lang`).
 """
 
 from __future__ import annotations
@@ -31,10 +36,13 @@ from dragonante.dice import PHYSICAL, SEEDED, DiceConfig, IllegalAnswer
 from dragonante.dice.bots import BOTS, DiceBot, DiceSeatView, make_bot
 from dragonante.dice.config import ConfigError, parse_seats, parse_setting
 from dragonante.dice.decisions import ROLL
-from dragonante.dice.records import Recorder, RecordError, loads
+from dragonante.dice.records import DiceRecord, Recorder, RecordError, loads
 from dragonante.dice.selfplay import simulate
 from dragonante.dice.views import tracker
+from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.table_options import help_lang, helptext
 from dragonante.interfaces.dice_render import (
     default_names,
     describe,
@@ -44,37 +52,26 @@ from dragonante.interfaces.dice_render import (
 )
 
 dice_app = typer.Typer(
-    help="Three-Dragon Ante: Dice Gambit - the tavern variant played with polyhedral dice.",
+    help=helptext("dice.cmd.group"),
     no_args_is_help=True,
 )
 app.add_typer(dice_app, name="dice")
 
 HUMAN = "human"
+#: What a person may type instead of an answer, in either language.
+QUIT_WORDS = frozenset({"quit", "exit", "esci"})
+SHEET_WORDS = frozenset({"sheet", "sheets", "tracker", "scheda", "schede"})
+HELP_WORDS = frozenset({"help", "?", "aiuto"})
+UNDO_WORDS = frozenset({"undo", "annulla"})
 
-PlayersOpt = Annotated[
-    int | None, typer.Option("--players", "-p", help="Players at the table (2-6).")
-]
-HoardOpt = Annotated[
-    int | None, typer.Option("--hoard", help="Starting dragon hoard (default 50 gold).")
-]
-GambitsOpt = Annotated[
-    int | None, typer.Option("--gambits", help="Gambits to play (more than 1: multi-gambit).")
-]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help=helptext("opt.players"))]
+HoardOpt = Annotated[int | None, typer.Option("--hoard", help=helptext("dice.opt.hoard"))]
+GambitsOpt = Annotated[int | None, typer.Option("--gambits", help=helptext("dice.opt.gambits"))]
 GamingSetOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--gaming-set", help="Seats (from 1) that own a gaming set and roll with advantage: 1,3."
-    ),
+    str | None, typer.Option("--gaming-set", help=helptext("dice.opt.gaming_set"))
 ]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--set", help="Any setting as KEY=VALUE (see 'dragonante dice settings'); repeatable."
-    ),
-]
-NamesOpt = Annotated[
-    str | None, typer.Option("--names", help="Players' names in seat order: Ann,Bo,Cy.")
-]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help=helptext("dice.opt.set"))]
+NamesOpt = Annotated[str | None, typer.Option("--names", help=helptext("dice.opt.names"))]
 
 
 def _config(
@@ -83,9 +80,14 @@ def _config(
     gambits: int | None,
     gaming_set: str | None,
     settings: list[str] | None,
+    lang: str,
     default_players: int = 4,
 ) -> DiceConfig:
-    """The table's settings from the command line; ConfigError becomes a one-line error."""
+    """The table's settings from the command line; ConfigError becomes a one-line error.
+
+    The engine's reason stays in English (it names settings as typed); the
+    sentence around it is in ``lang``.
+    """
     try:
         config = DiceConfig(players=default_players)
         for text in settings or []:
@@ -101,17 +103,17 @@ def _config(
             changes["gaming_set_owners"] = parse_seats(gaming_set, "--gaming-set")
         return replace(config, **changes).validate()  # type: ignore[arg-type]
     except ConfigError as e:
-        raise UserError(str(e)) from None
+        raise UserError(t("dice.error.config", lang, reason=str(e))) from None
 
 
-def _names(text: str | None, n: int, fallback: list[str]) -> list[str]:
+def _names(text: str | None, n: int, fallback: list[str], lang: str) -> list[str]:
     if text is None:
         return fallback
     names = [x.strip() for x in text.split(",")]
     if len(names) != n or not all(names):
-        raise UserError(f"--names needs {n} non-empty names separated by commas")
+        raise UserError(t("dice.error.names_count", lang, count=n))
     if len({x.lower() for x in names}) != n:
-        raise UserError("--names: every player needs a different name")
+        raise UserError(t("dice.error.names_unique", lang))
     return names
 
 
@@ -123,10 +125,12 @@ class Table:
         rec: Recorder,
         names: list[str],
         bots: list[DiceBot | None],
+        lang: str,
         save: Path | None = None,
         can_undo: bool = False,
     ) -> None:
         self.rec = rec
+        self.lang = lang
         self.names = names
         self.bots = bots
         self.save = save
@@ -135,7 +139,7 @@ class Table:
 
     def echo_table(self) -> None:
         typer.echo("")
-        for line in table_lines(tracker(self.rec.state), self.names):
+        for line in table_lines(tracker(self.rec.state), self.names, self.lang):
             typer.echo(line)
         typer.echo("")
 
@@ -144,10 +148,10 @@ class Table:
         for kind, data in log[self.printed :]:
             if kind in ("round_end", "gambit_end"):
                 typer.echo("")
-                typer.echo("\n".join(table_lines(data["tracker"], self.names)))
+                typer.echo("\n".join(table_lines(data["tracker"], self.names, self.lang)))
                 typer.echo("")
                 continue
-            text = describe((kind, data), self.names)
+            text = describe((kind, data), self.names, self.lang)
             if text is not None:
                 typer.echo(text)
         self.printed = len(log)
@@ -160,19 +164,23 @@ class Table:
             tmp.write_text(self.rec.record.dumps() + "\n", encoding="utf-8")
             os.replace(tmp, self.save)
         except OSError as e:
-            raise UserError(f"cannot save to {self.save}: {e.strerror or e}") from None
+            reason = e.strerror or str(e)
+            raise UserError(
+                t("dice.error.save", self.lang, path=str(self.save), reason=reason)
+            ) from None
 
-    def stop_hint(self) -> str:
+    def stopped(self, key: str) -> str:
+        """The message ``key`` (``dice.table.eof`` ...), naming the save file if there is one."""
         if self.save is None:
-            return ""
-        return f"; the game is saved: dragonante dice track --resume {self.save}"
+            return t(key, self.lang)
+        return t(key + "_saved", self.lang, path=str(self.save))
 
     def read(self, prompt: str) -> str:
         typer.echo(prompt, nl=False)
         line = sys.stdin.readline()
         if not line:
             typer.echo("")
-            raise UserError("input ended before the game finished" + self.stop_hint())
+            raise UserError(self.stopped("dice.table.eof"))
         return line
 
     def ask_person(self) -> int | None:
@@ -182,29 +190,30 @@ class Table:
         assert d is not None
         if d.kind != ROLL:
             self.echo_table()
-        prompt, choices = question(s, d, self.names)
+        prompt, choices = question(s, d, self.names, self.lang)
         while True:
             text = self.read(prompt).strip()
             word = text.lower()
-            if word in ("quit", "exit"):
-                typer.echo("Stopped" + self.stop_hint().replace("; the", ". The", 1) + ".")
+            if word in QUIT_WORDS:
+                typer.echo(self.stopped("dice.table.stopped"))
                 raise typer.Exit(0)
-            if word in ("sheet", "sheets", "tracker"):
+            if word in SHEET_WORDS:
                 self.echo_table()
                 continue
-            if word in ("help", "?"):
-                extra = ", undo (take back the last answer)" if self.can_undo else ""
-                typer.echo(f"Answer the question, or type: sheet, quit{extra}.")
+            if word in HELP_WORDS:
+                typer.echo(
+                    t("dice.table.help_undo" if self.can_undo else "dice.table.help", self.lang)
+                )
                 continue
-            if word == "undo" and self.can_undo:
+            if word in UNDO_WORDS and self.can_undo:
                 if not self.rec.undo():
-                    typer.echo("Nothing to undo yet.")
+                    typer.echo(t("dice.table.undo_none", self.lang))
                     continue
                 self.printed = len(self.rec.state.log or [])
                 self.write_save()
-                typer.echo("Undone: the last answer is taken back.")
+                typer.echo(t("dice.table.undone", self.lang))
                 return None
-            answer = parse_answer(d, text, choices)
+            answer = parse_answer(d, text, choices, self.lang)
             if isinstance(answer, str):
                 typer.echo(answer)
                 continue
@@ -240,55 +249,60 @@ def _run_table(table: Table) -> None:
         table.run()
     except KeyboardInterrupt:
         typer.echo("")
-        raise UserError("interrupted" + table.stop_hint()) from None
+        raise UserError(table.stopped("dice.table.interrupted")) from None
 
 
-@dice_app.command("play")
+@dice_app.command("play", help=helptext("dice.cmd.play"))
 def play_command(
     players: PlayersOpt = None,
     humans: Annotated[
-        int | None, typer.Option("--humans", help="People at the table (the rest are bots).")
+        int | None, typer.Option("--humans", help=helptext("dice.opt.humans"))
     ] = None,
     seats: Annotated[
         str | None,
-        typer.Option("--seats", help=f"Who sits where: human or a bot ({', '.join(BOTS)})."),
+        typer.Option("--seats", help=t("dice.opt.seats", help_lang(), bots=", ".join(BOTS))),
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="Bot for the seats --humans leaves.")] = "basic",
-    seed: Annotated[int | None, typer.Option("--seed", help="Dice seed (default: random).")] = None,
+    bot: Annotated[str, typer.Option("--bot", help=helptext("dice.opt.bot"))] = "basic",
+    seed: Annotated[int | None, typer.Option("--seed", help=helptext("dice.opt.seed"))] = None,
     names: NamesOpt = None,
     hoard: HoardOpt = None,
     gambits: GambitsOpt = None,
     gaming_set: GamingSetOpt = None,
     settings: SetOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play Dice Gambit in the terminal against bots (or friends at the same keyboard)."""
+    lang = check_lang(lang)
     if seats is not None and humans is not None:
-        raise UserError("give --seats or --humans, not both")
+        raise UserError(t("dice.error.seats_and_humans", lang))
     if seats is not None:
         kinds = [x.strip().lower() for x in seats.split(",")]
     else:
         n = players if players is not None else 4
         h = 1 if humans is None else humans
         if not 0 <= h <= n:
-            raise UserError(f"--humans must be 0-{n}, got {h}")
+            raise UserError(t("dice.error.humans", lang, players=n, humans=h))
         kinds = [HUMAN] * h + [bot] * (n - h)
     if players is not None and players != len(kinds):
-        raise UserError(f"--players {players} but --seats names {len(kinds)} seats")
+        raise UserError(t("dice.error.players_seats", lang, players=players, seats=len(kinds)))
     for k in kinds:
         if k != HUMAN and k not in BOTS:
-            raise UserError(f"unknown seat {k!r}; choose human or a bot: {', '.join(BOTS)}")
-    config = _config(len(kinds), hoard, gambits, gaming_set, settings)
+            raise UserError(t("dice.error.seat", lang, seat=k, choices=", ".join(BOTS)))
+    config = _config(len(kinds), hoard, gambits, gaming_set, settings, lang)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    fallback = [f"Player {p + 1}" if k == HUMAN else f"Bot {p + 1}" for p, k in enumerate(kinds)]
-    table_names = _names(names, config.players, fallback)
+    fallback = [
+        t("dice.name.player" if k == HUMAN else "dice.name.bot", lang, n=p + 1)
+        for p, k in enumerate(kinds)
+    ]
+    table_names = _names(names, config.players, fallback, lang)
     bots = [None if k == HUMAN else make_bot(k, seed * 7 + p) for p, k in enumerate(kinds)]
-    typer.echo(f"Dice Gambit, {config.players} players, seed {seed}.")
-    table = Table(Recorder.start(config, seed, SEEDED, table_names), table_names, bots)
+    typer.echo(t("dice.play.intro", lang, players=config.players, seed=seed))
+    table = Table(Recorder.start(config, seed, SEEDED, table_names), table_names, bots, lang)
     _run_table(table)
 
 
-@dice_app.command("track")
+@dice_app.command("track", help=helptext("dice.cmd.track"))
 def track_command(
     players: PlayersOpt = None,
     names: NamesOpt = None,
@@ -296,78 +310,93 @@ def track_command(
     gambits: GambitsOpt = None,
     gaming_set: GamingSetOpt = None,
     settings: SetOpt = None,
-    save: Annotated[
-        Path | None, typer.Option("--save", help="Save the game to FILE after every step.")
-    ] = None,
+    save: Annotated[Path | None, typer.Option("--save", help=helptext("dice.opt.save"))] = None,
     resume: Annotated[
-        Path | None,
-        typer.Option("--resume", help="Carry on a game saved with --save (saves back to it)."),
+        Path | None, typer.Option("--resume", help=helptext("dice.opt.resume"))
     ] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Game-master's tracker for a table rolling real dice: it asks for every roll."""
+    lang = check_lang(lang)
     if resume is not None:
         if any(x is not None for x in (players, hoard, gambits, gaming_set, settings, names)):
-            raise UserError("--resume takes the table's settings and names from the save file")
+            raise UserError(t("dice.error.resume_options", lang))
         try:
             text = resume.read_text(encoding="utf-8")
         except OSError as e:
-            raise UserError(f"cannot read {resume}: {e.strerror or e}") from None
+            reason = e.strerror or str(e)
+            raise UserError(t("cli.error.read", lang, path=str(resume), reason=reason)) from None
         except UnicodeDecodeError:
-            raise UserError(f"{resume}: not a Dice Gambit save file (not text)") from None
+            raise UserError(t("dice.error.not_text", lang, path=str(resume))) from None
+        if (record := _load_record(resume, text, lang)).dice != PHYSICAL:
+            raise UserError(t("dice.error.not_tracked", lang, path=str(resume)))
         try:
-            record = loads(text)
-            if record.dice != PHYSICAL:
-                raise RecordError("this game was played with seeded dice, not tracked")
             rec = Recorder(record)
         except RecordError as e:
-            raise UserError(f"{resume}: {e}") from None
-        table_names = record.names or default_names(record.config.players)
+            raise UserError(t("cli.error.record", lang, path=str(resume), reason=str(e))) from None
+        table_names = record.names or default_names(record.config.players, lang)
         target = save or resume
         typer.echo(
-            f"Resuming the game in {resume}: {len(record.answers)} answers so far "
-            f"(gambit {rec.state.gambit}, round {rec.state.round})."
+            t(
+                "dice.track.resuming",
+                lang,
+                path=str(resume),
+                answers=len(record.answers),
+                gambit=rec.state.gambit,
+                round=rec.state.round,
+            )
         )
-        table = Table(rec, table_names, [None] * record.config.players, target, can_undo=True)
+        seats = record.config.players
+        table = Table(rec, table_names, [None] * seats, lang, target, can_undo=True)
         table.printed = len(rec.state.log or [])
         if rec.state.over:
-            typer.echo("That game is already over.")
-            for line in table_lines(tracker(rec.state), table_names):
+            typer.echo(t("dice.track.over", lang))
+            for line in table_lines(tracker(rec.state), table_names, lang):
                 typer.echo(line)
             return
     else:
-        config = _config(players, hoard, gambits, gaming_set, settings)
-        table_names = _names(names, config.players, default_names(config.players))
+        config = _config(players, hoard, gambits, gaming_set, settings, lang)
+        table_names = _names(names, config.players, default_names(config.players, lang), lang)
         rec = Recorder.start(config, 0, PHYSICAL, table_names)
-        table = Table(rec, table_names, [None] * config.players, save, can_undo=True)
-        typer.echo(
-            f"Dice Gambit tracker, {config.players} players. Type the value each die shows; "
-            "'undo' takes back an answer, 'sheet' shows the trackers, 'quit' stops."
-        )
+        table = Table(rec, table_names, [None] * config.players, lang, save, can_undo=True)
+        typer.echo(t("dice.track.intro", lang, players=config.players))
     _run_table(table)
 
 
-@dice_app.command("simulate")
+def _load_record(path: Path, text: str, lang: str) -> DiceRecord:
+    """The saved game in ``text``; a broken file is a one-line error naming ``path``."""
+    try:
+        return loads(text)
+    except RecordError as e:
+        raise UserError(t("cli.error.record", lang, path=str(path), reason=str(e))) from None
+
+
+@dice_app.command("simulate", help=helptext("dice.cmd.simulate"))
 def simulate_command(
     players: PlayersOpt = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the first game.")] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 100,
+    seed: Annotated[int, typer.Option("--seed", help=helptext("opt.first_seed"))] = 0,
     bots: Annotated[
-        str, typer.Option("--bots", help=f"Bots cycled over the seats ({', '.join(BOTS)}).")
+        str, typer.Option("--bots", help=t("dice.opt.bots", help_lang(), bots=", ".join(BOTS)))
     ] = "random",
     hoard: HoardOpt = None,
     gambits: GambitsOpt = None,
     gaming_set: GamingSetOpt = None,
     settings: SetOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=helptext("dice.opt.json_summary"))
+    ] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Play many bot games with seeded dice, checking every invariant; summarise them."""
+    lang = check_lang(lang)
     if games < 1:
-        raise UserError(f"--games must be positive, got {games}")
+        raise UserError(t("dice.error.games", lang, games=games))
     names = [b.strip() for b in bots.split(",")]
     for b in names:
         if b not in BOTS:
-            raise UserError(f"unknown bot {b!r}; choose from {', '.join(BOTS)}")
-    config = _config(players, hoard, gambits, gaming_set, settings)
+            raise UserError(t("dice.error.bot", lang, bot=b, choices=", ".join(BOTS)))
+    config = _config(players, hoard, gambits, gaming_set, settings, lang)
     summary = simulate(config, games, seed, names)
     if as_json:
         typer.echo(json.dumps(summary))
@@ -375,28 +404,48 @@ def simulate_command(
             raise typer.Exit(1)
         return
     typer.echo(
-        f"{summary['games']} games, {config.players} players, bots {', '.join(names)}, "
-        f"seed {seed}: {summary['completed']} completed, {len(summary['errors'])} errors, "
-        f"{len(summary['invariant_violations'])} with invariant violations, "
-        f"{len(summary['stuck'])} stuck"
+        t(
+            "dice.simulate.summary",
+            lang,
+            games=summary["games"],
+            players=config.players,
+            bots=", ".join(names),
+            seed=seed,
+            completed=summary["completed"],
+            errors=len(summary["errors"]),
+            violations=len(summary["invariant_violations"]),
+            stuck=len(summary["stuck"]),
+        )
     )
     typer.echo(
-        f"mean gambits {summary['mean_gambits']:.2f}, "
-        f"mean decisions {summary['mean_decisions']:.1f}"
+        t(
+            "dice.simulate.means",
+            lang,
+            gambits=f"{summary['mean_gambits']:.2f}",
+            decisions=f"{summary['mean_decisions']:.1f}",
+        )
     )
-    wins = summary["wins_by_seat"]
-    typer.echo("wins by seat: " + ", ".join(f"{p + 1}: {w}" for p, w in enumerate(wins)))
+    wins = ", ".join(f"{p + 1}: {w}" for p, w in enumerate(summary["wins_by_seat"]))
+    typer.echo(t("dice.simulate.wins", lang, wins=wins))
     if summary["first_problem"]:
-        typer.echo(f"first problem: {summary['first_problem']}")
+        typer.echo(t("dice.simulate.problem", lang, problem=summary["first_problem"]))
     if not summary["ok"]:
         raise typer.Exit(1)
 
 
-@dice_app.command("settings")
+@dice_app.command("settings", help=helptext("dice.cmd.settings"))
 def settings_command(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the defaults as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=helptext("dice.opt.json_settings"))
+    ] = False,
+    lang: LangOpt = None,
 ) -> None:
-    """List every Dice Gambit setting and its default (change them with --set KEY=VALUE)."""
+    """List every Dice Gambit setting and its default (change them with --set KEY=VALUE).
+
+    The list is ``key = value`` as typed after ``--set``, the same in every
+    language; ``--lang`` is accepted (and checked) like on every dice command.
+    """
+    check_lang(lang)
     config = DiceConfig()
     if as_json:
         data = {f.name: getattr(config, f.name) for f in fields(config)}

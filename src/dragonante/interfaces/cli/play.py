@@ -38,7 +38,7 @@ from dragonante.bots import BotSpecError, bot_names, parse_spec
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import Event
-from dragonante.i18n import DEFAULT_LANG, LANGS, t
+from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
@@ -68,13 +68,20 @@ MAX_LOOKUP = 4
 
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=helptext("opt.seed"))]
-LangOpt = Annotated[str, typer.Option("--lang", help=helptext("opt.lang"))]
+LangOpt = Annotated[str | None, typer.Option("--lang", help=helptext("opt.lang"))]
 JsonOpt = Annotated[bool, typer.Option("--json", help=helptext("opt.json"))]
 FirstSeedOpt = Annotated[int, typer.Option("--seed", help=helptext("opt.first_seed"))]
 
 
-def check_lang(lang: str) -> str:
-    """The language if known, else a one-line user error (in English: no language yet)."""
+def check_lang(lang: str | None) -> str:
+    """``--lang`` if known, the locale's language (``LANG=it_IT.UTF-8``) if none was
+    given, else a one-line user error (in English: no language yet).
+
+    Every command with messages resolves its language here, so ``--lang`` and
+    the locale mean the same thing everywhere.
+    """
+    if lang is None:
+        return locale_lang()
     if lang not in LANGS:
         raise UserError(t("cli.error.lang", DEFAULT_LANG, lang=lang, choices=", ".join(LANGS)))
     return lang
@@ -114,7 +121,7 @@ def play_command(
     seed: SeedOpt = None,
     players: PlayersOpt = 4,
     seat: Annotated[int, typer.Option("--seat", help=helptext("opt.seat"))] = 0,
-    lang: LangOpt = "en",
+    lang: LangOpt = None,
     opponents: Annotated[
         str, typer.Option("--opponents", help=helptext("opt.opponents"))
     ] = "random",

@@ -39,7 +39,7 @@ def replay_command(
         bool, typer.Option("--omniscient", help=helptext("opt.omniscient"))
     ] = False,
     gm: Annotated[bool, typer.Option("--gm", help=helptext("opt.replay_gm"))] = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = None,
 ) -> None:
     """Replay a saved game, checking it, and narrate it for a seat or a spectator."""
     lang = check_lang(lang)

@@ -9,10 +9,11 @@ from typing import Annotated
 import typer
 
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.table_options import helptext
 from dragonante.scenarios import ScenarioError, load, run
 
 scenario_app = typer.Typer(
-    help="Rules scenarios: set a table, script the answers, check the results.",
+    help=helptext("cmd.scenario"),
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")
@@ -33,13 +34,13 @@ def _expand(paths: list[Path]) -> list[Path]:
     return out
 
 
-@scenario_app.command("run")
+@scenario_app.command("run", help=helptext("cmd.scenario_run"))
 def run_command(
-    files: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
+    files: Annotated[list[Path], typer.Argument(help=helptext("opt.scenario_files"))],
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Print every event of each scenario.")
+        bool, typer.Option("--verbose", "-v", help=helptext("opt.scenario_verbose"))
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON result per line.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.scenario_json"))] = False,
 ) -> None:
     """Run scenarios; prints PASS/FAIL per file and exits 0 only if all pass.
 

@@ -41,33 +41,24 @@ def _check_port(host: str, port: int) -> None:
             fail(f"cannot listen on {host}:{port}: {e.strerror}")
 
 
-@app.command("serve")
+@app.command("serve", help=helptext("cmd.serve"))
 def serve(
-    host: Annotated[
-        str, typer.Option(help="Address to listen on (0.0.0.0 for your whole network).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    host: Annotated[str, typer.Option(help=helptext("opt.serve_host"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=helptext("opt.serve_port"), min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(
-            help="Database: a SQLite file path, or a postgresql:// URL. "
-            "Default: a SQLite file in your data directory."
-        ),
+        typer.Option(help=helptext("opt.serve_db")),
     ] = None,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before answering.", min=0, max=30)
+        float, typer.Option(help=helptext("opt.serve_bot_delay"), min=0, max=30)
     ] = 0.8,
     max_rate: Annotated[
         float,
-        typer.Option(
-            help="Messages per second one connection may send (bursts of twice that).", min=1
-        ),
+        typer.Option(help=helptext("opt.serve_max_rate"), min=1),
     ] = 20.0,
-    log_level: Annotated[
-        str, typer.Option(help="critical, error, warning, info or debug.")
-    ] = "info",
+    log_level: Annotated[str, typer.Option(help=helptext("opt.serve_log_level"))] = "info",
     ruleset: Annotated[
-        str, typer.Option("--ruleset", help="The lobby's default ruleset for new tables.")
+        str, typer.Option("--ruleset", help=helptext("opt.serve_ruleset"))
     ] = "legendary",
     deck: DeckOpt = "legendary",
     abilities: Annotated[
@@ -138,29 +129,25 @@ def serve(
     )
 
 
-@app.command("loadtest")
+@app.command("loadtest", help=helptext("cmd.loadtest"))
 def loadtest(
-    tables: Annotated[int, typer.Option(help="Concurrent 4-seat tables.", min=1, max=1000)] = 50,
+    tables: Annotated[int, typer.Option(help=helptext("opt.load_tables"), min=1, max=1000)] = 50,
     seconds: Annotated[
-        float, typer.Option(help="Stop after this long (the run always stops).", min=1, max=900)
+        float, typer.Option(help=helptext("opt.load_seconds"), min=1, max=900)
     ] = 30.0,
-    think_ms: Annotated[
-        float, typer.Option(help="Each seat's thinking time before answering (ms).", min=0)
-    ] = 0.0,
-    players: Annotated[int, typer.Option(help="Seats per table.", min=2, max=6)] = 4,
+    think_ms: Annotated[float, typer.Option(help=helptext("opt.load_think_ms"), min=0)] = 0.0,
+    players: Annotated[int, typer.Option(help=helptext("opt.load_players"), min=2, max=6)] = 4,
     url: Annotated[
         str | None,
-        typer.Option(help="A running server on this machine (loopback only); default: start one."),
+        typer.Option(help=helptext("opt.load_url")),
     ] = None,
-    db: Annotated[
-        str | None, typer.Option(help="Database of the server started for the run.")
-    ] = None,
+    db: Annotated[str | None, typer.Option(help=helptext("opt.load_db"))] = None,
     warmup: Annotated[
         float,
-        typer.Option(help="First seconds (tables being set up) reported apart.", min=0),
+        typer.Option(help=helptext("opt.load_warmup"), min=0),
     ] = 10.0,
-    seed: Annotated[int, typer.Option(help="Seed of the clients' random answers.")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    seed: Annotated[int, typer.Option(help=helptext("opt.load_seed"))] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
 ) -> None:
     """Play many tables of random bots over real WebSockets; report throughput and latency.
 

@@ -76,7 +76,7 @@ def skill_check_command(
         bool, typer.Option("--disadvantage", help=helptext("skill_check.opt.disadvantage"))
     ] = False,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = None,
 ) -> None:
     """One d20 skill check instead of a game (Legendary Appendix 5)."""
     lang = check_lang(lang)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final, TypeVar
 
@@ -52,7 +53,7 @@ from dragonante.engine.config import (
     Rules,
 )
 from dragonante.engine.decks import PRESET_HELP, PRESETS
-from dragonante.i18n import DEFAULT_LANG, t
+from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
 from dragonante.interfaces.cli.app import UserError
 
 #: Starting gold of every hoard under the original rules (rules-notes §3).
@@ -69,10 +70,37 @@ RULING_CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+def help_lang(argv: Sequence[str] | None = None) -> str:
+    """The language of ``--help`` and of errors raised before a command knows its own.
+
+    Help texts are fixed when the commands are declared, before Click has
+    parsed anything, so ``--lang`` is looked for in the raw command line
+    (``argv``, by default this process's) and, failing that, the locale
+    decides (``LANG=it_IT.UTF-8``), as it does for the commands themselves.
+    An unknown ``--lang`` gives English here; the command reports it.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.removeprefix("--lang=")
+        else:
+            continue
+        return value if value in LANGS else DEFAULT_LANG
+    return locale_lang()
+
+
+@functools.cache
+def _help_lang() -> str:
+    return help_lang()
+
+
 def helptext(key: str) -> str:
-    """An option's help, from the catalog (English: the language is not known yet
-    when ``--help`` is printed)."""
-    return t(key, DEFAULT_LANG)
+    """An option's or a command's help, from the catalog in :func:`help_lang`'s language."""
+    return t(key, _help_lang())
 
 
 def cli_name(name: str) -> str:

@@ -134,7 +134,7 @@ def play_command(
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
     people = parse_humans(humans, players, lang) if humans else (seat,)
     seat = people[0] if humans else seat
-    full_screen = not plain and series <= 1 and sys.stdin.isatty() and sys.stdout.isatty()
+    full_screen = not plain and series <= 1 and is_terminal(sys.stdin) and is_terminal(sys.stdout)
     if len(people) > 1 and not full_screen:
         raise UserError(t("cli.error.humans_plain", lang))
     specs = parse_opponents(opponents, players - len(people), lang)
@@ -177,6 +177,16 @@ def play_command(
             t("play.series_over", lang, names=narrator.seats(winners), gold=gold(best, lang))
         )
     raise typer.Exit(0)
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal; anything else (a pipe, a file, a test's
+    stand-in without ``isatty``) gets the plain prompts."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (OSError, ValueError):  # a closed stream
+        return False
 
 
 def parse_humans(text: str, players: int, lang: str) -> tuple[int, ...]:

@@ -27,11 +27,20 @@ def make_app(
 
 
 async def settle(pilot: Pilot[int]) -> None:
-    """Until no bot is thinking and the screen has caught up."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Until no bot is thinking and the screen has caught up.
+
+    Each bot answer is a worker whose end starts the next bot's, so one wait is
+    not enough: wait until no worker runs and no bot is marked as thinking.
+    """
+    app = pilot.app
+    assert isinstance(app, TableApp)
+    for _ in range(10_000):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if app.thinking is None and not app.workers:
+            await pilot.pause()
+            return
+    raise AssertionError("the bots never stopped thinking")
 
 
 def screen_text(app: TableApp) -> str:

@@ -35,6 +35,7 @@ from typing import Annotated, TextIO
 import typer
 
 from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import Event
@@ -128,6 +129,8 @@ def play_command(
     time_limit: Annotated[int, typer.Option("--time-limit", help=helptext("opt.time_limit"))] = 0,
     series: Annotated[int, typer.Option("--series", help=helptext("opt.series"))] = 0,
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
+    plain: Annotated[bool, typer.Option("--plain", help=helptext("opt.plain"))] = False,
+    humans: Annotated[str, typer.Option("--humans", help=helptext("opt.humans"))] = "",
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
@@ -136,13 +139,20 @@ def play_command(
     config = build_config(choices, lang)
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
-    specs = parse_opponents(opponents, players - 1, lang)
+    people = parse_humans(humans, players, lang) if humans else (seat,)
+    seat = people[0] if humans else seat
+    full_screen = not plain and series <= 1 and is_terminal(sys.stdin) and is_terminal(sys.stdout)
+    if len(people) > 1 and not full_screen:
+        raise UserError(t("cli.error.humans_plain", lang))
+    specs = parse_opponents(opponents, players - len(people), lang)
     # Bots sit clockwise from the person's left.
-    order = [(seat + i) % players for i in range(1, players)]
+    order = [(seat + i) % players for i in range(1, players) if (seat + i) % players not in people]
     by_seat = dict(zip(order, specs, strict=True))
     specs_by_seat = [by_seat[p] for p in sorted(by_seat)]
     if seed is None:
         seed = secrets.randbelow(2**31)
+    if full_screen:
+        raise typer.Exit(play_full_screen(config, seed, people, by_seat, lang, record, time_limit))
     names = default_names(players, lang, me=seat)
     narrator = Narrator(names, lang, me=seat, debt_model=config.rules.debt_model)
     typer.echo(t("play.intro", lang, seed=seed, players=players, seat=seat))
@@ -174,6 +184,46 @@ def play_command(
             t("play.series_over", lang, names=narrator.seats(winners), gold=gold(best, lang))
         )
     raise typer.Exit(0)
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal; anything else (a pipe, a file, a test's
+    stand-in without ``isatty``) gets the plain prompts."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
+def parse_humans(text: str, players: int, lang: str) -> tuple[int, ...]:
+    """The seats of ``--humans 0,2``: distinct numbers of seats at this table."""
+    try:
+        seats = [int(part) for part in text.split(",")]
+    except ValueError:
+        seats = []
+    if not seats or len(set(seats)) != len(seats) or not all(0 <= p < players for p in seats):
+        raise UserError(t("cli.error.humans", lang, last=players - 1, given=text))
+    return tuple(seats)
+
+
+def play_full_screen(
+    config: GameConfig,
+    seed: int,
+    people: tuple[int, ...],
+    bots: dict[int, str],
+    lang: str,
+    record: Path | None,
+    time_limit: int,
+) -> int:
+    """One game at the full-screen table (imported here: plain runs never load Textual)."""
+    from dragonante.interfaces.tui import TableApp, TableGame
+
+    app = TableApp(TableGame(config, seed, people, bots), lang, record, time_limit)
+    code = app.run()
+    if app.saved_to is not None:
+        typer.echo(t("play.record_saved", lang, path=str(app.saved_to)))
+    return code if isinstance(code, int) else 0
 
 
 def series_record_path(record: Path | None, index: int) -> Path | None:

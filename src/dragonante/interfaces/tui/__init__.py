@@ -1,0 +1,13 @@
+"""The full-screen terminal table (Textual): ``dragonante play`` in a terminal.
+
+One concept per module: :mod:`.table` the game behind the screen (people,
+bots, answers, take-back), :mod:`.snapshot` what one seat may see at one
+moment, :mod:`.cards` cards as colored badges, :mod:`.seats`,
+:mod:`.hand`, :mod:`.question` and :mod:`.log` the panels,
+:mod:`.screens` the pages over the table, :mod:`.app` the application.
+"""
+
+from dragonante.interfaces.tui.app import TableApp
+from dragonante.interfaces.tui.table import TableGame
+
+__all__ = ["TableApp", "TableGame"]

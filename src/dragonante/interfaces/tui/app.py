@@ -1,0 +1,364 @@
+"""The full-screen table: the Textual application that plays one game.
+
+The loop of the plain ``play`` turned into events.  After every answer,
+:meth:`TableApp.advance` tells the log what happened (for the seat at the
+keyboard only), shows a summary when a gambit or the game ends, and then
+either asks the person whose question it is or lets the bot whose turn it
+is think in a worker thread, so the screen stays responsive and says who
+is thinking.  The bot's answer comes back to the screen's thread, which
+alone changes the game.
+
+Hot-seat: with several people at the table, a cover screen hides
+everything before the next person's question, and the table is then drawn
+for that person only.  Every text is a catalog message (``tui.*`` and the
+narrator's), in the table's language.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
+
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.i18n import t
+from dragonante.interfaces.narrate import Narrator
+from dragonante.interfaces.render import ability_help_lines, card_help_lines
+from dragonante.interfaces.tui.hand import HandPanel
+from dragonante.interfaces.tui.log import LogPanel
+from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
+from dragonante.interfaces.tui.screens import CardScreen, CoverScreen, HelpScreen, SummaryScreen
+from dragonante.interfaces.tui.seats import SeatsPanel
+from dragonante.interfaces.tui.snapshot import Snapshot, take_snapshot
+from dragonante.interfaces.tui.table import TableGame
+
+#: Events that end a gambit (a summary is shown after them).
+GAMBIT_END = frozenset({"gambit_won", "no_winner"})
+#: The two themes the ``t`` key switches between.
+THEMES = ("textual-dark", "textual-light")
+
+
+def seat_names(players: int, humans: tuple[int, ...], lang: str) -> list[str]:
+    """People are "Player N", bots "Bot N" (N the seat number, as ``--seat`` counts)."""
+    return [t("seat.player" if p in humans else "seat.bot", lang, seat=p) for p in range(players)]
+
+
+class TableApp(App[int]):
+    """One game at the full-screen table; the exit code is its result."""
+
+    TITLE = "dragonante"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #seats { height: auto; max-height: 50%; padding: 0 1; }
+    #hand { height: auto; padding: 0 1; }
+    #bottom { height: 1fr; min-height: 5; }
+    #question { width: 1fr; border: round $accent; }
+    #question-text { height: auto; }
+    #answers { height: 1fr; border: none; padding: 0; }
+    #log { width: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
+    #keys { height: 1; background: $panel; padding: 0 1; }
+    """
+    BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
+        Binding("ctrl+c", "quit_game", show=False, priority=True),
+        Binding("q", "quit_game", show=False),
+        Binding("question_mark", "help", show=False),
+        Binding("c", "card", show=False),
+        Binding("u", "take_back", show=False),
+        Binding("s", "save", show=False),
+        Binding("t", "theme", show=False),
+        *(Binding(k, f"number({i})", show=False) for i, k in enumerate(NUMBER_KEYS)),
+    ]
+
+    def __init__(
+        self,
+        game: TableGame,
+        lang: str,
+        record: Path | None = None,
+        time_limit_minutes: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+        gambit_summaries: bool = True,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.lang = lang
+        self.record_path = record
+        self.clock = clock
+        self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
+        self.gambit_summaries = gambit_summaries
+        self.names = seat_names(game.config.players, game.humans, lang)
+        self.debt_model = game.config.rules.debt_model
+        #: The seat at the keyboard (None behind the hot-seat cover).
+        self.viewer: int | None = game.humans[0] if len(game.humans) == 1 else None
+        self.narrator = self._narrator(self.viewer)
+        #: Log position told so far, and up to which gambit ends were summarized.
+        self.told = 0
+        self.summarized = 0
+        self.thinking: int | None = None
+        self.snapshot: Snapshot | None = None
+        self.covered = False
+        self.saved_to: Path | None = None
+
+    def _narrator(self, seat: int | None) -> Narrator:
+        return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model)
+
+    def compose(self) -> ComposeResult:
+        yield SeatsPanel(id="seats")
+        yield HandPanel(id="hand")
+        with Horizontal(id="bottom"):
+            yield QuestionPanel(id="question")
+            yield LogPanel(id="log")
+        yield Static(t("tui.keys", self.lang), id="keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#question").border_title = t("tui.title.question", self.lang)
+        self.query_one("#log").border_title = t("tui.title.log", self.lang)
+        self.advance()
+
+    # --- the game loop, one step per answer ---------------------------------
+
+    def advance(self) -> None:
+        """Tell what happened, then ask the next person or start the next bot."""
+        if self.thinking is not None or self.covered:
+            return
+        game = self.game
+        self._check_clock()
+        self._tell_new_events()
+        if self._gambit_summary():
+            return
+        seat = game.deciding
+        if game.over:
+            self.redraw()
+            self.push_screen(
+                SummaryScreen(
+                    t("tui.game_over", self.lang),
+                    self.game_over_lines(),
+                    t("tui.over_keys", self.lang),
+                )
+            )
+            return
+        if game.is_human(seat):
+            if seat != self.viewer:
+                self._cover_for(seat)
+                return
+            self.redraw()
+            return
+        self.thinking = seat
+        self.redraw()
+        self.think()
+
+    @work(thread=True, exclusive=True, group="bot")
+    def think(self) -> tuple[int, int]:
+        """The bot's answer, worked out off the screen's thread."""
+        return self.game.bot_answer()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "bot":
+            return
+        if event.state == WorkerState.SUCCESS:
+            answer, decision_id = event.worker.result  # type: ignore[misc]
+            self.thinking = None
+            self.game.answer(answer, decision_id)
+            self.advance()
+        elif event.state == WorkerState.ERROR:
+            self.thinking = None
+            self.notify(
+                t("tui.bot_failed", self.lang, error=str(event.worker.error)), severity="error"
+            )
+            self.redraw()
+
+    def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
+        game = self.game
+        if not game.is_human(game.deciding) or game.deciding != self.viewer:
+            return
+        self._check_clock()
+        try:
+            game.answer(message.answer, message.decision_id)
+        except IllegalAnswer as e:  # cannot happen: answers come from the options
+            self.notify(t("play.illegal", self.lang, reason=str(e)), severity="error")
+            self.redraw()
+            return
+        self._autosave()
+        self.advance()
+
+    def _check_clock(self) -> None:
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.deadline = None
+            self.game.call_last_gambit()
+
+    def _tell_new_events(self) -> None:
+        log = self.game.log()
+        narrator = self.narrator
+        seat = self.viewer
+        visible = [
+            e for e in log[self.told :] if e[0] is None or (seat is not None and seat in e[0])
+        ]
+        self.told = len(log)
+        if seat is None:
+            return  # behind the cover: told when the next person sits down
+        self.query_one(LogPanel).tell(narrator.events(visible))
+
+    def _gambit_summary(self) -> bool:
+        """Show the summary of a gambit that just ended (once); True if shown."""
+        log = self.game.log()
+        ends = [i for i in range(self.summarized, len(log)) if log[i][1] in GAMBIT_END]
+        self.summarized = len(log)
+        if not ends or not self.gambit_summaries or self.game.over or self.viewer is None:
+            return False
+        end = ends[-1]
+        gambit = next((e[2]["gambit"] for e in reversed(log[:end]) if e[1] == "gambit_start"), 0)
+        following = log[end:]
+        stop = next((i for i, e in enumerate(following) if e[1] == "gambit_start"), len(following))
+        seat = self.viewer
+        shown = [e for e in following[:stop] if e[0] is None or seat in e[0]]
+        lines = self.narrator.events(shown)
+        lines.append(
+            t("tui.hoards", self.lang, hoards=self.narrator.hoards(self.game.state.hoards))
+        )
+        self.redraw()
+        self.push_screen(
+            SummaryScreen(
+                t("tui.gambit_over", self.lang, gambit=gambit), lines, t("tui.close", self.lang)
+            ),
+            lambda _: self.advance(),
+        )
+        return True
+
+    def game_over_lines(self) -> list[str]:
+        """Who won, every hoard, and how to save or leave."""
+        state = self.game.state
+        winners = list(state.winners)
+        humans = self.game.humans
+        if len(humans) == 1:
+            me = humans[0]
+            if me in winners:
+                key = "play.won_shared" if len(winners) > 1 else "play.won"
+            else:
+                key = "play.lost"
+            first = t(key, self.lang, names=self.narrator.seats(winners))
+        else:
+            first = t("tui.winners", self.lang, names=self.narrator.seats(winners))
+        return [first, t("tui.hoards", self.lang, hoards=self.narrator.hoards(state.hoards))]
+
+    def _cover_for(self, seat: int | None) -> None:
+        """Hide the table until ``seat``'s person presses a key, then draw it for them."""
+        assert seat is not None
+        self.viewer = None
+        self.narrator = self._narrator(None)
+        self.covered = True
+        self.redraw()
+
+        def uncover(_: None) -> None:
+            self.covered = False
+            self.viewer = seat
+            self.narrator = self._narrator(seat)
+            self._retell()
+            self.advance()
+
+        self.push_screen(CoverScreen(t("tui.cover", self.lang, name=self.names[seat])), uncover)
+
+    def _retell(self) -> None:
+        """The whole log again, as the viewer may see it (a new viewer, or a take-back)."""
+        panel = self.query_one(LogPanel)
+        panel.clear()
+        seat = self.viewer
+        log = self.game.log()
+        visible = [e for e in log if e[0] is None or (seat is not None and seat in e[0])]
+        panel.tell(self.narrator.events(visible))
+        self.told = len(log)
+        self.summarized = len(log)
+
+    def redraw(self) -> None:
+        """A new snapshot for the viewer, and every panel drawn from it."""
+        snap = take_snapshot(self.game.state, self.narrator, self.thinking)
+        self.snapshot = snap
+        self.query_one(SeatsPanel).show(snap)
+        self.query_one(HandPanel).show(snap)
+        waiting = (
+            t("tui.waiting", self.lang) if not self.game.over else t("tui.header.over", self.lang)
+        )
+        question = self.query_one(QuestionPanel)
+        question.show(snap.prompt, self.lang, waiting)
+
+    # --- keys -------------------------------------------------------------------
+
+    def action_number(self, index: int) -> None:
+        self.query_one(QuestionPanel).choose(index)
+
+    def action_help(self) -> None:
+        lines = t("tui.help", self.lang).split("\n")
+        self.push_screen(
+            HelpScreen(t("tui.title.help", self.lang), lines, t("tui.close", self.lang))
+        )
+
+    def action_card(self) -> None:
+        """The full text of the highlighted answer's card (or ability), else of the hand."""
+        lang = self.lang
+        option = self.query_one(QuestionPanel).highlighted_option()
+        lines: list[str] = []
+        if option is not None and option.card >= 0:
+            lines = card_help_lines(option.card, lang)
+        elif option is not None and option.detail:
+            lines = [option.label, "  " + option.detail]
+        elif self.snapshot is not None and self.snapshot.view.obs["hand"]:
+            for c in self.snapshot.view.obs["hand"]:
+                lines.extend(card_help_lines(c, lang))
+        if self.snapshot is not None and option is None and self.viewer is not None:
+            ab = self.snapshot.view.obs["abilities"]
+            if ab is not None:
+                lines.extend(ability_help_lines(ab["held"][self.viewer], lang))
+        if not lines:
+            self.notify(t("tui.no_card", lang))
+            return
+        self.push_screen(CardScreen(t("tui.title.card", lang), lines, t("tui.close", lang)))
+
+    def action_take_back(self) -> None:
+        game = self.game
+        if self.thinking is not None or not game.is_human(game.deciding):
+            self.notify(t("tui.take_back.wait", self.lang))
+            return
+        if not game.take_back():
+            key = "tui.take_back.hot_seat" if len(game.humans) > 1 else "tui.take_back.none"
+            self.notify(t(key, self.lang))
+            return
+        self._autosave()
+        self._retell()
+        self.notify(t("tui.take_back.done", self.lang))
+        self.advance()
+
+    def action_save(self) -> None:
+        path = self.record_path or Path(f"dragonante-{self.game.seed}.json")
+        if self.write_record(path):
+            self.notify(t("play.record_saved", self.lang, path=str(path)))
+
+    def write_record(self, path: Path) -> bool:
+        """The game record (the format ``replay`` reads); a notice, not a crash, on failure."""
+        try:
+            path.write_text(self.game.record.dumps() + "\n", encoding="utf-8")
+        except OSError as e:
+            reason = e.strerror or str(e)
+            self.notify(
+                t("cli.error.record_write", self.lang, path=str(path), reason=reason),
+                severity="error",
+            )
+            return False
+        self.saved_to = path
+        return True
+
+    def _autosave(self) -> None:
+        if self.record_path is not None:
+            self.write_record(self.record_path)
+
+    def action_theme(self) -> None:
+        self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
+
+    def action_quit_game(self) -> None:
+        self._autosave()
+        self.exit(0)

@@ -1,0 +1,16 @@
+"""The log: what happened, as the viewer's narrator tells it (only what that seat may see)."""
+
+from __future__ import annotations
+
+from textual.widgets import RichLog
+
+
+class LogPanel(RichLog):
+    """Sentences appended as the game goes; cleared and retold when the viewer changes."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, auto_scroll=True, min_width=10)
+
+    def tell(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(line)

@@ -1,0 +1,41 @@
+"""What the screen shows at one moment, computed once on the screen's thread.
+
+The widgets draw from a :class:`Snapshot`, never from the game state: a bot
+may be reading the state in a worker thread while the screen redraws (on a
+resize, say), and a snapshot taken between answers keeps the two apart.
+It is also the information barrier in one place: the only view in it is
+``table_view(state, viewer)``, the seat at the keyboard's own (a spectator's
+when nobody is, as behind the hot-seat cover), and the only question with
+answers is that seat's own, from the narrator for that seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dragonante.engine.state import GameState
+from dragonante.interfaces.narrate import Narrator, Prompt
+from dragonante.interfaces.render import TableView, table_view
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The table as the viewer sees it, and what the screen adds (who is thinking)."""
+
+    view: TableView
+    narrator: Narrator
+    #: The viewer's own question, or None.
+    prompt: Prompt | None
+    #: The bot seat whose answer is being worked out, or None.
+    thinking: int | None
+
+    @property
+    def lang(self) -> str:
+        return self.narrator.lang
+
+
+def take_snapshot(state: GameState, narrator: Narrator, thinking: int | None) -> Snapshot:
+    """The snapshot for ``narrator.me`` (None: public information only)."""
+    seat = narrator.me
+    prompt = narrator.prompt(state) if seat is not None else None
+    return Snapshot(table_view(state, seat), narrator, prompt, thinking)

@@ -1,0 +1,38 @@
+"""Snapshots of the full-screen table and its help page, at 80x24 and 120x40, English
+and Italian (``pytest --snapshot-update`` rewrites them after a deliberate change)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from .helpers import make_app, settle
+
+SIZES = [(80, 24), (120, 40)]
+
+
+async def _ready(pilot: Pilot[int]) -> None:
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+def test_table(snap_compare: Any, lang: str, size: tuple[int, int]) -> None:
+    # a 4-player table in round 1: ante paid, flights under way, a play question
+    app = make_app(4, 21, lang=lang)
+    assert snap_compare(app, terminal_size=size, run_before=_play_the_ante)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+def test_help(snap_compare: Any, lang: str, size: tuple[int, int]) -> None:
+    app = make_app(4, 21, lang=lang)
+    assert snap_compare(app, terminal_size=size, press=["question_mark"], run_before=_ready)
+
+
+async def _play_the_ante(pilot: Pilot[int]) -> None:
+    await settle(pilot)
+    await pilot.press("3")
+    await settle(pilot)

@@ -1,7 +1,8 @@
-"""The first observation encoder, kept unchanged as the reference for the fast one.
+"""The first observation encoder and seat view, kept unchanged as references.
 
-``dragonante.agents.encoding.encode`` was rewritten for speed (issue 14); its
-output must stay byte-identical to this straightforward version, which
+``dragonante.agents.encoding.encode`` and ``dragonante.engine.views.observe``
+were tuned for speed (issue 14); their output must stay identical to these
+straightforward versions (the vector byte for byte), which
 ``test_encoding.py`` checks on many random states.  Do not optimise this file.
 """
 
@@ -23,6 +24,8 @@ from dragonante.agents.encoding import (
     SYSTEMS,
 )
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
+from dragonante.engine.decisions import SEER_KEEP
+from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLORS, STRENGTH
 
 N_ABILITIES = len(ABILITIES)
@@ -185,3 +188,104 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     v[np.fromiter(hot, np.intp, len(hot))] = 1.0
     v[np.fromiter(sidx, np.intp, len(sidx))] = np.fromiter(sval, np.float32, len(sval))
     return v
+
+
+def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
+    """``views.observe`` as it was before it was tuned for speed (issue 14)."""
+    n = s.n
+    d = s.pending
+    ab = s.abilities
+    question: dict[str, Any] | None = None
+    if d is not None:
+        kind = d.kind if ab is None or gm else ab.question_for(d, seat)
+        question = {"id": d.id, "seat": d.seat, "kind": kind, "source": d.source}
+        if seat == d.seat:
+            question["options"] = list(d.options)
+    known_in_hands: dict[int, list[int]] = {}
+    if seat is not None:
+        known = s.known
+        if known:
+            for p in range(n):
+                if p != seat:
+                    # A known card anted face down is still "in that player's
+                    # hand" until the reveal: listing it elsewhere would leak the ante.
+                    held = [*s.hands[p], s.ante_choice[p]]
+                    cards = [c for c in held if c >= 0 and (known.get(c, 0) >> seat) & 1]
+                    if cards:
+                        known_in_hands[p] = sorted(cards)
+    private_look: list[int] = []
+    if d is not None and d.kind == SEER_KEEP and seat == d.seat:
+        private_look = list(d.options)
+    reveal = s.config.deck.reveal_specials
+    return {
+        "seat": seat,
+        "players": n,
+        "phase": s.phase,
+        "gambit": s.gambit,
+        "round": s.round,
+        "leader": s.leader,
+        "hoards": list(s.hoards),
+        "stakes": s.stakes,
+        "hole": s.hole,
+        "hole_owed": list(s.hole_owed),
+        "debts": [list(d) for d in s.debts],
+        "hand": list(s.hands[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in s.hands],
+        "known_in_hands": known_in_hands,
+        "flights": [list(f) for f in s.flights],
+        "ante": list(s.ante),
+        "ante_placed": [c >= 0 for c in s.ante_choice],
+        "my_ante": s.ante_choice[seat] if seat is not None else -1,
+        "revealed": [c for c in s.limbo if d is None or d.kind != SEER_KEEP],
+        "private_look": private_look,
+        "deck_size": len(s.deck),
+        "discard": _visible_discards(s, seat),
+        "discard_size": len(s.discard),
+        "specials": list(s.specials) if reveal else None,
+        "round_card": list(s.round_card),
+        "archmage": [p for p in range(n) if (s.archmage >> p) & 1],
+        "merchant_prince": s.merchant_prince,
+        "druid": s.druid,
+        "priest": s.priest,
+        "monarch": [p for p in range(n) if (s.monarch >> p) & 1],
+        "warlord": [p for p in range(n) if (s.warlord >> p) & 1],
+        "dracolich": list(s.dracolich),
+        "wild": _bits(s.wild),
+        "dragonrider": _bits(s.dragonrider),
+        "collected_colors": list(s.collected_colors),
+        "collected_strengths": list(s.collected_strengths),
+        "gambit_winner": s.gambit_winner,
+        "question": question,
+        "winners": list(s.winners),
+        #: Seats eliminated (Emperor's Gambit "play until N players remain").
+        "out": _bits(s.out),
+        #: The gambit announced as the last one (time limit), else 0.
+        "last_gambit": s.last_gambit,
+        #: The D&D abilities as this seat may know them (None: the table has none).
+        "abilities": None if ab is None else ab.view(s, seat, gm),
+    }
+
+
+def _visible_discards(s: GameState, seat: int | None) -> list[int]:
+    """The discard pile as ``seat`` knows it: cards discarded face down (the Silver
+    Seer's two, an eliminated player's hand) only for the seats that saw them."""
+    known = s.known
+    if not known:
+        return list(s.discard)
+    out = []
+    for c in s.discard:
+        mask = known.get(c)
+        if mask is None or (seat is not None and (mask >> seat) & 1):
+            out.append(c)
+    return out
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out

@@ -294,8 +294,11 @@ def _bit_indices(mask: int) -> tuple[int, ...]:
 
 
 def _scaled(values: list[int], top: int) -> list[float]:
-    """``values`` each clipped to ``top`` and divided by it, padded to ``MAX_PLAYERS``."""
-    out = [min(x, top) / top for x in values]
+    """``values`` each clipped to ``top`` and divided by it, padded to ``MAX_PLAYERS``.
+
+    (``x / top if x < top else 1.0`` is ``min(x, top) / top`` without a call.)
+    """
+    out = [x / top if x < top else 1.0 for x in values]
     return out + _PAD[len(out) :] if len(out) < MAX_PLAYERS else out
 
 

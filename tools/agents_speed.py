@@ -13,8 +13,11 @@ target is 0.5):
   from ``infos[agent]["action_mask"]``: no observation is encoded;
 * ``mask_only``: ``raw_env`` without wrapper, reading ``raw_env.action_mask``.
 
-The bench runs first, then the loops, so on a shared machine take the ratios
-of several runs rather than one.
+Each figure is given per second of wall-clock time and per second of CPU
+time (``time.process_time``; the bench's ``cpu_seconds``).  On a shared
+machine the wall-clock figures drift with the other processes while the
+bench and the loops run one after the other; the CPU figures, and their
+ratios, are the steadier ones.
 """
 
 from __future__ import annotations
@@ -33,13 +36,14 @@ from dragonante.agents.pettingzoo import env, raw_env
 LOOPS = ("observations", "infos", "mask_only")
 
 
-def steps_per_second(seconds: float, loop: str) -> float:
-    """Random legal steps per second of ``loop`` (see the module docstring)."""
+def steps_per_second(seconds: float, loop: str) -> tuple[float, float]:
+    """Random legal steps of ``loop`` (see the module docstring) per wall-clock
+    second and per CPU second."""
     e = raw_env(players=4) if loop == "mask_only" else env(players=4)
     base = e.unwrapped
     rng = random.Random(1)
     e.reset(seed=1)
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         for agent in e.agent_iter():
             if loop == "observations":
@@ -58,7 +62,7 @@ def steps_per_second(seconds: float, loop: str) -> float:
             e.step(rng.choice(np.flatnonzero(mask).tolist()))
             steps += 1
         e.reset()
-    return steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
 def main() -> None:
@@ -68,12 +72,19 @@ def main() -> None:
          "--seconds", str(seconds), "--json"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    engine = json.loads(bench.stdout)["decisions_per_second"]
-    report: dict[str, float] = {"engine_decisions_per_second": round(engine)}
+    result = json.loads(bench.stdout)
+    engine = result["decisions_per_second"]
+    engine_cpu = result["decisions"] / result["cpu_seconds"]
+    report: dict[str, float] = {
+        "engine_decisions_per_second": round(engine),
+        "engine_decisions_per_cpu_second": round(engine_cpu),
+    }
     for loop in LOOPS:
-        rate = steps_per_second(seconds, loop)
-        report[f"env_steps_per_second_{loop}"] = round(rate)
-        report[f"ratio_{loop}"] = round(rate / engine, 3)
+        rate, rate_cpu = steps_per_second(seconds, loop)
+        report[f"{loop}_steps_per_second"] = round(rate)
+        report[f"{loop}_steps_per_cpu_second"] = round(rate_cpu)
+        report[f"{loop}_ratio"] = round(rate / engine, 3)
+        report[f"{loop}_ratio_cpu"] = round(rate_cpu / engine_cpu, 3)
     print(json.dumps(report, indent=2))
 
 

@@ -176,3 +176,34 @@ def test_the_wrapped_env_keeps_pettingzoos_order_checks() -> None:
     with pytest.raises(AssertionError, match="step"):
         next(turns)  # no step() since the last turn
     assert len(list(e.agent_iter(max_iter=0))) == 0
+
+
+def test_masks_of_agents_not_asked_are_read_only_and_the_asked_mask_is_the_callers() -> None:
+    """The zero mask of an agent not being asked is one shared array, so it is
+    read-only: writing into it raises instead of changing every agent's mask.
+    The asked agent's mask is a fresh, writable array each decision."""
+    e = raw_env(players=3)
+    e.reset(seed=5)
+    asked = e.agent_selection
+    other = next(a for a in e.possible_agents if a != asked)
+    with pytest.raises(ValueError, match="read-only"):
+        e.infos[other]["action_mask"][0] = 1
+    assert not e.action_mask(other).any()
+    mask = e.action_mask(asked)
+    legal = np.flatnonzero(mask).tolist()
+    mask[:] = 0  # the caller's own copy: the next decision gets a fresh one
+    e.step(legal[0])
+    assert e.action_mask(e.agent_selection).any()
+
+
+def test_the_event_log_is_kept_only_when_rendering() -> None:
+    """Observations never read the log, so it is kept only for ``render``."""
+    plain = raw_env(players=4)
+    plain.reset(seed=2)
+    assert plain.state.log is None
+    shown = raw_env(players=4, render_mode="ansi")
+    shown.reset(seed=2)
+    assert shown.state.log is not None
+    assert (
+        plain.observe("player_0")["observation"] == shown.observe("player_0")["observation"]
+    ).all()

@@ -162,12 +162,18 @@ def to_answer(kind: str, action: int) -> int:
 
 def action_mask(d: Decision | None) -> npt.NDArray[np.int8]:
     """1 at the actions of ``d``'s legal answers (all 0 when nothing is asked)."""
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    # Filled as a bytearray and then viewed by numpy: about half the cost of
+    # np.zeros plus a fancy assignment, on a path taken once per step.
+    buf = bytearray(_EMPTY_MASK)
     if d is not None:
         first, _ = _BLOCKS[d.kind]
         codes = _CODE_ACTION
-        mask[[codes[a] if a < 0 else first + a for a in d.options]] = 1
-    return mask
+        for a in d.options:
+            buf[codes[a] if a < 0 else first + a] = 1
+    return np.frombuffer(buf, dtype=np.int8)
+
+
+_EMPTY_MASK: Final = bytes(N_ACTIONS)
 
 
 # --- observations --------------------------------------------------------------

@@ -249,7 +249,9 @@ def _on_dask(
         # pure=False: never hash a config to dedupe tasks, just run each piece.
         futures = [client.submit(fn, *args, first, n, pure=False) for first, n in pieces]
         index = {f.key: i for i, f in enumerate(futures)}
-        done = ((index[f.key], f.result()) for f in dask_completed(futures))  # type: ignore[no-untyped-call]
+        # The client's own loop: it is not the process's default client.
+        finished = dask_completed(futures, loop=client.loop)  # type: ignore[no-untyped-call]
+        done = ((index[f.key], f.result()) for f in finished)
         try:
             yield from _in_order(done, len(pieces), pieces, progress)
         except (KilledWorker, CancelledError, OSError) as e:

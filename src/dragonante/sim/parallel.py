@@ -141,7 +141,6 @@ def run_chunks(
 
 def _in_order(
     done: Iterator[tuple[int, R]],
-    count: int,
     pieces: Sequence[tuple[int, int]],
     progress: Callable[[int], None] | None,
 ) -> Iterator[R]:
@@ -156,7 +155,7 @@ def _in_order(
         while following in waiting:
             yield waiting.pop(following)
             following += 1
-    assert following == count, (following, count)
+    assert following == len(pieces), (following, len(pieces))
 
 
 def _on_processes(
@@ -172,7 +171,7 @@ def _on_processes(
             pool.submit(fn, *args, first, n): i for i, (first, n) in enumerate(pieces)
         }
         done = ((futures[f], f.result()) for f in as_completed(futures))
-        yield from _in_order(done, len(pieces), pieces, progress)
+        yield from _in_order(done, pieces, progress)
 
 
 def _worker_version() -> str:
@@ -253,7 +252,7 @@ def _on_dask(
         finished = dask_completed(futures, loop=client.loop)  # type: ignore[no-untyped-call]
         done = ((index[f.key], f.result()) for f in finished)
         try:
-            yield from _in_order(done, len(pieces), pieces, progress)
+            yield from _in_order(done, pieces, progress)
         except (KilledWorker, CancelledError, OSError) as e:
             # The cluster failed under us (workers died, scheduler gone): say
             # so in one line; an exception raised by fn itself passes through.

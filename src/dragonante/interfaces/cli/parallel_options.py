@@ -26,7 +26,7 @@ from dragonante.sim.parallel import Backend, BackendError
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help=helptext("opt.workers"))]
 SchedulerOpt = Annotated[
     str | None,
-    typer.Option("--scheduler", metavar="tcp://HOST:PORT", help=helptext("opt.scheduler")),
+    typer.Option("--scheduler", help=helptext("opt.scheduler")),
 ]
 
 

@@ -62,7 +62,7 @@ def open_table(server: LiveServer, players: int = 2, bots: int = 1) -> tuple[str
     return code, host
 
 
-async def until(pilot: Pilot[int], check: Any, timeout: float = 10.0) -> None:
+async def until(pilot: Pilot[int], check: Any, timeout: float = 30.0) -> None:
     """Let the screen and the socket run until ``check()`` holds."""
     deadline = time.monotonic() + timeout
     while not check():
@@ -71,7 +71,7 @@ async def until(pilot: Pilot[int], check: Any, timeout: float = 10.0) -> None:
         await pilot.pause(0.01)
 
 
-async def play_to_end(pilot: Pilot[int], rng: random.Random, timeout: float = 60.0) -> int:
+async def play_to_end(pilot: Pilot[int], rng: random.Random, timeout: float = 120.0) -> int:
     """Answer each question put to the seat with a random legal answer (number keys, or
     arrows and Enter), closing gambit summaries, until the game's summary; the presses."""
     app = pilot.app

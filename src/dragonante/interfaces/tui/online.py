@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -133,13 +134,13 @@ class OnlineTableApp(TableBase):
                             worked = self.on_frame(frame) or worked
                 except ConnectionClosed:
                     pass
-                except ValueError:  # not JSON: not a server this client understands
+                except (KeyError, TypeError, ValueError):  # not a server this client understands
                     self.failure = t("online.bad_frame", self.lang)
                 code = ws.close_code
                 if code in FATAL_CLOSES:
                     return code
                 return -2 if worked else (code or -1)
-        except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
+        except (ConnectionClosed, OSError, TimeoutError, InvalidHandshake, InvalidURI):
             return -1
         finally:
             self.ws = None
@@ -148,6 +149,16 @@ class OnlineTableApp(TableBase):
         """The seat is gone: leave the screen and print ``line``."""
         self.failure = line
         self.exit(return_code=1)
+
+    @work(group="send")
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one frame; if the connection has just dropped, the reconnection's fresh
+        state shows whether an answer got through (the same question asked again if not)."""
+        ws = self.ws
+        if ws is None:
+            return
+        with suppress(ConnectionClosed):
+            await ws.send(json.dumps(frame))
 
     # --- frames -----------------------------------------------------------------
 
@@ -184,8 +195,8 @@ class OnlineTableApp(TableBase):
             return
         if code != "stale":  # a stale answer is simply overtaken: no need to say so
             self.notify(message, severity="warning")
-        if code in RESYNC and self.ws is not None:
-            self.run_worker(self.ws.send(json.dumps({"type": "sync"})), group="send")
+        if code in RESYNC:
+            self.send({"type": "sync"})
 
     def _summaries(self, start: int) -> None:
         """A gambit's summary once it ends; the game's once it is over."""
@@ -240,13 +251,11 @@ class OnlineTableApp(TableBase):
     # --- the person ---------------------------------------------------------------
 
     def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
-        ws = self.ws
-        if ws is None:
+        if self.ws is None:
             self.notify(t("online.not_connected", self.lang), severity="warning")
             self.redraw(t("online.reconnecting", self.lang))
             return
-        frame = {"type": "answer", "decision": message.decision_id, "answer": message.answer}
-        self.run_worker(ws.send(json.dumps(frame)), group="send")
+        self.send({"type": "answer", "decision": message.decision_id, "answer": message.answer})
 
     def action_bots(self) -> None:
         self._manage("fill_bots")

@@ -48,6 +48,7 @@ from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
 from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
 from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
+    PROTOCOL_VERSION,
     Answer,
     Hello,
     Lang,
@@ -146,6 +147,7 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
             "ability_visibility": _default(settings, "default_ability_visibility", VISIBILITIES),
         },
         "version": __version__,
+        "protocol": PROTOCOL_VERSION,
         "rules_version": RULES_VERSION,
         "rulesets": list(RULESETS),
         "presets": [p for p in PRESETS if p != "custom"],

@@ -16,6 +16,11 @@ from typing import Any
 
 from dragonante.interfaces.web.narration import LANGS
 
+#: The version of the protocol in ``docs/protocol.md``, announced in ``GET /api/meta``
+#: so a client (the terminal's ``play --join``) can refuse a server it would
+#: misunderstand.  Raise it on any change an existing client would misread.
+PROTOCOL_VERSION = 1
+
 #: Largest frame the game reads (characters).  The longest legitimate
 #: message, a hello with a token, is under 200; the transport itself closes
 #: the connection on frames over :data:`TRANSPORT_MAX` bytes.

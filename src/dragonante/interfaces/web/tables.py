@@ -16,7 +16,7 @@ from typing import Any
 
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
-from dragonante.engine.flow import would_trigger
+from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import PLAY_PHASE, Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
@@ -291,6 +291,8 @@ def seat_view(
         "view": view,
         "hints": hints,
         "answers": answers,
+        # public: the flights are on the table (the terminal client shows them)
+        "totals": scoring_totals(state),
         "events": narrator.events(gm_events(log_, since) if gm else events_for(log_, seat, since)),
         "log_size": len(log_),
     }

@@ -3,6 +3,7 @@
 // localStorage and in the URL fragment, so closing and reopening the page
 // (or opening the URL elsewhere) takes the same seat back.
 import { abilitiesLine } from "./abilities.js";
+import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
 import { api, forgetToken, gmToken, hostToken, savedToken, saveToken } from "./api.js";
 import { hideCard } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
@@ -94,9 +95,9 @@ export function mountTable(root, code) {
         append(clear(main), h("p", { class: "error" }, t("table.not_found")), h("a", { href: "/" }, t("nav.lobby")));
         return;
       }
-      if (FINAL_CLOSE.has(e.code)) return; // the error frame said why; handle() reacted
+      if (FINAL_CLOSE.has(e.code) || e.code === EXPIRED_CLOSE) return; // the error frame said why
       connState = "reconnecting";
-      banner.textContent = t("table.reconnecting");
+      banner.textContent = LIMIT_CLOSE.has(e.code) ? t(LIMIT_CLOSE.get(e.code)) : t("table.reconnecting");
       banner.hidden = false;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 400 * 2 ** retry);
@@ -156,12 +157,15 @@ export function mountTable(root, code) {
           token = null;
           history.replaceState(null, "", `/t/${code}`);
           reconnect();
-        } else if (msg.code === "unknown_table") {
+        } else if (msg.code === "unknown_table" || msg.code === "expired") {
           stopped = true;
-          append(clear(main), h("p", { class: "error" }, t("table.not_found")));
+          append(clear(main), h("p", { class: "error", id: "table-gone" }, msg.code === "expired" ? msg.message : t("table.not_found")));
         } else if (last) {
           render();
         }
+        break;
+      case "handover":
+        toast(handoverText(msg, table));
         break;
       default:
         break;
@@ -315,6 +319,8 @@ export function mountTable(root, code) {
       main.append(seating());
       return;
     }
+    const away = awayPanel(table, isGm ? null : mySeat, send);
+    if (away) main.append(away);
     if (last?.view) {
       main.append(renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy }));
     } else {

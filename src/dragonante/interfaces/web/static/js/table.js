@@ -50,11 +50,12 @@ export function mountTable(root, code) {
   const header = h("div", { class: "table-head" });
   const banner = h("p", { class: "banner", role: "status", hidden: true });
   const summarySlot = h("div", { class: "summary-slot" });
+  const awaySlot = h("div", { class: "away-slot" });
   const main = h("div", { class: "table-main" });
   const logBox = h("section", { class: "log-box" }, h("h2", {}, t("table.log")));
   let logList = renderLog([]);
   logBox.append(logList);
-  append(clear(root), h("div", { class: "table-page" }, header, banner, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
 
@@ -123,7 +124,10 @@ export function mountTable(root, code) {
       case "table":
         table = msg.table;
         if (table.status === "open" || !last) render();
-        else renderHeader();
+        else {
+          renderHeader();
+          renderAway();
+        }
         break;
       case "state":
         table = msg.table;
@@ -310,17 +314,20 @@ export function mountTable(root, code) {
     render();
   }
 
+  function renderAway() {
+    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
+  }
+
   function render() {
     if (!table) return;
     renderHeader();
+    renderAway();
     renderSummary();
     clear(main);
     if (table.status === "open") {
       main.append(seating());
       return;
     }
-    const away = awayPanel(table, isGm ? null : mySeat, send);
-    if (away) main.append(away);
     if (last?.view) {
       main.append(renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy }));
     } else {

@@ -48,7 +48,7 @@ from dragonante.interfaces.web.limits import (
     retry_after,
 )
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
-from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.protocol import ProtocolError, error
 from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
     BOT,
@@ -715,16 +715,9 @@ class Hub:
             table.status = EXPIRED
             self.tables.pop(table.code, None)
             self.expired += 1
-            detail = f"table {table.code} expired before its game started"
+            refusal = ProtocolError("expired", f"table {table.code} expired before it started")
             for c in list(table.clients):
-                c.push_json(
-                    {
-                        "type": "error",
-                        "code": "expired",
-                        "message": t(c.lang, "error.expired"),
-                        "detail": detail,
-                    }
-                )
+                c.push_json(error(refusal, t(c.lang, f"error.{refusal.code}")))
                 c.close_with(4410, "expired")
             table.clients.clear()
 

@@ -181,6 +181,10 @@ def serve(
         log_level=log_level,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # uvicorn would otherwise believe X-Forwarded-For from any loopback
+        # peer and rewrite the client address the limits count; the server
+        # decides itself, from --trusted-proxy (``limits.client_address``).
+        proxy_headers=False,
     )
 
 

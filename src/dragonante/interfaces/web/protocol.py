@@ -44,6 +44,8 @@ ERROR_CODES = (
     "storage",
     "busy",
     "unknown_table",
+    "not_away",
+    "expired",
 )
 
 
@@ -90,7 +92,14 @@ class Ping:
     """Keep-alive; answered with ``pong``."""
 
 
-Message = Hello | Answer | Lang | Sync | Ping
+@dataclass(frozen=True, slots=True)
+class HandToBot:
+    """Let a bot play ``seat`` while its person is away (``docs/protocol.md``)."""
+
+    seat: int
+
+
+Message = Hello | Answer | Lang | Sync | Ping | HandToBot
 
 
 def _reject_constant(name: str) -> Any:
@@ -139,10 +148,14 @@ def parse(raw: str | bytes) -> Message:
         return Sync()
     if kind == "ping":
         return Ping()
+    if kind == "hand_to_bot":
+        return HandToBot(_int(data, "seat"))
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
-        "bad_type", f"unknown message type {kind[:40]!r}; expected hello, answer, lang, sync, ping"
+        "bad_type",
+        f"unknown message type {kind[:40]!r}; "
+        "expected hello, answer, lang, sync, ping, hand_to_bot",
     )
 
 

@@ -3,6 +3,7 @@
 // localStorage and in the URL fragment, so closing and reopening the page
 // (or opening the URL elsewhere) takes the same seat back.
 import { abilitiesLine } from "./abilities.js";
+import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
 import { api, forgetToken, gmToken, hostToken, savedToken, saveToken } from "./api.js";
 import { hideCard } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
@@ -49,11 +50,12 @@ export function mountTable(root, code) {
   const header = h("div", { class: "table-head" });
   const banner = h("p", { class: "banner", role: "status", hidden: true });
   const summarySlot = h("div", { class: "summary-slot" });
+  const awaySlot = h("div", { class: "away-slot" });
   const main = h("div", { class: "table-main" });
   const logBox = h("section", { class: "log-box" }, h("h2", {}, t("table.log")));
   let logList = renderLog([]);
   logBox.append(logList);
-  append(clear(root), h("div", { class: "table-page" }, header, banner, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
 
@@ -94,9 +96,9 @@ export function mountTable(root, code) {
         append(clear(main), h("p", { class: "error" }, t("table.not_found")), h("a", { href: "/" }, t("nav.lobby")));
         return;
       }
-      if (FINAL_CLOSE.has(e.code)) return; // the error frame said why; handle() reacted
+      if (FINAL_CLOSE.has(e.code) || e.code === EXPIRED_CLOSE) return; // the error frame said why
       connState = "reconnecting";
-      banner.textContent = t("table.reconnecting");
+      banner.textContent = LIMIT_CLOSE.has(e.code) ? t(LIMIT_CLOSE.get(e.code)) : t("table.reconnecting");
       banner.hidden = false;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 400 * 2 ** retry);
@@ -122,7 +124,10 @@ export function mountTable(root, code) {
       case "table":
         table = msg.table;
         if (table.status === "open" || !last) render();
-        else renderHeader();
+        else {
+          renderHeader();
+          renderAway();
+        }
         break;
       case "state":
         table = msg.table;
@@ -156,12 +161,15 @@ export function mountTable(root, code) {
           token = null;
           history.replaceState(null, "", `/t/${code}`);
           reconnect();
-        } else if (msg.code === "unknown_table") {
+        } else if (msg.code === "unknown_table" || msg.code === "expired") {
           stopped = true;
-          append(clear(main), h("p", { class: "error" }, t("table.not_found")));
+          append(clear(main), h("p", { class: "error", id: "table-gone" }, msg.code === "expired" ? msg.message : t("table.not_found")));
         } else if (last) {
           render();
         }
+        break;
+      case "handover":
+        toast(handoverText(msg, table));
         break;
       default:
         break;
@@ -306,9 +314,14 @@ export function mountTable(root, code) {
     render();
   }
 
+  function renderAway() {
+    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
+  }
+
   function render() {
     if (!table) return;
     renderHeader();
+    renderAway();
     renderSummary();
     clear(main);
     if (table.status === "open") {

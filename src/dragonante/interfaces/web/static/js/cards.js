@@ -90,7 +90,7 @@ export function cardEl(n, opts = {}) {
 // Run after the cards are in the page; sizes are remembered per card, size
 // and language, so redrawing the board costs nothing.
 const fitted = new Map();
-const MIN_FONT = 5.5;
+const MIN_FONT = 5;
 export function fitNames(root) {
   for (const name of root.querySelectorAll(".card .name")) {
     const card = name.parentElement;

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dragonante.engine.records import digest, record_from_dict, replay
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, ServerProcess, record_frames
+from tests.web.browser import CHROMIUM, ServerProcess, record_frames
 from tests.web.helpers import make_table
 from tests.web.leaks import check_frames
 
@@ -30,17 +30,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 PHONE = {"width": 375, "height": 760}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright  # imported here: it reads the env var
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, GameConfig, Rules
 from dragonante.engine.flow import would_trigger
 from dragonante.engine.state import Event, GameState
+from dragonante.engine.tables import COLORS
 from dragonante.engine.views import events_for
 from dragonante.i18n import LANGS, t
 from dragonante.interfaces.narrate import (
@@ -414,3 +415,97 @@ def test_play_prompts_mark_the_cards_that_would_trigger() -> None:
     ]
     strengths = [ALL_CARDS[o.answer].strength for o in prompt.options]
     assert strengths == sorted(strengths)  # choices are listed weakest first
+
+
+def _first_play(players: int, seed: int) -> tuple[GameState, int]:
+    s = new_game(GameConfig(players=players), seed)
+    while s.pending is not None and s.pending.kind != D.PLAY:
+        apply(s, s.pending.options[0])
+    assert s.pending is not None
+    return s, s.pending.seat
+
+
+def _plain_dragon(options: tuple[int, ...]) -> int:
+    """A one-color dragon of the hand (not a god, a mortal or a multicolor card)."""
+    return next(
+        c
+        for c in options
+        if c >= 0
+        and ALL_CARDS[c].type.kind == "dragon"
+        and len(ALL_CARDS[c].type.colors) == 1
+        and ALL_CARDS[c].type.dragon_god["en"] is None
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_play_choices_say_which_special_flight_they_would_complete(lang: str) -> None:
+    """A play's detail names the color or strength flight the card would
+    complete as the third matching card of the seat's flight, and nothing when
+    it completes none."""
+    s, seat = _first_play(3, 4)
+    assert s.pending is not None
+    card = _plain_dragon(s.pending.options)
+    color = ALL_CARDS[card].type.colors[0]
+    held = {c for h in s.hands for c in h}
+    same_color = [
+        c.index
+        for c in ALL_CARDS
+        if c.type.colors == (color,)
+        and c.index not in held
+        and c.strength != ALL_CARDS[card].strength
+        and c.type.set == ALL_CARDS[card].type.set
+    ][:2]
+    s.flights[seat] = same_color
+    prompt = Narrator(["a", "b", "c"], lang, me=seat).prompt(s)
+    assert prompt is not None
+    details = {o.answer: o.detail for o in prompt.options}
+    color_name = t(f"color.{color}", lang)
+    assert details[card] == t("answer.completes.color", lang, color=color_name)
+    # cards of another color and strength complete nothing
+    for other, detail in details.items():
+        o = ALL_CARDS[other]
+        if color not in o.type.colors and o.strength not in {
+            ALL_CARDS[c].strength for c in same_color
+        }:
+            assert detail == "", o.name("en")
+
+    strength = ALL_CARDS[card].strength
+    same_strength = [
+        c.index
+        for c in ALL_CARDS
+        if c.strength == strength
+        and c.type.kind == "dragon"
+        and color not in c.type.colors
+        and c.index not in held
+    ][:2]
+    assert len(same_strength) == 2
+    s.flights[seat] = same_strength
+    prompt = Narrator(["a", "b", "c"], lang, me=seat).prompt(s)
+    assert prompt is not None
+    detail = next(o.detail for o in prompt.options if o.answer == card)
+    assert t("answer.completes.strength", lang, strength=strength) in detail
+
+    s.flights[seat] = same_strength[:1]  # two cards after the play: no flight yet
+    prompt = Narrator(["a", "b", "c"], lang, me=seat).prompt(s)
+    assert prompt is not None
+    assert next(o.detail for o in prompt.options if o.answer == card) == ""
+
+
+def test_a_collected_color_is_not_offered_again() -> None:
+    """Each color pays a player once per gambit (D17): no hint for it once collected."""
+    s, seat = _first_play(3, 4)
+    assert s.pending is not None
+    card = _plain_dragon(s.pending.options)
+    color = ALL_CARDS[card].type.colors[0]
+    held = {c for h in s.hands for c in h}
+    s.flights[seat] = [
+        c.index
+        for c in ALL_CARDS
+        if c.type.colors == (color,)
+        and c.index not in held
+        and c.strength != ALL_CARDS[card].strength
+    ][:2]
+    s.collected_colors[seat] |= 1 << COLORS.index(color)
+    prompt = Narrator(["a", "b", "c"], "en", me=seat).prompt(s)
+    assert prompt is not None
+    assert "flight" not in next(o.detail for o in prompt.options if o.answer == card)

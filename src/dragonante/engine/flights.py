@@ -35,14 +35,18 @@ _N_COLORS = len(COLORS)
 _MORTAL = COLORS.index("mortal")
 
 
-def completed_colors(s: GameState, seat: int) -> list[tuple[int, int]]:
+def completed_colors(
+    s: GameState, seat: int, flight: list[int] | None = None
+) -> list[tuple[int, int]]:
     """Uncollected color flights in ``seat``'s flight: (color index, payout).
 
     The payout is the second-highest strength among the matching cards (D7,
     A51); a wild card (triggered Wyrmpriest) matches every color and Tiamat
-    matches its five.
+    matches its five.  ``flight`` stands in for the seat's flight (a play
+    being considered, see :func:`completed_by`).
     """
-    flight = s.flights[seat]
+    if flight is None:
+        flight = s.flights[seat]
     if len(flight) < 3:
         return []
     wild = s.wild
@@ -76,14 +80,18 @@ def completed_colors(s: GameState, seat: int) -> list[tuple[int, int]]:
 
 
 def completed_strengths(
-    s: GameState, seat: int, override: dict[int, int] | None = None
+    s: GameState,
+    seat: int,
+    override: dict[int, int] | None = None,
+    flight: list[int] | None = None,
 ) -> list[int]:
     """Uncollected strength flights (three cards of one strength) in ``seat``'s flight.
 
     ``override`` maps card numbers to the strength they have right now (the
-    Dragonrider at scoring).
+    Dragonrider at scoring); ``flight`` stands in for the seat's flight.
     """
-    flight = s.flights[seat]
+    if flight is None:
+        flight = s.flights[seat]
     if len(flight) < 3:
         return []
     mortals_count = s.config.rules.mortals_in_strength_flights
@@ -95,6 +103,19 @@ def completed_strengths(
         counts[st] = counts.get(st, 0) + 1
     collected = s.collected_strengths[seat]
     return sorted(st for st, k in counts.items() if k >= 3 and not (collected >> st) & 1)
+
+
+def completed_by(s: GameState, seat: int, card: int) -> tuple[list[int], list[int]]:
+    """The special flights ``seat`` would complete by playing ``card`` now:
+    (color indexes, strengths), as the flight stands before the card's own
+    power (a power that changes the flight can still make or break one).
+
+    The hint a player reads beside each card it may play; it uses only public
+    facts (the flights, the wild cards, what each seat has collected).
+    """
+    flight = [*s.flights[seat], card]
+    colors = [ci for ci, _ in completed_colors(s, seat, flight)]
+    return colors, completed_strengths(s, seat, None, flight)
 
 
 def detect_flight_rewards(

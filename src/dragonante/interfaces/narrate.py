@@ -29,8 +29,10 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
 from dragonante.engine.abilities import table as AT
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, KEY
+from dragonante.engine.flights import completed_by
 from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.state import Event, GameState
+from dragonante.engine.tables import COLORS
 from dragonante.engine.views import observe
 from dragonante.i18n import DEFAULT_LANG, LANGS, has, t
 
@@ -647,12 +649,26 @@ class Narrator:
                     label = t(
                         "answer.in_flight", lang, card=label, flight=self.in_flight_of(owner[a])
                     )
-                trig = kind == D.PLAY and would_trigger(state, me, a)
-                cards.append(Option(a, label, card=a, triggers=trig))
+                if kind == D.PLAY:
+                    trig = would_trigger(state, me, a)
+                    detail = self._completes(state, me, a)
+                    cards.append(Option(a, label, card=a, triggers=trig, detail=detail))
+                else:
+                    cards.append(Option(a, label, card=a))
             else:
                 others.append(Option(a, str(a)))
         cards.sort(key=lambda o: (ALL_CARDS[o.card].strength, o.label))
         return Prompt(d.id, kind, self._prompt_text(state, obs), cards + others)
+
+    def _completes(self, state: GameState, seat: int, card: int) -> str:
+        """Which special flights playing ``card`` would complete ("" if none)."""
+        colors, strengths = completed_by(state, seat, card)
+        lang = self.lang
+        parts = [
+            t("answer.completes.color", lang, color=t(f"color.{COLORS[ci]}", lang)) for ci in colors
+        ]
+        parts += [t("answer.completes.strength", lang, strength=st) for st in strengths]
+        return "; ".join(parts)
 
     def _pass_label(self, kind: str, ctx: Sequence[int]) -> str:
         lang = self.lang

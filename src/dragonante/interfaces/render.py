@@ -280,7 +280,7 @@ def prompt_lines(prompt: Prompt, narrator: Narrator) -> list[str]:
     for i, option in enumerate(prompt.options, 1):
         mark = f" {TRIGGER_MARK}" if option.triggers else ""
         lines.append(f"  {i:>{width}}) {option.label}{mark}")
-        if option.detail:  # an ability: what it does, so the choice is an informed one
+        if option.detail:  # what the choice does: an ability's text, the flights a play completes
             lines.append(f"  {'':>{width}}  {option.detail}")
     if any(o.triggers for o in prompt.options):
         lines.append(t("prompt.trigger_legend", lang, mark=TRIGGER_MARK))

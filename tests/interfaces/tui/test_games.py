@@ -16,7 +16,7 @@ from dragonante.interfaces.tui.screens import CardScreen, CoverScreen, HelpScree
 from .helpers import make_app, play_to_end, screen_text, settle
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (4, 2), (6, 3)])
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 4), (4, 2), (5, 5), (6, 3)])
 def test_a_whole_game_against_bots_ends_and_its_record_replays(
     players: int, seed: int, tmp_path: Path
 ) -> None:

@@ -54,3 +54,50 @@ def test_hot_seat_needs_the_full_screen_table(cli: Cli) -> None:
 def test_bad_humans_are_one_line_errors(cli: Cli, humans: str) -> None:
     r = cli(["play", "--players", "3", "--humans", humans], "q\n")
     assert_one_line_error(r, "--humans")
+
+
+def test_a_series_runs_game_after_game_at_the_full_screen_table(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--series 3`` in a terminal: one full-screen game per series seed, each
+    game-over screen showing the series so far, then the series result."""
+    from dragonante.engine.series import game_seed
+    from dragonante.sim.selfplay import play_random
+
+    games: list[tuple[int, list[str]]] = []
+
+    def fake(config: Any, seed: int, people: Any, bots: Any, lang: str, record: Any,
+             limit: int, series_lines: Any = None) -> tuple[int, list[int]]:  # fmt: skip
+        state, _ = play_random(config, seed)  # the person answers at random here
+        games.append((seed, series_lines(state)))
+        return 0, list(state.hoards)
+
+    monkeypatch.setattr(play_module, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(play_module, "run_full_screen", fake)
+    r = cli(["play", "--players", "3", "--seed", "9", "--series", "3"], FakeTty())
+    assert r.code == 0, r.out
+    assert [seed for seed, _ in games] == [game_seed(9, i) for i in range(3)]
+    assert "Game 2 of 3" in games[1][1][0]
+    totals = [0, 0, 0]
+    from dragonante.engine.config import GameConfig
+
+    for seed, _ in games:
+        state, _ = play_random(GameConfig(players=3), seed)
+        totals = [a + b for a, b in zip(totals, state.hoards, strict=True)]
+    best = max(totals)
+    assert f"{best}" in r.out.splitlines()[-1]  # the series winner's gold
+    assert str(totals[0]) in games[2][1][1]  # the last screen's running totals
+
+
+def test_leaving_a_game_ends_the_series(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def fake(*args: Any, **kwargs: Any) -> tuple[int, None]:
+        calls.append(args[1])
+        return 0, None  # left before the end
+
+    monkeypatch.setattr(play_module, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(play_module, "run_full_screen", fake)
+    r = cli(["play", "--players", "2", "--seed", "4", "--series", "5"], FakeTty())
+    assert r.code == 0 and len(calls) == 1
+    assert "series" not in r.out.lower()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dragonante.engine.records import loads, replay
+from dragonante.engine.state import GameState
 from dragonante.interfaces.narrate import card_label
 from dragonante.interfaces.tui.question import QuestionPanel
 from dragonante.interfaces.tui.screens import CardScreen, CoverScreen, HelpScreen, SummaryScreen
@@ -206,5 +207,22 @@ def test_no_hidden_card_of_another_seat_reaches_the_screen(seed: int) -> None:
                 assert "Your hand" in pages[0]
                 leaked = sorted(label for label in hidden if label in text)
                 assert leaked == []
+
+    asyncio.run(run())
+
+
+def test_the_game_over_screen_adds_the_series_so_far() -> None:
+    seen: list[int] = []
+
+    def series_lines(state: GameState) -> list[str]:
+        seen.append(sum(state.hoards))
+        return [f"Series so far: {sum(state.hoards)} gold"]
+
+    async def run() -> None:
+        app = make_app(2, 3, series_lines=series_lines)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_to_end(pilot, random.Random(3))
+            assert isinstance(app.screen, SummaryScreen)
+            assert f"Series so far: {seen[-1]} gold" in screen_text(app)
 
     asyncio.run(run())

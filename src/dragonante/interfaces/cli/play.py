@@ -38,7 +38,7 @@ from dragonante.bots import BotSpecError, bot_names, parse_spec
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.series import game_seed as series_game_seed
-from dragonante.engine.state import Event
+from dragonante.engine.state import Event, GameState
 from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import (
@@ -154,7 +154,7 @@ def play_command(
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
     people = parse_humans(humans, players, lang) if humans else (seat,)
     seat = people[0] if humans else seat
-    full_screen = not plain and series <= 1 and is_terminal(sys.stdin) and is_terminal(sys.stdout)
+    full_screen = not plain and is_terminal(sys.stdin) and is_terminal(sys.stdout)
     if len(people) > 1 and not full_screen:
         raise UserError(t("cli.error.humans_plain", lang))
     specs = parse_opponents(opponents, players - len(people), lang)
@@ -164,6 +164,10 @@ def play_command(
     specs_by_seat = [by_seat[p] for p in sorted(by_seat)]
     if seed is None:
         seed = secrets.randbelow(2**31)
+    if full_screen and series > 1:
+        raise typer.Exit(
+            play_series_full_screen(config, seed, series, people, by_seat, lang, record, time_limit)
+        )
     if full_screen:
         raise typer.Exit(play_full_screen(config, seed, people, by_seat, lang, record, time_limit))
     names = default_names(players, lang, me=seat)
@@ -283,14 +287,83 @@ def play_full_screen(
     record: Path | None,
     time_limit: int,
 ) -> int:
-    """One game at the full-screen table (imported here: plain runs never load Textual)."""
+    """One game at the full-screen table; its exit code."""
+    code, _ = run_full_screen(config, seed, people, bots, lang, record, time_limit)
+    return code
+
+
+def run_full_screen(
+    config: GameConfig,
+    seed: int,
+    people: tuple[int, ...],
+    bots: dict[int, str],
+    lang: str,
+    record: Path | None,
+    time_limit: int,
+    series_lines: Callable[[GameState], list[str]] | None = None,
+) -> tuple[int, list[int] | None]:
+    """Run one game at the full-screen table: (exit code, final hoards, or None
+    if the person left before the end).  Textual is imported here, so plain
+    runs never load it."""
     from dragonante.interfaces.tui import TableApp, TableGame
 
-    app = TableApp(TableGame(config, seed, people, bots), lang, record, time_limit)
+    game = TableGame(config, seed, people, bots)
+    app = TableApp(game, lang, record, time_limit, series_lines=series_lines)
     code = app.run()
     if app.saved_to is not None:
         typer.echo(t("play.record_saved", lang, path=str(app.saved_to)))
-    return code if isinstance(code, int) else 0
+    hoards = list(game.state.hoards) if game.over else None
+    return (code if isinstance(code, int) else 0), hoards
+
+
+def play_series_full_screen(
+    config: GameConfig,
+    seed: int,
+    count: int,
+    people: tuple[int, ...],
+    bots: dict[int, str],
+    lang: str,
+    record: Path | None,
+    time_limit: int,
+) -> int:
+    """A ``--series`` at the full-screen table: one table per game, each game's
+    seed and record as the plain prompts make them; each game-over screen adds
+    the series so far, and the series result is printed at the end.  Leaving a
+    game before its end ends the series."""
+    from dragonante.interfaces.tui.app import seat_names
+
+    players = config.players
+    me = people[0] if len(people) == 1 else None
+    narrator = Narrator(seat_names(players, people, lang), lang, me=me)
+    totals = [0] * players
+    for index in range(count):
+        game_seed = series_game_seed(seed, index)
+        so_far = list(totals)
+
+        def series_lines(
+            state: GameState,
+            index: int = index,
+            game_seed: int = game_seed,
+            so_far: list[int] = so_far,
+        ) -> list[str]:
+            after = [a + b for a, b in zip(so_far, state.hoards, strict=True)]
+            return [
+                t("play.series_game", lang, game=index + 1, games=count, seed=game_seed),
+                t("play.series_totals", lang, totals=narrator.hoards(after)),
+            ]
+
+        path = series_record_path(record, index)
+        code, hoards = run_full_screen(
+            config, game_seed, people, bots, lang, path, time_limit, series_lines
+        )
+        if hoards is None:
+            return code
+        totals = [a + b for a, b in zip(totals, hoards, strict=True)]
+    best = max(totals)
+    winners = [p for p in range(players) if totals[p] == best]
+    typer.echo(t("play.series_totals", lang, totals=narrator.hoards(totals)))
+    typer.echo(t("play.series_over", lang, names=narrator.seats(winners), gold=gold(best, lang)))
+    return 0
 
 
 def series_record_path(record: Path | None, index: int) -> Path | None:

@@ -25,6 +25,7 @@ from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
 from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.state import GameState
 from dragonante.i18n import t
 from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.tui.base import TableBase
@@ -59,8 +60,11 @@ class TableApp(TableBase):
         time_limit_minutes: int = 0,
         clock: Callable[[], float] = time.monotonic,
         gambit_summaries: bool = True,
+        series_lines: Callable[[GameState], list[str]] | None = None,
     ) -> None:
         super().__init__(lang)
+        #: Lines the game-over screen adds for a series (its totals so far).
+        self.series_lines = series_lines
         self.game = game
         self.record_path = record
         self.clock = clock
@@ -208,7 +212,10 @@ class TableApp(TableBase):
             first = t(key, self.lang, names=self.narrator.seats(winners))
         else:
             first = t("tui.winners", self.lang, names=self.narrator.seats(winners))
-        return [first, t("tui.hoards", self.lang, hoards=self.narrator.hoards(state.hoards))]
+        lines = [first, t("tui.hoards", self.lang, hoards=self.narrator.hoards(state.hoards))]
+        if self.series_lines is not None:
+            lines.extend(self.series_lines(state))
+        return lines
 
     def _cover_for(self, seat: int | None) -> None:
         """Hide the table until ``seat``'s person presses a key, then draw it for them."""

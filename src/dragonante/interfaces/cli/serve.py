@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import socket
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -68,6 +69,8 @@ def serve(
         str | None,
         typer.Option("--ability-visibility", help=helptext("opt.ability_serve_visibility")),
     ] = None,
+    workers: Annotated[int, typer.Option(help=helptext("opt.serve_workers"), min=1, max=64)] = 1,
+    lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
 
@@ -77,6 +80,7 @@ def serve(
     from sqlalchemy.exc import SQLAlchemyError
 
     from dragonante.interfaces.web.app import create_app
+    from dragonante.interfaces.web.cluster import WORKER_ENV, ClusterSettings, worker_config
     from dragonante.interfaces.web.db import database_url, open_database
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import TRANSPORT_MAX
@@ -107,25 +111,41 @@ def serve(
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         fail(f"cannot open the database {db or database_url(None)}: {first}")
         return
-    typer.echo(f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r})")
+    # With PostgreSQL every process is a cluster member (web/cluster.py), so
+    # that several ``serve`` on one database share its tables safely.
+    shared = engine.dialect.name == "postgresql"
+    if workers > 1 and not shared:
+        fail("--workers needs PostgreSQL (--db postgresql://...): SQLite serves one process")
+    settings = Settings(
+        bot_delay=bot_delay,
+        rate=max_rate,
+        default_ruleset=default_ruleset,
+        default_preset=default_preset,
+        default_abilities="" if default_abilities == "none" else default_abilities,
+        default_ability_visibility=default_visibility,
+    )
+    cluster = ClusterSettings(lease=lease) if shared else None
+    typer.echo(
+        f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r}"
+        + (f", {workers} processes)" if workers > 1 else ")")
+    )
+    transport: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": TRANSPORT_MAX,
+        "log_level": log_level,
+        "ws_ping_interval": 20,
+        "ws_ping_timeout": 20,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings=settings, engine=engine, cluster=cluster), **transport)
+        return
+    assert cluster is not None
+    url = engine.url.render_as_string(hide_password=False)
+    engine.dispose()  # each worker opens its own connections
+    os.environ[WORKER_ENV] = worker_config(url, settings, cluster)
     uvicorn.run(
-        create_app(
-            settings=Settings(
-                bot_delay=bot_delay,
-                rate=max_rate,
-                default_ruleset=default_ruleset,
-                default_preset=default_preset,
-                default_abilities="" if default_abilities == "none" else default_abilities,
-                default_ability_visibility=default_visibility,
-            ),
-            engine=engine,
-        ),
-        host=host,
-        port=port,
-        ws_max_size=TRANSPORT_MAX,
-        log_level=log_level,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        "dragonante.interfaces.web.cluster:worker_app", factory=True, workers=workers, **transport
     )
 
 

@@ -166,15 +166,16 @@ def test_killing_the_owner_loses_no_acknowledged_answer(
     after: list[Seat] = []
     for tok in tokens:  # clients reconnect (to B) until the table is taken over
         while True:
+            again: Seat | None
             try:
-                s = seat_at(b, code, tok)
+                again = seat_at(b, code, tok)
             except (InvalidStatus, AssertionError):  # refused or closed: not taken over yet
-                s = None
-            if s is not None and s.welcome["type"] == "welcome":
-                after.append(s)
+                again = None
+            if again is not None and again.welcome["type"] == "welcome":
+                after.append(again)
                 break
-            if s is not None:
-                s.close()
+            if again is not None:
+                again.close()
             assert time.monotonic() - started < 4 * LEASE + 20, "the table was not taken over"
             time.sleep(0.3)
     play(after, random.Random(6), timeout=45)

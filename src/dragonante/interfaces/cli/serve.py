@@ -167,6 +167,9 @@ def loadtest(
         typer.Option(help=helptext("opt.load_warmup"), min=0),
     ] = 10.0,
     seed: Annotated[int, typer.Option(help=helptext("opt.load_seed"))] = 1,
+    server_workers: Annotated[
+        int, typer.Option(help=helptext("opt.load_server_workers"), min=1, max=16)
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
 ) -> None:
     """Play many tables of random bots over real WebSockets; report throughput and latency.
@@ -186,6 +189,7 @@ def loadtest(
         db=db,
         seed=seed,
         warmup=warmup,
+        server_workers=server_workers,
     )
     try:
         report = run_load(settings, progress=None if as_json else typer.echo)

@@ -449,6 +449,17 @@ class Cluster:
 
     # ------------------------------------------------------------- transport
 
+    def _frame(self, owner: str, kind: str, cid: str, text: str) -> None:
+        """Queue one WebSocket text frame: ``kind`` (``o`` to the client, ``i``
+        to the owner), the connection id, a space, the frame as it is.  Most
+        frames go this way: no second JSON encoding of an already encoded frame."""
+        raw = f"{kind}{cid} {text}"
+        if len(raw) <= PART // 4 or len(raw.encode()) <= PART:
+            channel = owner if owner.startswith(PREFIX) else PREFIX + owner
+            self._outbox.put_nowait((channel, raw))
+        else:
+            self._post(owner, {"k": "w" + kind, "c": cid, "t": text})
+
     def _post(self, owner: str, msg: dict[str, Any]) -> None:
         """Queue ``msg`` for the process ``owner`` (cut into parts if large)."""
         text = json.dumps(msg, separators=(",", ":"))  # ASCII: characters are bytes
@@ -495,6 +506,10 @@ class Cluster:
                 log.exception("cluster: bad relay message")
 
     def _receive(self, payload: str) -> None:
+        if payload[0] in "oi":
+            cid, _, text = payload[1:].partition(" ")
+            self._receive_frame(payload[0], cid, text)
+            return
         if payload.startswith("~"):
             _, mid, i, n, piece = payload.split("~", 4)
             parts = self._parts.setdefault(mid, [None] * int(n))
@@ -513,8 +528,8 @@ class Cluster:
             future = self._pending.pop(cid, None)
             if future is not None and not future.done():
                 future.set_result(msg)
-        elif kind == "wo":
-            self._to_relay(cid, {"type": "websocket.send", "text": msg["t"]})
+        elif kind in ("wo", "wi") and "t" in msg:
+            self._receive_frame(kind[1], cid, msg["t"])
         elif kind == "wa":
             self._to_relay(cid, {"type": "websocket.accept"})
         elif kind == "wc":
@@ -530,11 +545,17 @@ class Cluster:
                 return
             if kind == "wg":
                 remote.queue.put_nowait({"type": "websocket.disconnect", "code": msg["code"]})
-            elif "t" in msg:
-                remote.queue.put_nowait({"type": "websocket.receive", "text": msg["t"]})
             else:
                 raw = msg["b"].encode("latin-1")
                 remote.queue.put_nowait({"type": "websocket.receive", "bytes": raw})
+
+    def _receive_frame(self, kind: str, cid: str, text: str) -> None:
+        if kind == "o":
+            self._to_relay(cid, {"type": "websocket.send", "text": text})
+            return
+        remote = self.remotes.get(cid)
+        if remote is not None:
+            remote.queue.put_nowait({"type": "websocket.receive", "text": text})
 
     def _to_relay(self, cid: str, message: Message) -> None:
         relay = self.relays.get(cid)
@@ -604,7 +625,7 @@ class Cluster:
                 if text is None:
                     text = bytes(message.get("bytes") or b"").decode("utf-8", "replace")
                 self.relayed_frames += 1
-                self._post(reply, {"k": "wo", "c": cid, "t": text})
+                self._frame(reply, "o", cid, text)
             elif kind == "websocket.accept":
                 self._post(reply, {"k": "wa", "c": cid})
             elif kind == "websocket.close":
@@ -690,7 +711,7 @@ class Cluster:
                     gone.set()
                     return
                 if message.get("text") is not None:
-                    self._post(owner, {"k": "wi", "c": cid, "t": message["text"]})
+                    self._frame(owner, "i", cid, message["text"])
                 else:
                     raw = bytes(message.get("bytes") or b"")
                     self._post(owner, {"k": "wi", "c": cid, "b": raw.decode("latin-1")})

@@ -500,7 +500,7 @@ def test_serve_passes_the_lobby_default_abilities(
 ) -> None:
     seen: list[Settings] = []
 
-    def fake_create_app(settings: Settings, engine: object) -> Settings:
+    def fake_create_app(settings: Settings, engine: object, cluster: object = None) -> Settings:
         seen.append(settings)
         return settings
 
@@ -519,3 +519,5 @@ def test_serve_passes_the_lobby_default_abilities(
     assert (seen[1].default_abilities, seen[1].default_ability_visibility) == ("", "")
     assert_one_line_error(cli(["serve", "--abilities", "cards"]), "unknown --abilities")
     assert_one_line_error(cli(["serve", "--ability-visibility", "public"]), "needs --abilities")
+    # several processes share tables through PostgreSQL only
+    assert_one_line_error(cli(["serve", "--db", db, "--workers", "2"]), "needs PostgreSQL")

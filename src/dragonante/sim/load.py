@@ -60,6 +60,8 @@ class LoadSettings:
     #: Seconds at the start (tables being created and seated) whose latencies
     #: are reported apart from the steady state.
     warmup: float = 10.0
+    #: Processes of the started server (``serve --workers``; >1 needs PostgreSQL).
+    server_workers: int = 1
 
 
 @dataclass(slots=True)
@@ -80,8 +82,10 @@ class LoadReport:
     latencies_ms: list[float] = field(default_factory=list)
     #: ... and during it (tables still being created, seated and started).
     warmup_latencies_ms: list[float] = field(default_factory=list)
-    #: The server's own figures at the end (``GET /api/stats``), if it has them.
+    #: The server's own figures at the end (``GET /api/stats``), if it has them
+    #: (with several processes: of the one that answered).
     server: dict[str, Any] = field(default_factory=dict)
+    server_workers: int = 1
 
     @staticmethod
     def percentiles(samples: list[float]) -> dict[str, float]:
@@ -119,7 +123,7 @@ class LoadReport:
         lat = d["latency_ms"]
         lines = [
             f"tables: {self.tables} concurrent x {self.players} seats, think {self.think_ms:g} ms, "
-            f"{self.seconds:.1f} s",
+            f"{self.seconds:.1f} s, {self.server_workers} server process(es)",
             f"games: {self.games_started} started, {self.games_finished} finished",
             f"answers: {self.answers} ({d['answers_per_second']:.0f}/s)",
             f"frames received: {self.frames_received} ({d['frames_per_second']:.0f}/s, "
@@ -307,6 +311,8 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
             raise LoadError("--url must start with http:// or https://")
         _check_loopback(base)
     else:
+        if settings.server_workers > 1 and not (settings.db or "").startswith("postgres"):
+            raise LoadError("--server-workers above 1 needs --db postgresql://...")
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
         db = settings.db or os.path.join(tmp.name, "load.sqlite3")
@@ -341,6 +347,8 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
             "0",
             "--max-sockets",
             "0",
+            "--workers",
+            str(settings.server_workers),
         ]
         say(f"starting a server on {base} ...")
         with open(server_log, "wb") as out:
@@ -353,6 +361,7 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
                 tail = f.read()[-2000:].strip()
             raise LoadError(f"{e}{': ' + tail if tail else ''}") from None
         report = LoadReport(settings.tables, settings.players, settings.think_ms, 0.0)
+        report.server_workers = settings.server_workers if not settings.url else 1
         report.warmup = min(settings.warmup, settings.seconds / 2)
         say(f"playing {settings.tables} tables for {settings.seconds:g} s ...")
         started = time.monotonic()

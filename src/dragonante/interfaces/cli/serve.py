@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import socket
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -99,6 +100,8 @@ def serve(
     trusted_proxy: Annotated[
         list[str] | None, typer.Option(help=helptext("opt.serve_trusted_proxy"))
     ] = None,
+    workers: Annotated[int, typer.Option(help=helptext("opt.serve_workers"), min=1, max=64)] = 1,
+    lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
 
@@ -108,6 +111,7 @@ def serve(
     from sqlalchemy.exc import SQLAlchemyError
 
     from dragonante.interfaces.web.app import create_app
+    from dragonante.interfaces.web.cluster import WORKER_ENV, ClusterSettings, worker_config
     from dragonante.interfaces.web.db import database_url, open_database
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import TRANSPORT_MAX
@@ -148,43 +152,59 @@ def serve(
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         fail(f"cannot open the database {db or database_url(None)}: {first}")
         return
-    typer.echo(f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r})")
-    uvicorn.run(
-        create_app(
-            settings=Settings(
-                bot_delay=bot_delay,
-                rate=max_rate,
-                default_ruleset=default_ruleset,
-                default_preset=default_preset,
-                default_abilities="" if default_abilities == "none" else default_abilities,
-                default_ability_visibility=default_visibility,
-                limit_window=limit_window,
-                limit_tables=limit_tables,
-                limit_seats=limit_seats,
-                limit_sockets=limit_sockets,
-                max_tables=max_tables,
-                max_sockets=max_sockets,
-                max_sockets_per_address=max_sockets_per_address,
-                open_table_ttl=open_table_ttl,
-                finished_grace=finished_grace,
-                away_after=away_after,
-                away_bot=away_bot,
-                trusted_proxies=proxies,
-                # Sweep often enough that short settings (tests, demos) are honoured.
-                sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
-            ),
-            engine=engine,
-        ),
-        host=host,
-        port=port,
-        ws_max_size=TRANSPORT_MAX,
-        log_level=log_level,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+    # With PostgreSQL every process is a cluster member (web/cluster.py), so
+    # that several ``serve`` on one database share its tables safely.
+    shared = engine.dialect.name == "postgresql"
+    if workers > 1 and not shared:
+        fail("--workers needs PostgreSQL (--db postgresql://...): SQLite serves one process")
+    settings = Settings(
+        bot_delay=bot_delay,
+        rate=max_rate,
+        default_ruleset=default_ruleset,
+        default_preset=default_preset,
+        default_abilities="" if default_abilities == "none" else default_abilities,
+        default_ability_visibility=default_visibility,
+        limit_window=limit_window,
+        limit_tables=limit_tables,
+        limit_seats=limit_seats,
+        limit_sockets=limit_sockets,
+        max_tables=max_tables,
+        max_sockets=max_sockets,
+        max_sockets_per_address=max_sockets_per_address,
+        open_table_ttl=open_table_ttl,
+        finished_grace=finished_grace,
+        away_after=away_after,
+        away_bot=away_bot,
+        trusted_proxies=proxies,
+        # Sweep often enough that short settings (tests, demos) are honoured.
+        sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
+    )
+    cluster = ClusterSettings(lease=lease) if shared else None
+    typer.echo(
+        f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r}"
+        + (f", {workers} processes)" if workers > 1 else ")")
+    )
+    transport: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": TRANSPORT_MAX,
+        "log_level": log_level,
+        "ws_ping_interval": 20,
+        "ws_ping_timeout": 20,
         # uvicorn would otherwise believe X-Forwarded-For from any loopback
         # peer and rewrite the client address the limits count; the server
         # decides itself, from --trusted-proxy (``limits.client_address``).
-        proxy_headers=False,
+        "proxy_headers": False,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(settings=settings, engine=engine, cluster=cluster), **transport)
+        return
+    assert cluster is not None
+    url = engine.url.render_as_string(hide_password=False)
+    engine.dispose()  # each worker opens its own connections
+    os.environ[WORKER_ENV] = worker_config(url, settings, cluster)
+    uvicorn.run(
+        "dragonante.interfaces.web.cluster:worker_app", factory=True, workers=workers, **transport
     )
 
 
@@ -206,6 +226,9 @@ def loadtest(
         typer.Option(help=helptext("opt.load_warmup"), min=0),
     ] = 10.0,
     seed: Annotated[int, typer.Option(help=helptext("opt.load_seed"))] = 1,
+    server_workers: Annotated[
+        int, typer.Option(help=helptext("opt.load_server_workers"), min=1, max=16)
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
 ) -> None:
     """Play many tables of random bots over real WebSockets; report throughput and latency.
@@ -225,6 +248,7 @@ def loadtest(
         db=db,
         seed=seed,
         warmup=warmup,
+        server_workers=server_workers,
     )
     try:
         report = run_load(settings, progress=None if as_json else typer.echo)

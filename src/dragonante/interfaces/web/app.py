@@ -43,6 +43,7 @@ from dragonante.engine.abilities.catalog import (
 from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import GOLD_CHOICES, RULESETS, SELECTIONS
 from dragonante.engine.decks import PRESET_HELP, PRESETS
+from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSettings
 from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
 from dragonante.interfaces.web.limits import client_address
@@ -217,23 +218,28 @@ def create_app(
     db: str | None = None,
     settings: Settings | None = None,
     engine: Engine | None = None,
+    cluster: ClusterSettings | None = None,
 ) -> FastAPI:
     """The web server app.
 
     ``engine`` is an already opened (and migrated) database, as ``serve``
     passes so a bad ``--db`` fails before the server starts; otherwise ``db``
-    is opened and migrated when the app starts.
+    is opened and migrated when the app starts.  ``cluster``: this process is
+    one of several sharing a PostgreSQL database (``web/cluster.py``).
     """
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         writer = Writer(engine if engine is not None else open_database(db))
         hub = Hub(writer, settings)
-        resumed = hub.resume()
+        member = Cluster(hub, app, cluster) if cluster is not None else None
+        resumed = hub.resume() if member is None else await member.start()
         if resumed:
             log.info("resumed %d tables", resumed)
-        hub.begin()
+        if member is None:
+            hub.begin()
         app.state.hub = hub
+        app.state.cluster = member
         # What is loaded by now (modules, cards, resumed games: ~100,000
         # objects) lives as long as the server.  Frozen, it is left out of
         # the garbage collector's full scans, each of which would otherwise
@@ -248,6 +254,8 @@ def create_app(
             watcher.cancel()
             sweeper.cancel()
             await hub.close()
+            if member is not None:
+                await member.close()
             writer.close()
 
     app = FastAPI(
@@ -413,6 +421,8 @@ def create_app(
             hub.sockets.close(where)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    if cluster is not None:
+        app.add_middleware(ClusterRouter)
     return app
 
 

@@ -30,10 +30,13 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: PostgreSQL advisory lock key held while migrating (any fixed number of ours).
+MIGRATION_LOCK = 0x64726167
 
 
 class Base(DeclarativeBase):
@@ -65,6 +68,8 @@ class TableRow(Base):
     final_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: JSON list of winning seats.
     winners: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The server process running the table (``web/cluster.py``); NULL with one process.
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -97,6 +102,20 @@ class AnswerRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     answer: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ProcessRow(Base):
+    """A server process of a cluster and its last heartbeat (``web/cluster.py``)."""
+
+    __tablename__ = "server_processes"
+
+    #: Random id; the process listens on the PostgreSQL channel named after it.
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: Database time of the last heartbeat: older than the lease means gone.
+    beat_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def default_sqlite_path() -> Path:
@@ -155,6 +174,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Several processes starting together on a fresh database would
+            # otherwise race to create the same tables (``serve --workers``).
+            connection.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
 

@@ -205,6 +205,20 @@ class Hub:
                 self._start_timer(table)
                 self._schedule_bot(table)
 
+    def adopt(self, stored: StoredTable) -> LiveTable | None:
+        """Take over one table another server process owned (``web/cluster.py``):
+        rebuilt from the database like :meth:`resume`, then started like :meth:`begin`."""
+        try:
+            table = LiveTable(stored)
+        except (ConfigError, IllegalAnswer, KeyError) as e:
+            log.error("table %s cannot be taken over: %s", stored.code, e)
+            return None
+        self.tables[table.code] = table
+        if table.status == PLAYING:
+            self._start_timer(table)
+            self._schedule_bot(table)
+        return table
+
     def stats(self) -> dict[str, Any]:
         """Load figures (no game content): tables, connections, commits, latencies."""
         commits = sorted(self.writer.commit_ms)

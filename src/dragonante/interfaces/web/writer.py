@@ -70,6 +70,11 @@ class Writer:
         #: Recent transaction durations (ms), for ``/api/stats`` and the load test.
         self.commit_ms: deque[float] = deque(maxlen=5000)
 
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        """The session factory of the database thread (``web/cluster.py`` hooks its flushes)."""
+        return self._sessions
+
     async def run(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn(session)`` on the database thread; returns once it is committed."""
         loop = asyncio.get_running_loop()

@@ -1,0 +1,201 @@
+"""Two ``dragonante serve`` processes on one PostgreSQL database.
+
+A table lives in one process; clients of the other process reach it through
+the relay (``web/cluster.py``).  Checked here: a table created on one process
+is played to the end by clients of the other (and of both); the relayed
+frames leak nothing a seat may not see; a killed owner loses no acknowledged
+answer and the survivor takes the table over while the clients reconnect.
+
+Each run uses a fresh PostgreSQL schema of ``DRAGONANTE_TEST_PG_URL`` (dropped
+afterwards), so it neither sees nor changes other tests' tables.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any, cast
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.exceptions import InvalidStatus
+
+from dragonante.engine.records import digest, record_from_dict, replay
+from dragonante.interfaces.web.db import database_url
+from tests.web.helpers import LiveServer, Seat, free_port, make_table, play
+from tests.web.leaks import check_frames
+
+PG_URL = os.environ.get("DRAGONANTE_TEST_PG_URL", "")
+
+pytestmark = pytest.mark.skipif(
+    not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test several processes"
+)
+
+#: Short, so a takeover happens within the test's time (the default is 10 s).
+LEASE = 2.0
+
+
+class Server:
+    """One ``dragonante serve`` subprocess (the tests kill it for real)."""
+
+    def __init__(self, db: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        cmd = [sys.executable, "-c", "from dragonante.interfaces.cli import main; main()",
+               "serve", "--port", str(self.port), "--db", db, "--bot-delay", "0",
+               "--lease", str(LEASE), "--log-level", "warning", "--max-rate", "1000"]  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def wait_up(self) -> Server:
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"the server exited: {err[-2000:]}")
+            try:
+                httpx.get(self.base + "/api/meta", timeout=2)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise RuntimeError("the server did not start")
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=20)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def seat_at(server: Server, code: str, token: str | None) -> Seat:
+    return Seat(cast(LiveServer, server), code, token)
+
+
+@pytest.fixture(scope="module")
+def db() -> Iterator[str]:
+    schema = "multi_" + secrets.token_hex(4)
+    engine = create_engine(database_url(PG_URL))
+    with engine.begin() as c:
+        c.execute(text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in PG_URL else "?"
+    yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    with engine.begin() as c:
+        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def pair(db: str) -> Iterator[tuple[Server, Server]]:
+    a, b = Server(db), Server(db)
+    try:
+        yield a.wait_up(), b.wait_up()
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_table_of_one_process_is_played_from_the_other(pair: tuple[Server, Server]) -> None:
+    a, b = pair
+    config = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+    with a.http() as http:
+        code, _tokens, host = make_table(http, config, [], start=False)
+    with b.http() as http:  # seating, bots and the start all relayed to A
+        tokens = [
+            http.post(f"/api/tables/{code}/seats", json={"name": n}).json()["token"]
+            for n in ("Ann", "Bob")
+        ]
+        auth = {"Authorization": f"Bearer {host}"}
+        r = http.post(
+            f"/api/tables/{code}/bots", json={"fill": True, "level": "random"}, headers=auth
+        )
+        assert r.status_code == 201, r.text
+        listed = http.get("/api/tables").json()
+        assert code in [t["code"] for t in listed["open"]]
+        assert http.post(f"/api/tables/{code}/start", headers=auth).status_code == 200
+    bad = seat_at(b, code, "not-a-token")  # the owner checks tokens of relayed sockets
+    assert bad.welcome["type"] == "error" and bad.welcome["code"] == "bad_token"
+    seats = [seat_at(b, code, tokens[0]), seat_at(a, code, tokens[1])]
+    watcher = seat_at(b, code, None)
+    play(seats, random.Random(3), timeout=45)
+    watcher.wait_over(20)
+    with b.http() as http:
+        record = http.get(f"/api/games/{code}/record").json()
+        stats = http.get("/api/stats").json()
+    assert stats["cluster"]["alive"] == 2 and stats["cluster"]["relayed_in"] >= 1
+    assert digest(replay(record_from_dict(record))) == record["final_digest"]
+    assert check_frames(record, 0, seats[0].frames) > 5  # relayed
+    assert check_frames(record, 1, seats[1].frames) > 5  # direct
+    assert check_frames(record, None, watcher.frames) > 5  # relayed spectator
+    for s in (*seats, watcher, bad):
+        s.close()
+
+
+def test_killing_the_owner_loses_no_acknowledged_answer(
+    pair: tuple[Server, Server], db: str
+) -> None:
+    a, b = pair
+    config = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+    with a.http() as http:
+        code, tokens, _host = make_table(http, config, ["Ann", "Bob"], bots=1)
+    before = [seat_at(a, code, tokens[0]), seat_at(b, code, tokens[1])]
+    play(before, random.Random(5), until_step=8, timeout=30)
+    for s in before:  # one more answer on its way while the owner dies
+        q = s.question
+        if q and q.get("options"):
+            s.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})
+    a.stop(signal.SIGKILL)
+    for s in before:
+        s.drain(0.2)
+    acked = {m["ack"] for s in before for m in s.frames if "ack" in m}
+    assert acked
+
+    started = time.monotonic()
+    after: list[Seat] = []
+    for tok in tokens:  # clients reconnect (to B) until the table is taken over
+        while True:
+            again: Seat | None
+            try:
+                again = seat_at(b, code, tok)
+            except (InvalidStatus, AssertionError):  # refused or closed: not taken over yet
+                again = None
+            if again is not None and again.welcome["type"] == "welcome":
+                after.append(again)
+                break
+            if again is not None:
+                again.close()
+            assert time.monotonic() - started < 4 * LEASE + 20, "the table was not taken over"
+            time.sleep(0.3)
+    play(after, random.Random(6), timeout=45)
+    with b.http() as http:
+        record = http.get(f"/api/games/{code}/record").json()
+    assert digest(replay(record_from_dict(record))) == record["final_digest"]
+    engine = create_engine(database_url(db))
+    with engine.connect() as c:
+        stored = {
+            row[0]
+            for row in c.execute(
+                text("SELECT decision_id FROM answers WHERE table_code = :c"), {"c": code}
+            )
+        }
+        owner = c.execute(text("SELECT owner FROM game_tables WHERE code = :c"), {"c": code})
+        owner_id: Any = owner.scalar()
+    engine.dispose()
+    assert acked <= stored, f"acknowledged but not stored: {sorted(acked - stored)}"
+    assert len(stored) == len(record["answers"])
+    with b.http() as http:
+        assert http.get("/api/stats").json()["cluster"]["process"] == owner_id
+    for s in (*before, *after):
+        s.close()

@@ -9,7 +9,9 @@
 * ``dice simulate`` - many bot games, checked, summarised (``--json``);
 * ``dice settings`` - every setting with its default.
 
-People type their answers; a bad answer (or an impossible roll) is
+In a terminal, ``play`` and ``track`` open the full-screen table
+(:mod:`dragonante.interfaces.tui.dice`); ``--plain``, pipes and scripts get
+the prompts below.  People type their answers; a bad answer (or an impossible roll) is
 explained on one line and asked again.  ``sheet`` shows the trackers,
 ``quit`` stops (the tracker's save file keeps the game), and in the tracker
 ``undo`` takes back the last answer; the Italian words (``scheda``, ``esci``,

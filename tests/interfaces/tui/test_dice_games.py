@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from pathlib import Path
 
 import pytest
 
+from dragonante.dice.bots import DiceSeatView
 from dragonante.dice.decisions import PLAY, ROLL, TURN, WITHDRAW
 from dragonante.dice.records import loads, replay
 from dragonante.interfaces.tui.dice.question import DiceQuestionPanel, type_face
@@ -256,5 +258,54 @@ def test_resize_to_120x40_and_back_keeps_playing() -> None:
             text = screen_text(app)
             assert all(f"Bot {p}" in text for p in range(2, 7))
             assert app.game.state.turns_taken[0] == 1
+
+    asyncio.run(run())
+
+
+class SlowBot:
+    """A bot that answers only when the test lets it (to see the screen meanwhile)."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+
+    def choose(self, view: DiceSeatView) -> int:
+        assert self.go.wait(10)
+        return view.decision.options[0]
+
+
+def test_a_thinking_bot_is_shown_and_the_screen_stays_responsive() -> None:
+    async def run() -> None:
+        slow = SlowBot()
+        app = make_dice_app(2, 3, humans=0)
+        app.game.bots[0] = slow
+        app.game.bots[1] = slow
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.thinking is not None
+            assert f"{app.game.names[app.thinking]} is thinking…" in screen_text(app)
+            await pilot.press("question_mark")  # the keys work while the bot thinks
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            slow.go.set()
+            await settle(pilot)
+            assert app.game.over
+
+    asyncio.run(run())
+
+
+def test_a_click_chooses_an_answer() -> None:
+    async def run() -> None:
+        app = make_dice_app(2, 11)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            q = app.query_one(DiceQuestionPanel).question
+            assert q is not None and q.kind == TURN
+            turns = app.game.state.turns_taken[0]
+            await pilot.click("#dice-answers", offset=(3, 0))  # "1 roll"
+            await settle(pilot)
+            assert app.game.state.turns_taken[0] == turns + 1
 
     asyncio.run(run())

@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from dragonante.agents.encoding import N_ACTIONS, encode
 from dragonante.agents.pettingzoo import env, raw_env
 from dragonante.engine.abilities import AbilityOptions
+from dragonante.engine.views import observe
 
 
 @pytest.fixture(autouse=True)
@@ -111,3 +113,97 @@ def test_render_ansi_narrates_public_events_and_the_table() -> None:
     assert text is not None and "player_0" in text and "Stakes" in text
     assert e.render() is not None  # nothing new: the table only
     assert raw_env(players=2).render() is None
+
+
+def test_infos_carry_the_mask_and_observations_encode_the_seat_view() -> None:
+    """``infos[agent]["action_mask"]`` is the observation's mask for every agent at
+    every step (zeros when not asked), and the observation is exactly
+    ``encode(observe(state, seat))``, computed once per step."""
+    e = raw_env(players=4, abilities=AbilityOptions(system="disks"))
+    e.reset(seed=11)
+    rng = random.Random(11)
+    steps = 0
+    while e.agents and not e.terminations[e.agent_selection]:
+        for p, agent in enumerate(e.possible_agents):
+            obs = e.observe(agent)
+            assert obs is e.observe(agent)  # cached until the next step
+            info_mask = e.infos[agent]["action_mask"]
+            assert info_mask.dtype == np.int8 and info_mask.shape == (N_ACTIONS,)
+            assert (info_mask == obs["action_mask"]).all()
+            assert (e.action_mask(agent) == info_mask).all()
+            assert info_mask.any() == (agent == e.agent_selection)
+            expected = encode(observe(e.state, p))
+            assert obs["observation"].tobytes() == expected.tobytes()
+        _, _, _, _, info = e.last(observe=False)
+        e.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+        steps += 1
+    assert steps > 20
+    assert all(not e.infos[a]["action_mask"].any() for a in e.agents)
+
+
+def test_a_game_played_from_infos_alone_matches_one_played_from_observations() -> None:
+    def play(use_infos: bool) -> tuple[dict[str, float], dict[str, object]]:
+        e = env(players=3, seed=5)
+        e.reset(seed=5)
+        rng = random.Random(5)
+        total = dict.fromkeys(e.possible_agents, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, info = e.last(observe=not use_infos)
+            total[agent] += reward
+            if term or trunc:
+                e.step(None)
+                continue
+            mask = info["action_mask"] if use_infos else obs["action_mask"]
+            e.step(rng.choice(np.flatnonzero(mask).tolist()))
+        return total, e.unwrapped.state.to_dict()
+
+    assert play(use_infos=True) == play(use_infos=False)
+
+
+def test_the_wrapped_env_keeps_pettingzoos_order_checks() -> None:
+    """``env()``'s wrapper reads past PettingZoo's for speed but keeps its checks."""
+    e = env(players=2)
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+    with pytest.raises(Exception, match="reset"):
+        e.agent_iter()
+    e.reset(seed=1)
+    assert e.last()[0] is not None
+    turns = iter(e.agent_iter())
+    assert next(turns) == e.agent_selection
+    with pytest.raises(AssertionError, match="step"):
+        next(turns)  # no step() since the last turn
+    assert len(list(e.agent_iter(max_iter=0))) == 0
+
+
+def test_masks_of_agents_not_asked_are_read_only_and_the_asked_mask_is_the_callers() -> None:
+    """The zero mask of an agent not being asked is one shared array, so it is
+    read-only: writing into it raises instead of changing every agent's mask.
+    The asked agent's mask is a fresh, writable array each decision."""
+    e = raw_env(players=3)
+    e.reset(seed=5)
+    asked = e.agent_selection
+    other = next(a for a in e.possible_agents if a != asked)
+    with pytest.raises(ValueError, match="read-only"):
+        e.infos[other]["action_mask"][0] = 1
+    assert not e.action_mask(other).any()
+    mask = e.action_mask(asked)
+    legal = np.flatnonzero(mask).tolist()
+    mask[:] = 0  # the caller's own copy: the next decision gets a fresh one
+    e.step(legal[0])
+    assert e.action_mask(e.agent_selection).any()
+
+
+def test_the_event_log_is_kept_only_when_rendering() -> None:
+    """Observations never read the log, so it is kept only for ``render``."""
+    plain = raw_env(players=4)
+    plain.reset(seed=2)
+    assert plain.state.log is None
+    shown = raw_env(players=4, render_mode="ansi")
+    shown.reset(seed=2)
+    assert shown.state.log is not None
+    assert (
+        plain.observe("player_0")["observation"] == shown.observe("player_0")["observation"]
+    ).all()

@@ -34,8 +34,15 @@ CHROMIUM_ARGS = [
 class ServerProcess:
     """``dragonante serve`` on a loopback port and a SQLite file."""
 
-    def __init__(self, db: Path, port: int | None = None, bot_delay: float = 0.05) -> None:
+    def __init__(
+        self,
+        db: Path,
+        port: int | None = None,
+        bot_delay: float = 0.05,
+        args: tuple[str, ...] = (),
+    ) -> None:
         self.db = db
+        self.args = args
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.base = f"http://127.0.0.1:{self.port}"
@@ -56,6 +63,7 @@ class ServerProcess:
             str(self.bot_delay),
             "--log-level",
             "warning",
+            *self.args,
         ]
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=out, env={**os.environ})

@@ -53,6 +53,7 @@ class LiveServer:
             port=self.port,
             ws_max_size=TRANSPORT_MAX,
             log_level="warning",
+            proxy_headers=False,  # as ``serve``: only --trusted-proxy is believed
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -227,3 +227,29 @@ def check_ability_frames(
                 assert name not in text, f"step {step}: seat {seat} was sent the name {name}"
             checked += 1
     return checked
+
+
+#: What a hand-over announcement may carry: seats, a direction and a bot level.
+HANDOVER_KEYS = frozenset({"type", "seat", "to", "by", "bot"})
+
+
+def check_handover_frames(frames: list[dict[str, Any]], players: int) -> int:
+    """Assert every ``handover`` frame names only seats and a bot level (no card,
+    no hand, no view), and that every summary's ``away``/``handed`` lists are
+    per-seat booleans; returns the handover frames checked."""
+    checked = 0
+    for f in frames:
+        table = f.get("table")
+        if isinstance(table, dict) and "away" in table:
+            for key in ("away", "handed"):
+                assert len(table[key]) == players and all(type(x) is bool for x in table[key])
+        if f.get("type") != "handover":
+            continue
+        assert set(f) <= HANDOVER_KEYS, f"a handover frame carries {sorted(set(f) - HANDOVER_KEYS)}"
+        assert f["to"] in ("bot", "player")
+        for key in ("seat", "by"):
+            if key in f:
+                assert type(f[key]) is int and 0 <= f[key] < players
+        assert "bot" not in f or isinstance(f["bot"], str)
+        checked += 1
+    return checked

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dragonante.engine.records import digest, record_from_dict, replay
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, ServerProcess, record_frames
+from tests.web.browser import CHROMIUM, ServerProcess, record_frames
 from tests.web.helpers import make_table
 from tests.web.leaks import check_frames
 
@@ -30,17 +30,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 PHONE = {"width": 375, "height": 760}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    from playwright.sync_api import sync_playwright  # imported here: it reads the env var
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -378,3 +367,35 @@ def test_abilities_in_the_lobby_at_the_table_and_for_the_game_master(
     assert gm.locator("#hand").count() == 0 and gm.locator("#question").count() == 0
     assert gm.locator(".hidden-count").count() == 0
     assert not errors, errors
+
+
+def test_an_away_seat_is_handed_to_a_bot_from_the_page(browser: Any, tmp_path: Path):
+    """Bob never comes: after --away-after Ann's page offers to let a bot play
+    for him; one click hands the seat over (announced, no hidden card in any
+    frame); Bob opening his link takes it back."""
+    from tests.web.leaks import check_handover_frames
+
+    server = ServerProcess(tmp_path / "away.sqlite3", args=("--away-after", "1")).start()
+    try:
+        with server.http() as http:
+            code, tokens, _host = make_table(
+                http, {"players": 3, "gold_per_player": 8}, ["Ann", "Bob"], bots=1
+            )
+        errors: list[str] = []
+        ann = new_page(browser, errors)
+        frames = record_frames(ann)
+        ann.goto(f"{server.base}/t/{code}#token={tokens[0]}")
+        button = ann.locator('#away .hand-to-bot[data-seat="1"]')
+        expect(button).to_be_visible(timeout=15000)
+        button.click()
+        expect(ann.locator('#away li.handed[data-seat="1"]')).to_be_visible()
+        expect(ann.locator("#toast")).to_contain_text("Bob")
+        assert check_handover_frames(frames, 3) == 1
+        bob = new_page(browser, errors)
+        bob.goto(f"{server.base}/t/{code}#token={tokens[1]}")
+        bob.wait_for_selector("#playing-as")
+        expect(ann.locator("#away")).to_have_count(0)
+        assert check_handover_frames(frames, 3) == 2
+        assert errors == []
+    finally:
+        server.stop()

@@ -162,12 +162,18 @@ def to_answer(kind: str, action: int) -> int:
 
 def action_mask(d: Decision | None) -> npt.NDArray[np.int8]:
     """1 at the actions of ``d``'s legal answers (all 0 when nothing is asked)."""
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    # Filled as a bytearray and then viewed by numpy: about half the cost of
+    # np.zeros plus a fancy assignment, on a path taken once per step.
+    buf = bytearray(_EMPTY_MASK)
     if d is not None:
         first, _ = _BLOCKS[d.kind]
         codes = _CODE_ACTION
-        mask[[codes[a] if a < 0 else first + a for a in d.options]] = 1
-    return mask
+        for a in d.options:
+            buf[codes[a] if a < 0 else first + a] = 1
+    return np.frombuffer(buf, dtype=np.int8)
+
+
+_EMPTY_MASK: Final = bytes(N_ACTIONS)
 
 
 # --- observations --------------------------------------------------------------
@@ -246,160 +252,194 @@ _O = {name: s.start for name, s in SLICES.items()}
 _ANCESTRY_INDEX = {c: i for i, c in enumerate(ANCESTRY_COLORS)}
 
 
-def _scalars(sidx: list[int], sval: list[float], first: int, values: list[int], top: int) -> None:
-    """Queue ``values`` (one per seat from ``first``), each divided by ``top`` and clipped."""
-    sidx.extend(range(first, first + len(values)))
-    sval.extend([min(x, top) / top for x in values])
+# Precomputed offsets, so that the encoder below does no arithmetic on layout.
+_HAND = _O["hand"]
+_FLIGHTS = tuple(_O["flights"] + p * N_CARDS for p in range(MAX_PLAYERS))
+_ROUND_CARD = tuple(_O["round_card"] + p * N_CARDS for p in range(MAX_PLAYERS))
+_KNOWN = tuple(_O["known_in_hands"] + p * N_CARDS for p in range(MAX_PLAYERS))
+_COLLECTED_COLORS = tuple(_O["collected_colors"] + p * N_FLIGHT_COLORS for p in range(MAX_PLAYERS))
+_COLLECTED_STRENGTHS = tuple(
+    _O["collected_strengths"] + p * N_STRENGTHS for p in range(MAX_PLAYERS)
+)
+_HELD = tuple(_O["ability_held"] + p * N_ABILITIES for p in range(MAX_PLAYERS))
+_SPENT = tuple(_O["ability_spent"] + p * N_ABILITIES for p in range(MAX_PLAYERS))
+_ANCESTRY = tuple(_O["ancestry"] + p * N_COLORS for p in range(MAX_PLAYERS))
+_SEATED = tuple(tuple(range(_O["seated"], _O["seated"] + n)) for n in range(MAX_PLAYERS + 1))
+_PRIVATE_KIND = _O["question_kind"] + _KIND_INDEX[PRIVATE]
+_KIND_AT = {k: _O["question_kind"] + i for k, i in _KIND_INDEX.items()}
+_PHASE_AT = {p: _O["phase"] + i for p, i in _PHASE_INDEX.items()}
+_SYSTEM_AT = {s: _O["ability_system"] + i for i, s in enumerate(SYSTEMS)}
+_NO_DEBTS = [0.0] * (2 * MAX_PLAYERS)
+_PAD = [0.0] * MAX_PLAYERS
+
+# The scalar entries, always written as whole blocks (entries of absent seats
+# and of absent debts are written as 0.0, which is what they would be anyway):
+# hoards, hole owed, debts owed, debts due, hand sizes and Dracolich are
+# consecutive in the layout, then the 12 globals, then (with D&D abilities)
+# the ability counts and wins.
+assert [name for name, _ in _LAYOUT].index("dracolich") - [name for name, _ in _LAYOUT].index(
+    "hoards"
+) == 5
+_SCALARS = np.r_[
+    _O["hoards"] : _O["hoards"] + 6 * MAX_PLAYERS, _O["globals"] : _O["globals"] + 12
+].astype(np.intp)
+_SCALARS_ABILITIES = np.r_[
+    _SCALARS,
+    _O["ability_counts"] : _O["ability_counts"] + MAX_PLAYERS,
+    _O["ability_wins"] : _O["ability_wins"] + MAX_PLAYERS,
+].astype(np.intp)
+_BITS: dict[int, tuple[int, ...]] = {0: ()}
+
+
+def _bit_indices(mask: int) -> tuple[int, ...]:
+    """The positions of ``mask``'s set bits (memoised: few masks ever occur)."""
+    bits = _BITS.get(mask)
+    if bits is None:
+        bits = _BITS[mask] = tuple(i for i in range(mask.bit_length()) if (mask >> i) & 1)
+    return bits
+
+
+def _scaled(values: list[int], top: int) -> list[float]:
+    """``values`` each clipped to ``top`` and divided by it, padded to ``MAX_PLAYERS``.
+
+    (``x / top if x < top else 1.0`` is ``min(x, top) / top`` without a call.)
+    """
+    out = [x / top if x < top else 1.0 for x in values]
+    return out + _PAD[len(out) :] if len(out) < MAX_PLAYERS else out
 
 
 def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     """The observation vector of one seat's view ``obs`` (``observe(state, seat)``).
 
     It reads ``obs`` only, so it cannot encode anything the seat may not see.
-    Multi-hot entries are gathered as indices and set in one numpy call, which
-    keeps the encoding to a few microseconds.
+
+    Speed matters here (issue 14: a learning loop encodes every step), so the
+    multi-hot entries are gathered by list comprehensions over precomputed
+    offsets and set by one numpy fancy assignment, and the scalars go in as
+    whole blocks through one more.  ``tests/agents/reference_encoding.py``
+    keeps the first, plainer encoder; the two must agree byte for byte.
     """
-    hot: list[int] = []
-    sidx: list[int] = []
-    sval: list[float] = []
-    o = _O
     n: int = obs["players"]
-    seat: int | None = obs["seat"]
     hoards: list[int] = obs["hoards"]
     total = max(1, sum(hoards) + obs["stakes"] + obs["hole"])
-
-    def cards(name: str, cs: list[int] | tuple[int, ...]) -> None:
-        base = o[name]
-        hot.extend(base + c for c in cs if c >= 0)
-
-    def seats(name: str, ps: list[int] | tuple[int, ...]) -> None:
-        base = o[name]
-        hot.extend(base + p for p in ps if p >= 0)
+    o = _O
 
     hand = obs["hand"]
-    if hand:
-        cards("hand", hand)
-    base = o["flights"]
-    for p, f in enumerate(obs["flights"]):
-        hot.extend(base + p * N_CARDS + c for c in f)
-    base = o["round_card"]
-    for p, c in enumerate(obs["round_card"]):
-        if c >= 0:
-            hot.append(base + p * N_CARDS + c)
-    base = o["known_in_hands"]
+    hot = [_HAND + c for c in hand if c >= 0] if hand else []
+    for b, f in zip(_FLIGHTS, obs["flights"], strict=False):
+        if f:
+            hot += [b + c for c in f]
+    hot += [b + c for b, c in zip(_ROUND_CARD, obs["round_card"], strict=False) if c >= 0]
     for p, cs in obs["known_in_hands"].items():
-        hot.extend(base + p * N_CARDS + c for c in cs)
-    cards("ante", obs["ante"])
+        b = _KNOWN[p]
+        hot += [b + c for c in cs]
+    for name in ("ante", "revealed", "private_look", "discard", "wild", "dragonrider"):
+        cs = obs[name]
+        if cs:
+            b = o[name]
+            hot += [b + c for c in cs if c >= 0]
     if obs["my_ante"] >= 0:
         hot.append(o["my_ante"] + obs["my_ante"])
-    cards("revealed", obs["revealed"])
-    cards("private_look", obs["private_look"])
-    cards("discard", obs["discard"])
-    if obs["specials"]:
-        cards("specials", obs["specials"])
-    cards("wild", obs["wild"])
-    cards("dragonrider", obs["dragonrider"])
+    specials = obs["specials"]
+    if specials:
+        b = o["specials"]
+        hot += [b + c for c in specials if c >= 0]
     q = obs["question"]
     if q is not None:
         if q["source"] >= 0:
             hot.append(o["question_source"] + q["source"])
         hot.append(o["to_act"] + q["seat"])
-        hot.append(o["question_kind"] + _KIND_INDEX.get(q["kind"], _KIND_INDEX[PRIVATE]))
+        hot.append(_KIND_AT.get(q["kind"], _PRIVATE_KIND))
     else:
-        hot.append(o["question_kind"] + _KIND_INDEX[None])
+        hot.append(_KIND_AT[None])
+    seat: int | None = obs["seat"]
     if seat is not None:
         hot.append(o["is_me"] + seat)
-    hot.extend(range(o["seated"], o["seated"] + n))
+    hot += _SEATED[n]
     hot.append(o["leader"] + obs["leader"])
-    seats("ante_placed", [p for p, placed in enumerate(obs["ante_placed"]) if placed])
-    seats("out", obs["out"])
-    seats("winners", obs["winners"])
-    seats("gambit_winner", [obs["gambit_winner"]])
-    seats("merchant_prince", [obs["merchant_prince"]])
-    seats("archmage", obs["archmage"])
-    seats("monarch", obs["monarch"])
-    seats("warlord", obs["warlord"])
-    hot.append(o["phase"] + _PHASE_INDEX[obs["phase"]])
-    base_c, base_s = o["collected_colors"], o["collected_strengths"]
+    b = o["ante_placed"]
+    hot += [b + p for p, placed in enumerate(obs["ante_placed"]) if placed]
+    for name in ("out", "winners", "archmage", "monarch", "warlord"):
+        ps = obs[name]
+        if ps:
+            b = o[name]
+            hot += [b + p for p in ps if p >= 0]
+    if obs["gambit_winner"] >= 0:
+        hot.append(o["gambit_winner"] + obs["gambit_winner"])
+    if obs["merchant_prince"] >= 0:
+        hot.append(o["merchant_prince"] + obs["merchant_prince"])
+    hot.append(_PHASE_AT[obs["phase"]])
+    colors, strengths = obs["collected_colors"], obs["collected_strengths"]
     for p in range(n):
-        mask = obs["collected_colors"][p]
-        i = 0
-        while mask:
-            if mask & 1:
-                hot.append(base_c + p * N_FLIGHT_COLORS + i)
-            mask >>= 1
-            i += 1
-        mask = obs["collected_strengths"][p]
-        i = 0
-        while mask:
-            if mask & 1:
-                hot.append(base_s + p * N_STRENGTHS + i)
-            mask >>= 1
-            i += 1
+        if colors[p]:
+            b = _COLLECTED_COLORS[p]
+            hot += [b + i for i in _bit_indices(colors[p])]
+        if strengths[p]:
+            b = _COLLECTED_STRENGTHS[p]
+            hot += [b + i for i in _bit_indices(strengths[p])]
 
-    ab = obs["abilities"]
-    if ab is None:
-        hot.append(o["ability_system"])
-    else:
-        hot.append(o["ability_system"] + SYSTEMS.index(ab["system"]))
-        if ab["public"]:
-            hot.append(o["abilities_public"])
-        base = o["ability_held"]
-        for p, held in enumerate(ab["held"]):
-            hot.extend(base + p * N_ABILITIES + a for a in held)
-        base = o["ancestry"]
-        for p, color in enumerate(ab["ancestry"]):
-            if color is not None:
-                hot.append(base + p * N_COLORS + _ANCESTRY_INDEX[color])
-        for p, side in enumerate(ab.get("disks", ())):
-            if side == "expended":
-                hot.append(o["disk_expended"] + p)
-        base = o["ability_spent"]
-        for p, spent in enumerate(ab.get("spent", ())):
-            hot.extend(base + p * N_ABILITIES + a for a in spent)
-        for p, used in enumerate(ab.get("diplomacy_used", ())):
-            if used:
-                hot.append(o["diplomacy_used"] + p)
-        _scalars(sidx, sval, o["ability_counts"], ab["counts"], 4)
-        _scalars(sidx, sval, o["ability_wins"], ab["wins"], 10)
-
-    _scalars(sidx, sval, o["hoards"], hoards, total)
-    _scalars(sidx, sval, o["hole_owed"], obs["hole_owed"], total)
-    _scalars(sidx, sval, o["hand_sizes"], obs["hand_sizes"], 10)
-    _scalars(sidx, sval, o["dracolich"], obs["dracolich"], 4)
     to_stakes = 0
-    if obs["debts"]:
+    debts = obs["debts"]
+    if debts:
         owed = [0] * MAX_PLAYERS
         due = [0] * MAX_PLAYERS
-        for debtor, creditor, amount in obs["debts"]:
+        for debtor, creditor, amount in debts:
             owed[debtor] += amount
             if creditor >= 0:
                 due[creditor] += amount
             else:
                 to_stakes += amount
-        _scalars(sidx, sval, o["debts_owed"], owed, total)
-        _scalars(sidx, sval, o["debts_due"], due, total)
-    g = o["globals"]
-    sidx.extend(range(g, g + 12))
-    sval.extend(
-        (
-            min(obs["stakes"], total) / total,
-            min(obs["hole"], total) / total,
-            min(to_stakes, total) / total,
-            min(obs["deck_size"], N_CARDS) / N_CARDS,
-            min(obs["discard_size"], N_CARDS) / N_CARDS,
-            min(obs["gambit"], 50) / 50,
-            min(obs["round"], 50) / 50,
-            n / MAX_PLAYERS,
-            float(bool(obs["druid"])),
-            float(bool(obs["priest"])),
-            float(obs["specials"] is not None),
-            float(bool(obs["last_gambit"])),
-        )
-    )
+        debt_values = _scaled(owed, total) + _scaled(due, total)
+    else:
+        debt_values = _NO_DEBTS
+    values = [
+        *_scaled(hoards, total),
+        *_scaled(obs["hole_owed"], total),
+        *debt_values,
+        *_scaled(obs["hand_sizes"], 10),
+        *_scaled(obs["dracolich"], 4),
+        min(obs["stakes"], total) / total,
+        min(obs["hole"], total) / total,
+        min(to_stakes, total) / total,
+        min(obs["deck_size"], N_CARDS) / N_CARDS,
+        min(obs["discard_size"], N_CARDS) / N_CARDS,
+        min(obs["gambit"], 50) / 50,
+        min(obs["round"], 50) / 50,
+        n / MAX_PLAYERS,
+        float(bool(obs["druid"])),
+        float(bool(obs["priest"])),
+        float(specials is not None),
+        float(bool(obs["last_gambit"])),
+    ]
+
+    ab = obs["abilities"]
+    if ab is None:
+        hot.append(_SYSTEM_AT[None])
+        scalar_index = _SCALARS
+    else:
+        hot.append(_SYSTEM_AT[ab["system"]])
+        if ab["public"]:
+            hot.append(o["abilities_public"])
+        for b, held in zip(_HELD, ab["held"], strict=False):
+            if held:
+                hot += [b + a for a in held]
+        for b, color in zip(_ANCESTRY, ab["ancestry"], strict=False):
+            if color is not None:
+                hot.append(b + _ANCESTRY_INDEX[color])
+        b = o["disk_expended"]
+        hot += [b + p for p, side in enumerate(ab.get("disks", ())) if side == "expended"]
+        for b, spent in zip(_SPENT, ab.get("spent", ()), strict=False):
+            if spent:
+                hot += [b + a for a in spent]
+        b = o["diplomacy_used"]
+        hot += [b + p for p, used in enumerate(ab.get("diplomacy_used", ())) if used]
+        values += _scaled(ab["counts"], 4)
+        values += _scaled(ab["wins"], 10)
+        scalar_index = _SCALARS_ABILITIES
+
     v = np.zeros(OBS_SIZE, dtype=np.float32)
     v[np.fromiter(hot, np.intp, len(hot))] = 1.0
-    v[np.fromiter(sidx, np.intp, len(sidx))] = np.fromiter(sval, np.float32, len(sval))
+    v[scalar_index] = values
     return v
 
 

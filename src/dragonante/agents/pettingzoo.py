@@ -10,7 +10,11 @@ Questions with a single legal answer are applied by the engine itself
 * Observation: ``Dict(observation=Box(0, 1, (OBS_SIZE,), float32),
   action_mask=Box(0, 1, (N_ACTIONS,), int8))``, the seat's view only
   (:mod:`dragonante.agents.encoding`); the mask is all zeros for an agent
-  that is not being asked.
+  that is not being asked.  The observation is encoded only when asked for
+  (``observe``, ``last()``), once per agent and step.
+* ``infos[agent]["action_mask"]`` holds the same mask (PettingZoo's
+  convention for masks outside the observation), so an agent that needs no
+  observation can step with ``last(observe=False)`` and skip the encoding.
 * Action: ``Discrete(N_ACTIONS)``; an action outside the mask raises
   ``ValueError`` and changes nothing.
 * Rewards, all at the end of the game: 1/k to each of k tied winners, 0 to
@@ -30,6 +34,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from dragonante.agents.encoding import N_ACTIONS, OBS_SIZE, action_mask, encode, to_answer
 from dragonante.engine import GameConfig, apply, new_game
@@ -109,8 +118,19 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._seeds = random.Random(seed)
         self._cache: dict[str, Obs] = {}
+        #: The agent being asked and its mask (computed once per decision).
+        self._asked: str | None = None
+        self._mask: npt.NDArray[np.int8] = _no_actions()
         self._shown = 0
-        self.state: GameState = new_game(self.config, self._seeds.getrandbits(31))
+        self.state: GameState = self._deal()
+
+    def _deal(self) -> GameState:
+        """A new game from the next seed.  The event log only feeds ``render``
+        (observations read the state), and keeping it costs about a tenth of a
+        step, so it is kept only when rendering."""
+        return new_game(
+            self.config, self._seeds.getrandbits(31), log=self.render_mode is not None
+        )
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -124,22 +144,38 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         """Deal a new game; ``seed`` fixes it and the games of later seedless resets."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = new_game(self.config, self._seeds.getrandbits(31))
+        self.state = self._deal()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {"action_mask": _no_actions()} for a in self.agents
+        }
         self._cache = {}
+        self._asked = None
         self._shown = 0
         self._select()
 
     def _select(self) -> None:
+        """Select the agent the engine asks next and publish its mask in ``infos``
+        (or, at the end, hand out the rewards and terminate every agent)."""
         d = self.state.pending
+        before = self._asked
         if d is not None:
-            self.agent_selection = self.possible_agents[d.seat]
+            agent = self.possible_agents[d.seat]
+            self.agent_selection = agent
+            self._asked = agent
+            self._mask = action_mask(d)
+            self.infos[agent]["action_mask"] = self._mask
+            if before is not None and before != agent:
+                self.infos[before]["action_mask"] = _no_actions()
             return
+        self._asked = None
+        self._mask = _no_actions()
+        if before is not None:
+            self.infos[before]["action_mask"] = _no_actions()
         for p, r in enumerate(final_rewards(self.state, self.gold_reward)):
             agent = self.possible_agents[p]
             self.rewards[agent] = r
@@ -170,27 +206,33 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         apply(self.state, answer)
         self._cache = {}
         self._select()
-        self._accumulate_rewards()
+        if self.state.pending is None:
+            # Rewards are all 0 until the game ends, and adding 0.0 changes no
+            # sum: accumulating only then saves a loop over the agents each step.
+            self._accumulate_rewards()
 
     # --- what an agent sees -------------------------------------------------------------
 
     def observe(self, agent: str) -> Obs:
-        """``agent``'s observation: its seat's view and its action mask."""
+        """``agent``'s observation: its seat's view and its action mask.
+
+        Encoded on the first request after each step and kept until the next
+        step, so ``last()`` and ``observe()`` together encode once.
+        """
         cached = self._cache.get(agent)
         if cached is None:
-            seat = self._seat[agent]
-            s = self.state
-            d = s.pending
-            mask = action_mask(d if d is not None and d.seat == seat else None)
-            cached = {"observation": encode(observe(s, seat)), "action_mask": mask}
+            vector = encode(observe(self.state, self._seat[agent]))
+            cached = {"observation": vector, "action_mask": self.action_mask(agent)}
             self._cache[agent] = cached
         return cached
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
-        """Only the action mask of ``agent`` (cheaper than a whole observation)."""
-        d = self.state.pending
-        seat = self._seat[agent]
-        return action_mask(d if d is not None and d.seat == seat else None)
+        """Only the action mask of ``agent`` (no observation is encoded).
+
+        The asked agent's mask is the array in ``infos[agent]["action_mask"]``,
+        built once per decision; any other agent gets zeros.
+        """
+        return self._mask if agent == self._asked else _no_actions()
 
     def render(self) -> str | None:
         """The public events since the last call, narrated, then the table (spectator)."""
@@ -211,9 +253,77 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         pass
 
 
+def _frozen_zeros() -> npt.NDArray[np.int8]:
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask.flags.writeable = False
+    return mask
+
+
+#: The mask of an agent that is not being asked.  One shared array, read-only
+#: so that no caller can change another's: a fresh one per step cost about
+#: 0.3 us, a few percent of a step.
+NO_ACTIONS: npt.NDArray[np.int8] = _frozen_zeros()
+
+
+def _no_actions() -> npt.NDArray[np.int8]:
+    """The all-zero mask of an agent that is not being asked (shared, read-only)."""
+    return NO_ACTIONS
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # untyped base
+    """PettingZoo's order checks, without their cost on every step.
+
+    The stock wrapper reaches the environment's attributes through its
+    ``__getattr__`` (a set lookup, a name check and a ``getattr`` each): five
+    times in ``last()``, once in ``step()`` and twice per ``agent_iter`` turn,
+    together about a fifth of a step.  These three methods read the wrapped
+    environment directly instead and keep every check: no ``last()``,
+    ``step()`` or ``agent_iter()`` before ``reset()``, a warning for a step
+    after the game, and one ``step()`` per turn of ``agent_iter``.
+    """
+
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        result: tuple[Obs | None, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the stock wrapper's error or warning
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderEnforcingIterable(self, max_iter)
+
+
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # untyped base
+    def __iter__(self) -> _OrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # untyped base
+    """The stock iterator, reading the environment past the wrapper."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = inner.agent_selection
+        return agent
+
+
 def env(**kwargs: Any) -> AECEnv[str, Obs, int]:
     """The AEC environment with PettingZoo's order checks (see :class:`raw_env`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcing(raw_env(**kwargs))
 
 
 __all__ = ["env", "final_rewards", "make_config", "raw_env"]

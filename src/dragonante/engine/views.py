@@ -26,7 +26,12 @@ SPECTATOR = None
 
 
 def observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
-    """A JSON-ready view of ``s`` for ``seat`` (or a spectator; ``gm``: a game-master)."""
+    """A JSON-ready view of ``s`` for ``seat`` (or a spectator; ``gm``: a game-master).
+
+    The learning environments call this at every step (issue 14), so it skips
+    work on empty zones and masks; ``tests/agents/reference_encoding.py``
+    keeps the plain version whose views it must equal.
+    """
     n = s.n
     d = s.pending
     ab = s.abilities
@@ -40,12 +45,13 @@ def observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
     if seat is not None:
         known = s.known
         if known:
+            get, bit = known.get, 1 << seat
             for p in range(n):
                 if p != seat:
                     # A known card anted face down is still "in that player's
                     # hand" until the reveal: listing it elsewhere would leak the ante.
                     held = [*s.hands[p], s.ante_choice[p]]
-                    cards = [c for c in held if c >= 0 and (known.get(c, 0) >> seat) & 1]
+                    cards = [c for c in held if c >= 0 and get(c, 0) & bit]
                     if cards:
                         known_in_hands[p] = sorted(cards)
     private_look: list[int] = []
@@ -63,27 +69,27 @@ def observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
         "stakes": s.stakes,
         "hole": s.hole,
         "hole_owed": list(s.hole_owed),
-        "debts": [list(d) for d in s.debts],
+        "debts": [list(d) for d in s.debts] if s.debts else [],
         "hand": list(s.hands[seat]) if seat is not None else None,
-        "hand_sizes": [len(h) for h in s.hands],
+        "hand_sizes": list(map(len, s.hands)),
         "known_in_hands": known_in_hands,
         "flights": [list(f) for f in s.flights],
         "ante": list(s.ante),
         "ante_placed": [c >= 0 for c in s.ante_choice],
         "my_ante": s.ante_choice[seat] if seat is not None else -1,
-        "revealed": [c for c in s.limbo if d is None or d.kind != SEER_KEEP],
+        "revealed": list(s.limbo) if d is None or d.kind != SEER_KEEP else [],
         "private_look": private_look,
         "deck_size": len(s.deck),
         "discard": visible_discards(s, seat),
         "discard_size": len(s.discard),
         "specials": list(s.specials) if reveal else None,
         "round_card": list(s.round_card),
-        "archmage": [p for p in range(n) if (s.archmage >> p) & 1],
+        "archmage": _seats(s.archmage, n),
         "merchant_prince": s.merchant_prince,
         "druid": s.druid,
         "priest": s.priest,
-        "monarch": [p for p in range(n) if (s.monarch >> p) & 1],
-        "warlord": [p for p in range(n) if (s.warlord >> p) & 1],
+        "monarch": _seats(s.monarch, n),
+        "warlord": _seats(s.warlord, n),
         "dracolich": list(s.dracolich),
         "wild": _bits(s.wild),
         "dragonrider": _bits(s.dragonrider),
@@ -117,12 +123,16 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
     known = s.known
     if not known:
         return list(s.discard)
-    out = []
-    for c in s.discard:
-        mask = known.get(c)
-        if mask is None or (seat is not None and (mask >> seat) & 1):
-            out.append(c)
-    return out
+    get = known.get
+    if seat is None:
+        return [c for c in s.discard if get(c) is None]
+    bit = 1 << seat
+    return [c for c in s.discard if (mask := get(c)) is None or mask & bit]
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    """The seats below ``n`` whose bit is set in ``mask`` (most masks are 0)."""
+    return [p for p in range(n) if (mask >> p) & 1] if mask else []
 
 
 def _bits(mask: int) -> list[int]:

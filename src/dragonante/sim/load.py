@@ -328,6 +328,19 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
             # Bots answering at machine speed exceed a person's message rate.
             "--max-rate",
             "10000",
+            # Every table and seat comes from this one address: no per-address limits.
+            "--limit-tables",
+            "0",
+            "--limit-seats",
+            "0",
+            "--limit-sockets",
+            "0",
+            "--max-sockets-per-address",
+            "0",
+            "--max-tables",
+            "0",
+            "--max-sockets",
+            "0",
         ]
         say(f"starting a server on {base} ...")
         with open(server_log, "wb") as out:

@@ -13,6 +13,12 @@ at random through the engine's fast path
 (one spec per seat, e.g. ``["heuristic", "random"]``) each seat is a bot
 from :func:`dragonante.bots.make_bot` seeing only its ``SeatView``.  A
 ``--bots`` command-line option only has to pass the list through.
+
+The games are played in chunks of consecutive seeds by
+:func:`simulate_chunk`, a pure function, on any backend of
+:mod:`dragonante.sim.parallel` (this process, local worker processes or a
+Dask cluster); the chunk reports are merged in seed order, so the report is
+the same whatever the backend, apart from ``seconds``.
 """
 
 from __future__ import annotations
@@ -29,7 +35,14 @@ from dragonante.engine.config import GameConfig
 from dragonante.engine.game import apply, new_game
 from dragonante.engine.invariants import violations
 from dragonante.engine.state import GameState
+from dragonante.sim.parallel import Backend, run_chunks, split
 from dragonante.sim.selfplay import MAX_DECISIONS, GameResult, play_random
+
+#: Fewest games per chunk on worker processes: random games take about half
+#: a millisecond, so a chunk must be long next to a process round trip.
+CHUNK = 100
+#: Most games per chunk: the progress bar moves at least this often.
+LARGEST_CHUNK = 1000
 
 
 @dataclass(slots=True)
@@ -146,35 +159,26 @@ def play_bots(
     )
 
 
-def simulate(
+def simulate_chunk(
     config: GameConfig,
-    games: int,
-    seed: int = 0,
-    check_every_step: bool = False,
-    bots: Sequence[str] | None = None,
-    progress: Callable[[int], None] | None = None,
+    check_every_step: bool,
+    bots: Sequence[str] | None,
+    first_seed: int,
+    n: int,
 ) -> SimulationReport:
-    """Play ``games`` games (seeds ``seed`` upwards) and report what happened.
-
-    ``progress(k)`` is called after each game with the number just finished
-    (1), for progress bars.  ``bots`` must have one spec per seat if given.
-    """
-    config = config.validate()
-    n = config.players
-    if bots is not None and len(bots) != n:
-        raise ValueError(f"need one bot per seat ({n}), got {len(bots)}")
+    """Chunk function (any process, any machine): play seeds ``first_seed ..
+    first_seed + n - 1`` and report them; :func:`merge_reports` adds chunks up."""
+    players = config.players
     report = SimulationReport(
-        players=n,
-        seed=seed,
-        games=games,
-        wins_by_seat=[0] * n,
+        players=players,
+        seed=first_seed,
+        games=n,
+        wins_by_seat=[0] * players,
         check_every_step=check_every_step,
         bots=list(bots) if bots is not None else None,
     )
     gambits: list[int] = []
-    clock = time.perf_counter
-    t0 = clock()
-    for g in range(seed, seed + games):
+    for g in range(first_seed, first_seed + n):
         try:
             if bots is None:
                 state, result = play_random(config, g, check=check_every_step)
@@ -196,13 +200,77 @@ def simulate(
                     report.wins_by_seat[w] += 1
             elif not found:
                 report.stuck.append(g)
-        if progress is not None:
-            progress(1)
-    report.seconds = clock() - t0
     report.total_gambits = sum(gambits)
     report.min_gambits = min(gambits, default=0)
     report.max_gambits = max(gambits, default=0)
     return report
 
 
-__all__ = ["GameError", "GameViolations", "SimulationReport", "play_bots", "simulate"]
+def merge_reports(total: SimulationReport, part: SimulationReport) -> None:
+    """Add the chunk report ``part`` (the seeds right after ``total``'s) to ``total``."""
+    if part.completed:
+        low = part.min_gambits if not total.completed else min(total.min_gambits, part.min_gambits)
+        total.min_gambits = low
+        total.max_gambits = max(total.max_gambits, part.max_gambits)
+    total.games += part.games
+    total.completed += part.completed
+    total.errors.extend(part.errors)
+    total.invariant_violations.extend(part.invariant_violations)
+    total.stuck.extend(part.stuck)
+    total.wins_by_seat = [a + b for a, b in zip(total.wins_by_seat, part.wins_by_seat, strict=True)]
+    total.total_gambits += part.total_gambits
+    total.total_decisions += part.total_decisions
+
+
+def simulate(
+    config: GameConfig,
+    games: int,
+    seed: int = 0,
+    check_every_step: bool = False,
+    bots: Sequence[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    workers: int | Backend = 1,
+) -> SimulationReport:
+    """Play ``games`` games (seeds ``seed`` upwards) and report what happened.
+
+    ``workers`` is a number of local processes or a
+    :class:`~dragonante.sim.parallel.Backend`.  ``progress(k)`` is called as
+    each chunk of ``k`` games ends, for progress bars.  ``bots`` must have
+    one spec per seat if given.
+    """
+    config = config.validate()
+    n = config.players
+    if bots is not None and len(bots) != n:
+        raise ValueError(f"need one bot per seat ({n}), got {len(bots)}")
+    backend = workers if isinstance(workers, Backend) else Backend(workers)
+    report = SimulationReport(
+        players=n,
+        seed=seed,
+        games=0,
+        wins_by_seat=[0] * n,
+        check_every_step=check_every_step,
+        bots=list(bots) if bots is not None else None,
+    )
+    # Bot games are a hundred times slower than random ones: smaller chunks.
+    smallest, largest = (CHUNK, LARGEST_CHUNK) if bots is None else (1, LARGEST_CHUNK // 20)
+    pieces = split(seed, games, backend.parallelism, smallest, largest)
+    specs = list(bots) if bots is not None else None
+    clock = time.perf_counter
+    t0 = clock()
+    for part in run_chunks(
+        simulate_chunk, (config, check_every_step, specs), pieces, backend, progress
+    ):
+        merge_reports(report, part)
+    report.seconds = clock() - t0
+    return report
+
+
+__all__ = [
+    "GameError",
+    "GameViolations",
+    "SimulationReport",
+    "merge_reports",
+    "play_bots",
+    "simulate",
+    "simulate_chunk",
+]

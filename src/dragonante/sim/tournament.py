@@ -33,17 +33,16 @@ without ``@`` have none (unless no entry names any: then the table's own
   searching bots, iterations per second.
 
 Everything except the timings is a pure function of (seats, games, seed,
-config): the number of worker processes changes nothing else.
+config): the backend of :mod:`dragonante.sim.parallel` (this process, local
+worker processes or a Dask cluster) changes nothing else.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -52,11 +51,15 @@ from dragonante.bots.base import SeatView
 from dragonante.engine.config import ConfigError, GameConfig
 from dragonante.engine.game import apply, new_game
 from dragonante.engine.series import game_seed
+from dragonante.sim.parallel import Backend, run_chunks, split
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 #: A game that asks more questions than this is abandoned as stuck.
 MAX_DECISIONS = 100_000
+#: Most games per chunk: bot games are slow (search bots take seconds), so
+#: chunks stay small enough for the progress bar and the load to even out.
+LARGEST_CHUNK = 25
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -153,14 +156,15 @@ def play_game(
     )
 
 
-def _play_chunk(
-    config: GameConfig, entries: list[str], seed: int, games: list[int]
+def play_chunk(
+    config: GameConfig, entries: list[str], seed: int, first: int, count: int
 ) -> list[GameOutcome]:
-    """Worker entry point: play the listed games of the tournament."""
+    """Chunk function (any process, any machine): play games ``first ..
+    first + count - 1`` of the tournament ``seed``."""
     n = len(entries)
     return [
         play_game(config, seating(entries, g), game_seed(seed, g // n), game_seed(seed, g), g)
-        for g in games
+        for g in range(first, first + count)
     ]
 
 
@@ -243,47 +247,28 @@ def check_seats(seats: Sequence[str], config: GameConfig | None = None) -> None:
             raise ValueError(str(e)) from None
 
 
-def _chunks(games: int, workers: int) -> Iterator[list[int]]:
-    size = max(1, min(25, games // (workers * 4) or 1))
-    for start in range(0, games, size):
-        yield list(range(start, min(games, start + size)))
-
-
 def run_tournament(
     seats: Sequence[str],
     games: int,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | Backend = 1,
     config: GameConfig | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> TournamentResult:
-    """Play the tournament; ``progress(k)`` is called as each batch of k games ends."""
+    """Play the tournament on ``workers`` (local processes, or a
+    :class:`~dragonante.sim.parallel.Backend`); ``progress(k)`` is called as
+    each batch of k games ends."""
     entries = [spec.strip() for spec in seats]
     check_seats(entries, (config or GameConfig()).with_(players=len(entries)))
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    backend = workers if isinstance(workers, Backend) else Backend(workers)
     n = len(entries)
     cfg = (config or GameConfig()).with_(players=n).validate()
+    pieces = split(0, games, backend.parallelism, 1, LARGEST_CHUNK)
     outcomes: list[GameOutcome] = []
-    chunks = list(_chunks(games, workers))
-    if workers == 1:
-        for chunk in chunks:
-            outcomes.extend(_play_chunk(cfg, entries, seed, chunk))
-            if progress is not None:
-                progress(len(chunk))
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, os.cpu_count() or workers)) as pool:
-            futures: list[Future[list[GameOutcome]]] = [
-                pool.submit(_play_chunk, cfg, entries, seed, chunk) for chunk in chunks
-            ]
-            for fut in as_completed(futures):
-                part = fut.result()
-                outcomes.extend(part)
-                if progress is not None:
-                    progress(len(part))
-    outcomes.sort(key=lambda o: o.index)
+    for part in run_chunks(play_chunk, (cfg, entries, seed), pieces, backend, progress):
+        outcomes.extend(part)
     return summarize(entries, outcomes, seed, n)
 
 

@@ -9,6 +9,7 @@ from textual.pilot import Pilot
 
 from dragonante.interfaces.cli.table_options import DEFAULT_TABLE, build_config
 from dragonante.interfaces.tui import TableApp, TableGame
+from dragonante.interfaces.tui.base import TableBase
 from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
 from dragonante.interfaces.tui.screens import CoverScreen, TextScreen
 
@@ -43,7 +44,7 @@ async def settle(pilot: Pilot[int]) -> None:
     raise AssertionError("the bots never stopped thinking")
 
 
-def screen_text(app: TableApp) -> str:
+def screen_text(app: TableBase) -> str:
     """Every character on the screen now (the table, or a page over it)."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 

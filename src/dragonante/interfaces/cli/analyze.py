@@ -3,12 +3,14 @@
     dragonante analyze --games 10000 --players 4 --workers 2 --out analysis
     dragonante analyze --games 2000 --players 3 --bots heuristic --json
     dragonante analyze --games 1000 --ruleset emperors-gambit --deck emperors-gambit --lang it
+    dragonante analyze --games 100000 --bots baseline --scheduler tcp://10.0.0.5:8786
 
 Plays games with seeds ``--seed`` .. ``--seed + --games - 1`` (the bots of
 ``--bots``, default uniform random), then writes ``report.json``, the PNG
 plots and ``report.html`` into ``--out`` and prints a short summary, or
 the whole report as JSON with ``--json``.  The numbers do not depend on
-``--workers``.  What each number means: ``docs/analysis.md``; how it is
+``--workers`` (local processes) or ``--scheduler`` (a Dask cluster,
+``docs/cluster.md``).  What each number means: ``docs/analysis.md``; how it is
 computed: :mod:`dragonante.sim.analysis`.
 """
 
@@ -23,8 +25,15 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from dragonante.engine.config import GameConfig
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.parallel_options import (
+    SchedulerOpt,
+    WorkersOpt,
+    backend_errors,
+    make_backend,
+)
 from dragonante.interfaces.cli.play import (
     FirstSeedOpt,
     JsonOpt,
@@ -42,6 +51,8 @@ from dragonante.interfaces.cli.table_options import (
 )
 from dragonante.sim.analysis.output import write_report
 from dragonante.sim.analysis.run import run_analysis
+from dragonante.sim.analysis.summary import Summary
+from dragonante.sim.parallel import Backend
 
 #: Show a progress bar from this many games on (shorter runs finish at once).
 PROGRESS_FROM = 1000
@@ -55,7 +66,8 @@ def analyze_command(
     players: PlayersOpt = 4,
     games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 1000,
     seed: FirstSeedOpt = 0,
-    workers: Annotated[int, typer.Option("--workers", help=helptext("opt.workers"))] = 1,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     out: Annotated[Path, typer.Option("--out", help=helptext("opt.analyze_out"))] = Path(
         "analysis"
     ),
@@ -68,8 +80,7 @@ def analyze_command(
     lang = check_lang(lang)
     if games < 1:
         raise UserError(t("cli.error.games", lang, games=games))
-    if workers < 1:
-        raise UserError(t("cli.error.workers", lang, workers=workers))
+    backend = make_backend(workers, scheduler, lang)
     choices = table
     config = build_config(choices, lang)
     specs = parse_opponents(bots, players, lang, count_error="cli.error.bots_count")
@@ -85,21 +96,8 @@ def analyze_command(
         "deck": table.deck,
         "lang": lang,
     }
-    if as_json or games < PROGRESS_FROM or not sys.stderr.isatty():
-        summary = run_analysis(config, specs, games, seed, workers)
-    else:
-        with Progress(
-            TextColumn(t("analyze.progress", lang)),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
-            task = bar.add_task("games", total=games)
-            summary = run_analysis(
-                config, specs, games, seed, workers, progress=lambda k: bar.advance(task, k)
-            )
+    with backend_errors(lang):
+        summary = _run(config, specs, games, seed, backend, as_json, lang)
     report, plots = write_report(summary, run, out, lang)
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
@@ -107,6 +105,32 @@ def analyze_command(
     for line in summary_lines(report, lang):
         typer.echo(line)
     typer.echo(t("analyze.written", lang, path=out, plots=len(plots)))
+
+
+def _run(
+    config: GameConfig,
+    specs: list[str],
+    games: int,
+    seed: int,
+    backend: Backend,
+    quiet: bool,
+    lang: str,
+) -> Summary:
+    """Play the games, with a progress bar (on stderr) on long runs in a terminal."""
+    if quiet or games < PROGRESS_FROM or not sys.stderr.isatty():
+        return run_analysis(config, specs, games, seed, backend)
+    with Progress(
+        TextColumn(t("analyze.progress", lang)),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        return run_analysis(
+            config, specs, games, seed, backend, progress=lambda k: bar.advance(task, k)
+        )
 
 
 def _pct(x: float) -> str:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
@@ -61,6 +61,9 @@ from dragonante.interfaces.render import (
     table_view,
 )
 from dragonante.interfaces.session import LocalGame
+
+if TYPE_CHECKING:
+    from dragonante.interfaces.tui.lobby import Seating
 
 #: Exit code after Ctrl-C (128 + SIGINT, the shell convention).
 EXIT_INTERRUPTED = 130
@@ -131,12 +134,22 @@ def play_command(
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
     plain: Annotated[bool, typer.Option("--plain", help=helptext("opt.plain"))] = False,
     humans: Annotated[str, typer.Option("--humans", help=helptext("opt.humans"))] = "",
+    join: Annotated[str | None, typer.Option("--join", help=helptext("opt.join"))] = None,
+    name: Annotated[str, typer.Option("--name", help=helptext("opt.name"))] = "",
+    server: Annotated[str | None, typer.Option("--server", help=helptext("opt.server"))] = None,
+    create: Annotated[bool, typer.Option("--create", help=helptext("opt.create"))] = False,
+    bot_level: Annotated[
+        str, typer.Option("--bot-level", help=helptext("opt.join_bots"))
+    ] = "medium",
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
     lang = check_lang(lang)
     choices = replace(table, time_limit_minutes=time_limit, series_games=series)
     config = build_config(choices, lang)
+    if join is not None or create:
+        online_config = config if create else None
+        raise typer.Exit(play_online(join, name, server, online_config, lang, bot_level))
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
     people = parse_humans(humans, players, lang) if humans else (seat,)
@@ -205,6 +218,60 @@ def parse_humans(text: str, players: int, lang: str) -> tuple[int, ...]:
     if not seats or len(set(seats)) != len(seats) or not all(0 <= p < players for p in seats):
         raise UserError(t("cli.error.humans", lang, last=players - 1, given=text))
     return tuple(seats)
+
+
+def play_online(
+    target: str | None,
+    name: str,
+    server: str | None,
+    config: GameConfig | None,
+    lang: str,
+    bot_level: str,
+) -> int:
+    """``--join`` (or ``--create``): take a seat at a server's table and play it full-screen.
+
+    The seat is taken before the screen opens, so a refusal (no server, no
+    such table, a full table, a name taken, another protocol) is one line.
+    """
+    from dragonante.engine.config import config_to_dict
+    from dragonante.interfaces.tui.lobby import (
+        DEFAULT_SERVER,
+        JoinError,
+        check_server,
+        create_and_join,
+        join,
+        parse_target,
+    )
+
+    if target is not None and config is not None:
+        raise UserError(t("join.error.both", lang))
+    if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
+        raise UserError(t("join.error.terminal", lang))
+    server = server or DEFAULT_SERVER
+    try:
+        if config is not None:
+            if not name:
+                raise JoinError("join.error.name_needed")
+            seating = create_and_join(check_server(server), config_to_dict(config), name)
+        else:
+            assert target is not None
+            seating = join(parse_target(target, server), name)
+    except JoinError as e:
+        raise UserError(e.message(lang)) from None
+    return run_online(seating, lang, bot_level)
+
+
+def run_online(seating: Seating, lang: str, bot_level: str) -> int:
+    """The full-screen table for one seat on a server; the line to come back after leaving."""
+    from dragonante.interfaces.tui.online import OnlineTableApp
+
+    app = OnlineTableApp(seating, lang, bot_level)
+    app.run()
+    if app.failure is not None:
+        raise UserError(app.failure)
+    if not app.source.over:
+        typer.echo(t("join.resume", lang, code=seating.code, url=seating.resume_url))
+    return 0
 
 
 def play_full_screen(

@@ -41,6 +41,11 @@ def _check_port(host: str, port: int) -> None:
             fail(f"cannot listen on {host}:{port}: {e.strerror}")
 
 
+def _shortest(*seconds: float) -> float:
+    """The shortest of the enabled (non-zero) time limits (20 s if none is)."""
+    return min((s for s in seconds if s > 0), default=20.0)
+
+
 @app.command("serve", help=helptext("cmd.serve"))
 def serve(
     host: Annotated[str, typer.Option(help=helptext("opt.serve_host"))] = "127.0.0.1",
@@ -67,6 +72,32 @@ def serve(
     ability_visibility: Annotated[
         str | None,
         typer.Option("--ability-visibility", help=helptext("opt.ability_serve_visibility")),
+    ] = None,
+    limit_tables: Annotated[int, typer.Option(help=helptext("opt.serve_limit_tables"), min=0)] = 20,
+    limit_seats: Annotated[int, typer.Option(help=helptext("opt.serve_limit_seats"), min=0)] = 60,
+    limit_sockets: Annotated[
+        int, typer.Option(help=helptext("opt.serve_limit_sockets"), min=0)
+    ] = 120,
+    limit_window: Annotated[
+        float, typer.Option(help=helptext("opt.serve_limit_window"), min=1)
+    ] = 600.0,
+    max_tables: Annotated[int, typer.Option(help=helptext("opt.serve_max_tables"), min=0)] = 2000,
+    max_sockets: Annotated[
+        int, typer.Option(help=helptext("opt.serve_max_sockets"), min=0)
+    ] = 10000,
+    max_sockets_per_address: Annotated[
+        int, typer.Option(help=helptext("opt.serve_max_sockets_per_address"), min=0)
+    ] = 40,
+    open_table_ttl: Annotated[
+        float, typer.Option(help=helptext("opt.serve_open_table_ttl"), min=0)
+    ] = 3600.0,
+    finished_grace: Annotated[
+        float, typer.Option(help=helptext("opt.serve_finished_grace"), min=0)
+    ] = 300.0,
+    away_after: Annotated[float, typer.Option(help=helptext("opt.serve_away_after"), min=0)] = 60.0,
+    away_bot: Annotated[str, typer.Option(help=helptext("opt.serve_away_bot"))] = "medium",
+    trusted_proxy: Annotated[
+        list[str] | None, typer.Option(help=helptext("opt.serve_trusted_proxy"))
     ] = None,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
@@ -100,6 +131,16 @@ def serve(
         )
     if default_visibility and default_abilities == "none":
         fail("--ability-visibility needs --abilities disks or --abilities skills")
+    from dragonante.bots import bot_names
+    from dragonante.interfaces.web.limits import parse_networks
+
+    if away_bot not in bot_names():
+        fail(f"unknown --away-bot {away_bot!r}; choose from {', '.join(bot_names())}")
+    proxies = tuple(trusted_proxy or ())
+    try:
+        parse_networks(proxies)
+    except ValueError as e:
+        fail(f"bad --trusted-proxy: {e}")
     _check_port(host, port)
     try:
         engine = open_database(db)
@@ -117,6 +158,20 @@ def serve(
                 default_preset=default_preset,
                 default_abilities="" if default_abilities == "none" else default_abilities,
                 default_ability_visibility=default_visibility,
+                limit_window=limit_window,
+                limit_tables=limit_tables,
+                limit_seats=limit_seats,
+                limit_sockets=limit_sockets,
+                max_tables=max_tables,
+                max_sockets=max_sockets,
+                max_sockets_per_address=max_sockets_per_address,
+                open_table_ttl=open_table_ttl,
+                finished_grace=finished_grace,
+                away_after=away_after,
+                away_bot=away_bot,
+                trusted_proxies=proxies,
+                # Sweep often enough that short settings (tests, demos) are honoured.
+                sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
             ),
             engine=engine,
         ),
@@ -126,6 +181,10 @@ def serve(
         log_level=log_level,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # uvicorn would otherwise believe X-Forwarded-For from any loopback
+        # peer and rewrite the client address the limits count; the server
+        # decides itself, from --trusted-proxy (``limits.client_address``).
+        proxy_headers=False,
     )
 
 

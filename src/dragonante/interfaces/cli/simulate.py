@@ -3,13 +3,18 @@
     dragonante simulate --players 4 --games 1000 --seed 1
     dragonante simulate --players 3 --games 200 --check-every-step --json
     dragonante simulate --players 4 --games 100 --bots heuristic,baseline,random,ismcts:iters=50
+    dragonante simulate --players 4 --games 100000 --workers 2
+    dragonante simulate --players 4 --games 100000 --scheduler tcp://10.0.0.5:8786
 
 Plays games with seeds ``--seed`` .. ``--seed + --games - 1``, catches any
 exception (reported with the seed that caused it), checks the game's
 conservation laws at the end of each game (or after every answer with
 ``--check-every-step``), and prints a summary, or JSON with ``--json``.
-Exit code 0 when every game finished cleanly, 1 when some game raised,
-stalled or broke an invariant (so CI can run it), 2 for bad options.
+``--workers N`` plays chunks of seeds on N local processes and
+``--scheduler`` on a Dask cluster (``docs/cluster.md``); the report is the
+same either way, apart from the timing.  Exit code 0 when every game
+finished cleanly, 1 when some game raised, stalled or broke an invariant
+(so CI can run it), 2 for bad options.
 See :mod:`dragonante.sim.simulate`.
 """
 
@@ -23,8 +28,15 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from dragonante.engine.config import GameConfig
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.parallel_options import (
+    SchedulerOpt,
+    WorkersOpt,
+    backend_errors,
+    make_backend,
+)
 from dragonante.interfaces.cli.play import (
     FirstSeedOpt,
     JsonOpt,
@@ -40,6 +52,7 @@ from dragonante.interfaces.cli.table_options import (
     helptext,
     table_options,
 )
+from dragonante.sim.parallel import Backend
 from dragonante.sim.simulate import SimulationReport, simulate
 
 #: Show a progress bar from this many games on (shorter runs finish at once).
@@ -58,6 +71,8 @@ def simulate_command(
     as_json: JsonOpt = False,
     lang: LangOpt = "en",
     bots: Annotated[str | None, typer.Option("--bots", help=helptext("opt.bots"))] = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play random games, check every one, and report errors, invariants and statistics."""
@@ -69,26 +84,9 @@ def simulate_command(
         specs = parse_opponents(bots, players, lang, count_error="cli.error.bots_count")
     if games < 1:
         raise UserError(t("cli.error.games", lang, games=games))
-    if as_json or games < PROGRESS_FROM or not sys.stdout.isatty():
-        report = simulate(config, games, seed, check_every_step, bots=specs)
-    else:
-        with Progress(
-            TextColumn(t("sim.progress", lang)),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(),
-            transient=True,
-        ) as bar:
-            task = bar.add_task("games", total=games)
-            report = simulate(
-                config,
-                games,
-                seed,
-                check_every_step,
-                bots=specs,
-                progress=lambda k: bar.advance(task, k),
-            )
+    backend = make_backend(workers, scheduler, lang)
+    with backend_errors(lang):
+        report = _run(config, games, seed, check_every_step, specs, backend, as_json, lang)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
     else:
@@ -96,6 +94,39 @@ def simulate_command(
             typer.echo(line)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def _run(
+    config: GameConfig,
+    games: int,
+    seed: int,
+    check_every_step: bool,
+    specs: list[str] | None,
+    backend: Backend,
+    quiet: bool,
+    lang: str,
+) -> SimulationReport:
+    """Play the games, with a progress bar on long runs in a terminal."""
+    if quiet or games < PROGRESS_FROM or not sys.stdout.isatty():
+        return simulate(config, games, seed, check_every_step, bots=specs, workers=backend)
+    with Progress(
+        TextColumn(t("sim.progress", lang)),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        return simulate(
+            config,
+            games,
+            seed,
+            check_every_step,
+            bots=specs,
+            progress=lambda k: bar.advance(task, k),
+            workers=backend,
+        )
 
 
 def summary_lines(report: SimulationReport, lang: str) -> list[str]:

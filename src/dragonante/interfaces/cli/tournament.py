@@ -2,12 +2,16 @@
 
     dragonante tournament --seats ismcts,heuristic,heuristic,heuristic --games 200 --seed 1
     dragonante tournament --seats heuristic,baseline,baseline,baseline --games 1000 --json
+    dragonante tournament --seats ismcts,baseline,baseline,baseline --games 400 --workers 2
+    dragonante tournament --seats ismcts,baseline --games 400 --scheduler tcp://10.0.0.5:8786
 
 Each entry of ``--seats`` is a bot spec, ``name[:setting=value...]`` (e.g.
 ``ismcts:iters=200``); entries with the same spec are pooled.  With
 ``--abilities`` an entry may carry its character's abilities after ``@``
 (``heuristic@random``), which move with it as seats rotate.  See
 :mod:`dragonante.sim.tournament` for how seats rotate and how ties count.
+``--workers N`` plays on N local processes, ``--scheduler`` on a Dask cluster
+(``docs/cluster.md``); only the decision timings depend on either.
 """
 
 from __future__ import annotations
@@ -22,7 +26,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dragonante.bots import BotSpecError
+from dragonante.i18n import DEFAULT_LANG
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.parallel_options import (
+    SchedulerOpt,
+    WorkersOpt,
+    backend_errors,
+    make_backend,
+)
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
     TableChoices,
@@ -45,7 +56,8 @@ def tournament_command(
     ],
     games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
     seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
-    workers: Annotated[int, typer.Option("--workers", help="Worker processes (default: 1).")] = 1,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
@@ -59,8 +71,8 @@ def tournament_command(
         raise UserError(str(e.args[0]) if e.args else str(e)) from None
     if games < 1:
         raise UserError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise UserError(f"--workers must be at least 1, got {workers}")
+    # The tournament speaks English only (no --lang yet).
+    backend = make_backend(workers, scheduler, DEFAULT_LANG)
     choices = replace(table, players=len(entries))
     config = build_config(choices)
     try:
@@ -69,21 +81,25 @@ def tournament_command(
     except (KeyError, BotSpecError, ValueError) as e:
         raise UserError(str(e.args[0]) if e.args else str(e)) from None
     if as_json:
-        result = run_tournament(entries, games, seed, workers, config)
+        with backend_errors(DEFAULT_LANG):
+            result = run_tournament(entries, games, seed, backend, config)
         typer.echo(json.dumps(result.to_dict(), indent=2))
         return
     console = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]tournament"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
+    with (
+        backend_errors(DEFAULT_LANG),
+        Progress(
+            TextColumn("[bold]tournament"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as bar,
+    ):
         task = bar.add_task("games", total=games)
         result = run_tournament(
-            entries, games, seed, workers, config, progress=lambda k: bar.advance(task, k)
+            entries, games, seed, backend, config, progress=lambda k: bar.advance(task, k)
         )
     _print_table(result)
 

@@ -4,7 +4,11 @@ One concept per module: :mod:`.table` the game behind the screen (people,
 bots, answers, take-back), :mod:`.snapshot` what one seat may see at one
 moment, :mod:`.cards` cards as colored badges, :mod:`.seats`,
 :mod:`.hand`, :mod:`.question` and :mod:`.log` the panels,
-:mod:`.screens` the pages over the table, :mod:`.app` the application.
+:mod:`.screens` the pages over the table, :mod:`.base` the layout and keys
+every table shares, :mod:`.app` the application for a local game.
+``play --join`` feeds the same screen from a server: :mod:`.lobby` takes the
+seat (HTTP), :mod:`.remote` turns the seat's frames into snapshots and
+:mod:`.online` is its application (the WebSocket).
 """
 
 from dragonante.interfaces.tui.app import TableApp

@@ -21,28 +21,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual import work
-from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.i18n import t
 from dragonante.interfaces.narrate import Narrator
-from dragonante.interfaces.render import ability_help_lines, card_help_lines
-from dragonante.interfaces.tui.hand import HandPanel
+from dragonante.interfaces.tui.base import TableBase
 from dragonante.interfaces.tui.log import LogPanel
-from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
-from dragonante.interfaces.tui.screens import CardScreen, CoverScreen, HelpScreen, SummaryScreen
-from dragonante.interfaces.tui.seats import SeatsPanel
-from dragonante.interfaces.tui.snapshot import Snapshot, take_snapshot
+from dragonante.interfaces.tui.question import QuestionPanel
+from dragonante.interfaces.tui.screens import CoverScreen, SummaryScreen
+from dragonante.interfaces.tui.snapshot import take_snapshot
 from dragonante.interfaces.tui.table import TableGame
 
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
-#: The two themes the ``t`` key switches between.
-THEMES = ("textual-dark", "textual-light")
 
 
 def seat_names(players: int, humans: tuple[int, ...], lang: str) -> list[str]:
@@ -50,31 +43,12 @@ def seat_names(players: int, humans: tuple[int, ...], lang: str) -> list[str]:
     return [t("seat.player" if p in humans else "seat.bot", lang, seat=p) for p in range(players)]
 
 
-class TableApp(App[int]):
-    """One game at the full-screen table; the exit code is its result."""
+class TableApp(TableBase):
+    """One local game at the full-screen table; the exit code is its result."""
 
-    TITLE = "dragonante"
-    ENABLE_COMMAND_PALETTE = False
-    CSS = """
-    Screen { layout: vertical; }
-    #seats { height: auto; max-height: 50%; padding: 0 1; }
-    #hand { height: auto; padding: 0 1; }
-    #bottom { height: 1fr; min-height: 5; }
-    #question { width: 1fr; border: round $accent; }
-    #question-text { height: auto; }
-    #answers { height: 1fr; border: none; padding: 0; }
-    #log { width: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
-    #keys { height: 1; background: $panel; padding: 0 1; }
-    """
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
-        Binding("ctrl+c", "quit_game", show=False, priority=True),
-        Binding("q", "quit_game", show=False),
-        Binding("question_mark", "help", show=False),
-        Binding("c", "card", show=False),
         Binding("u", "take_back", show=False),
         Binding("s", "save", show=False),
-        Binding("t", "theme", show=False),
-        *(Binding(k, f"number({i})", show=False) for i, k in enumerate(NUMBER_KEYS)),
     ]
 
     def __init__(
@@ -86,9 +60,8 @@ class TableApp(App[int]):
         clock: Callable[[], float] = time.monotonic,
         gambit_summaries: bool = True,
     ) -> None:
-        super().__init__()
+        super().__init__(lang)
         self.game = game
-        self.lang = lang
         self.record_path = record
         self.clock = clock
         self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
@@ -102,24 +75,14 @@ class TableApp(App[int]):
         self.told = 0
         self.summarized = 0
         self.thinking: int | None = None
-        self.snapshot: Snapshot | None = None
         self.covered = False
         self.saved_to: Path | None = None
 
     def _narrator(self, seat: int | None) -> Narrator:
         return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model)
 
-    def compose(self) -> ComposeResult:
-        yield SeatsPanel(id="seats")
-        yield HandPanel(id="hand")
-        with Horizontal(id="bottom"):
-            yield QuestionPanel(id="question")
-            yield LogPanel(id="log")
-        yield Static(t("tui.keys", self.lang), id="keys")
-
     def on_mount(self) -> None:
-        self.query_one("#question").border_title = t("tui.title.question", self.lang)
-        self.query_one("#log").border_title = t("tui.title.log", self.lang)
+        super().on_mount()
         self.advance()
 
     # --- the game loop, one step per answer ---------------------------------
@@ -203,7 +166,7 @@ class TableApp(App[int]):
         self.told = len(log)
         if seat is None:
             return  # behind the cover: told when the next person sits down
-        self.query_one(LogPanel).tell(narrator.events(visible))
+        self.tell(narrator.events(visible))
 
     def _gambit_summary(self) -> bool:
         """Show the summary of a gambit that just ended (once); True if shown."""
@@ -278,46 +241,12 @@ class TableApp(App[int]):
     def redraw(self) -> None:
         """A new snapshot for the viewer, and every panel drawn from it."""
         snap = take_snapshot(self.game.state, self.narrator, self.thinking)
-        self.snapshot = snap
-        self.query_one(SeatsPanel).show(snap)
-        self.query_one(HandPanel).show(snap)
         waiting = (
             t("tui.waiting", self.lang) if not self.game.over else t("tui.header.over", self.lang)
         )
-        question = self.query_one(QuestionPanel)
-        question.show(snap.prompt, self.lang, waiting)
+        self.draw(snap, waiting)
 
     # --- keys -------------------------------------------------------------------
-
-    def action_number(self, index: int) -> None:
-        self.query_one(QuestionPanel).choose(index)
-
-    def action_help(self) -> None:
-        lines = t("tui.help", self.lang).split("\n")
-        self.push_screen(
-            HelpScreen(t("tui.title.help", self.lang), lines, t("tui.close", self.lang))
-        )
-
-    def action_card(self) -> None:
-        """The full text of the highlighted answer's card (or ability), else of the hand."""
-        lang = self.lang
-        option = self.query_one(QuestionPanel).highlighted_option()
-        lines: list[str] = []
-        if option is not None and option.card >= 0:
-            lines = card_help_lines(option.card, lang)
-        elif option is not None and option.detail:
-            lines = [option.label, "  " + option.detail]
-        elif self.snapshot is not None and self.snapshot.view.obs["hand"]:
-            for c in self.snapshot.view.obs["hand"]:
-                lines.extend(card_help_lines(c, lang))
-        if self.snapshot is not None and option is None and self.viewer is not None:
-            ab = self.snapshot.view.obs["abilities"]
-            if ab is not None:
-                lines.extend(ability_help_lines(ab["held"][self.viewer], lang))
-        if not lines:
-            self.notify(t("tui.no_card", lang))
-            return
-        self.push_screen(CardScreen(t("tui.title.card", lang), lines, t("tui.close", lang)))
 
     def action_take_back(self) -> None:
         game = self.game
@@ -356,9 +285,6 @@ class TableApp(App[int]):
         if self.record_path is not None:
             self.write_record(self.record_path)
 
-    def action_theme(self) -> None:
-        self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
-
     def action_quit_game(self) -> None:
         self._autosave()
-        self.exit(0)
+        super().action_quit_game()

@@ -45,10 +45,13 @@ from dragonante.engine.config import GOLD_CHOICES, RULESETS, SELECTIONS
 from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
+from dragonante.interfaces.web.limits import client_address
 from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
 from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
+    PROTOCOL_VERSION,
     Answer,
+    HandToBot,
     Hello,
     Lang,
     Ping,
@@ -66,6 +69,12 @@ MAX_BODY = 16384
 HELLO_TIMEOUT = 10.0
 #: Refused messages in a row before a connection is closed.
 MAX_STRIKES = 50
+#: Close codes of sockets refused by a limit (RFC 6455): an address over its
+#: socket cap breaks a policy (1008); a rate limit or a full server passes (1013).
+WS_POLICY = 1008
+WS_TRY_LATER = 1013
+#: Close code for a connection to a table that expired (or expires) unstarted.
+WS_EXPIRED = 4410
 
 log = logging.getLogger("dragonante.web")
 
@@ -146,6 +155,7 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
             "ability_visibility": _default(settings, "default_ability_visibility", VISIBILITIES),
         },
         "version": __version__,
+        "protocol": PROTOCOL_VERSION,
         "rules_version": RULES_VERSION,
         "rulesets": list(RULESETS),
         "presets": [p for p in PRESETS if p != "custom"],
@@ -231,10 +241,12 @@ def create_app(
         gc.collect()
         gc.freeze()
         watcher = asyncio.create_task(hub.watch_loop())
+        sweeper = asyncio.create_task(hub.sweep_loop())
         try:
             yield
         finally:
             watcher.cancel()
+            sweeper.cancel()
             await hub.close()
             writer.close()
 
@@ -253,7 +265,14 @@ def create_app(
 
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
-        return JSONResponse({"error": e.code, "detail": e.detail}, status_code=e.status)
+        headers = {"Retry-After": str(e.retry_after)} if e.retry_after is not None else None
+        return JSONResponse(
+            {"error": e.code, "detail": e.detail}, status_code=e.status, headers=headers
+        )
+
+    def address(request: Request | WebSocket) -> str:
+        peer = request.client.host if request.client else None
+        return client_address(peer, request.headers, hub_of(request).trusted)
 
     @app.middleware("http")
     async def headers(
@@ -307,6 +326,7 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def api_create(request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("tables", address(request))
         body = await _body(request)
         table, host, gm = await hub_of(request).create_table(body.get("config", {}))
         made: dict[str, Any] = {"code": table.code, "host_token": host, "table": table.summary()}
@@ -321,6 +341,7 @@ def create_app(
 
     @app.post("/api/tables/{code}/seats", status_code=201)
     async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("seats", address(request))
         body = await _body(request)
         seat, token = await hub_of(request).take_seat(code, body.get("seat"), body.get("name"))
         return {"seat": seat, "token": token}
@@ -372,8 +393,24 @@ def create_app(
 
     @app.websocket("/ws/{code}")
     async def ws(websocket: WebSocket, code: str) -> None:
+        hub = hub_of(websocket)
+        where = address(websocket)
         await websocket.accept()
-        await serve_socket(hub_of(websocket), websocket, code)
+        # Refused before the hello is even read: a refusal costs no lookup.
+        try:
+            hub.check_rate("sockets", where)
+        except HubError as e:
+            await _close(websocket, WS_TRY_LATER, e.code)
+            return
+        why = hub.sockets.open(where)
+        if why is not None:
+            hub.refused[why] = hub.refused.get(why, 0) + 1
+            await _close(websocket, WS_TRY_LATER if why == "server_full" else WS_POLICY, why)
+            return
+        try:
+            await serve_socket(hub, websocket, code)
+        finally:
+            hub.sockets.close(where)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -431,7 +468,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
         await _refuse(websocket, e, hello.lang, 4401)
         return
     except HubError as e:
-        await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, 4404)
+        close = WS_EXPIRED if e.code == "expired" else 4404
+        await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, close)
         return
 
     async def pump() -> None:
@@ -439,6 +477,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
             await client.pump()
         if client.overflowed:
             await _close(websocket, 4429, "too slow")
+        elif client.close_code is not None:
+            await _close(websocket, *client.close_code)
 
     pump_task = asyncio.create_task(pump())
     strikes = 0
@@ -448,7 +488,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                 frame = await _receive(websocket)
             except (WebSocketDisconnect, RuntimeError):
                 break
-            if frame is None or client.overflowed:
+            if frame is None or client.overflowed or client.close_code is not None:
                 break
             try:
                 if not client.allow():
@@ -462,6 +502,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                     await hub.sync(client)
                 elif isinstance(msg, Ping):
                     client.push_json({"type": "pong"})
+                elif isinstance(msg, HandToBot):
+                    await hub.hand_to_bot(client, msg.seat)
                 else:
                     raise ProtocolError("bad_type", "already connected: hello only comes first")
                 strikes = 0

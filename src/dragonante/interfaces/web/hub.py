@@ -23,6 +23,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -33,18 +34,25 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
-from dragonante.bots import SeatView, bot_names
+from dragonante.bots import SeatView, bot_names, make_bot
 from dragonante.engine.config import ConfigError, config_from_dict, config_to_dict
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.engine.views import events_for
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS
-from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.limits import (
+    RateLimiter,
+    SocketCounter,
+    parse_networks,
+    retry_after,
+)
+from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
+from dragonante.interfaces.web.protocol import ProtocolError, error
 from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
     BOT,
+    EXPIRED,
     FINISHED,
     HUMAN,
     OPEN,
@@ -76,11 +84,15 @@ BOT_NAMES = ("Thorinn", "Ursula", "Breen", "Letizia", "Riccardo", "Kestrel")
 class HubError(Exception):
     """A request the lobby refuses; ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, detail: str, status: int = 400, retry_after: int | None = None
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.status = status
+        #: Seconds after which the same request may succeed (``Retry-After``).
+        self.retry_after = retry_after
 
 
 @dataclass(slots=True)
@@ -103,6 +115,32 @@ class Settings:
     #: (``serve --ability-visibility``): ``""`` (the book's), ``hidden`` or ``public``.
     default_abilities: str = ""
     default_ability_visibility: str = ""
+    #: Per-address limits (``docs/web.md``, "Limits and defences"): each is a
+    #: burst of that many requests, refilled at that many per ``limit_window``
+    #: seconds; 0 turns the limit off.
+    limit_window: float = 600.0
+    limit_tables: int = 20
+    limit_seats: int = 60
+    limit_sockets: int = 120
+    #: Open or playing tables in memory at once (finished ones are not counted:
+    #: they leave memory by themselves); 0: no cap.
+    max_tables: int = 2000
+    #: Open WebSockets at once, in total and per address; 0: no cap.
+    max_sockets: int = 10000
+    max_sockets_per_address: int = 40
+    #: Seconds an open table may wait for its start before it expires (0: never).
+    open_table_ttl: float = 3600.0
+    #: Seconds a finished table nobody watches stays in memory (it stays in
+    #: the database for replays).
+    finished_grace: float = 300.0
+    #: Seconds a seated person must be disconnected before the others may hand
+    #: their seat to a bot (0: never), and the level of that bot.
+    away_after: float = 60.0
+    away_bot: str = "medium"
+    #: Reverse proxies (addresses or networks) whose ``X-Forwarded-For`` is believed.
+    trusted_proxies: tuple[str, ...] = ()
+    #: Seconds between two sweeps for expired tables and away seats.
+    sweep_interval: float = 5.0
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -135,6 +173,16 @@ class Hub:
         self._inflight: set[asyncio.Future[None]] = set()
         self.loop_lag_ms: deque[float] = deque(maxlen=5000)
         self.gc = GcWatch()
+        st = self.settings
+        self.limiters = {
+            "tables": RateLimiter(st.limit_tables, st.limit_window),
+            "seats": RateLimiter(st.limit_seats, st.limit_window),
+            "sockets": RateLimiter(st.limit_sockets, st.limit_window),
+        }
+        self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
+        self.trusted = parse_networks(st.trusted_proxies)
+        self.expired = 0
+        self.refused: dict[str, int] = {}
 
     # ---------------------------------------------------------------- start-up
 
@@ -143,7 +191,7 @@ class Hub:
         stored = self.writer.run_sync(store.load_live)
         for st in stored:
             try:
-                table = LiveTable(st)
+                table = self._adopt(LiveTable(st))
             except (ConfigError, IllegalAnswer, KeyError) as e:
                 log.error("table %s cannot be resumed: %s", st.code, e)
                 continue
@@ -172,6 +220,9 @@ class Hub:
                 for status in (OPEN, PLAYING, FINISHED)
             },
             "connections": sum(len(t.clients) for t in self.tables.values()),
+            "sockets": self.sockets.total,
+            "expired": self.expired,
+            "refused": dict(self.refused),
             "answers_accepted": self.answers_accepted,
             "commits": self.writer.commits,
             "jobs_committed": self.writer.jobs,
@@ -208,6 +259,31 @@ class Hub:
             for client in list(table.clients):
                 client.stop()
 
+    # ----------------------------------------------------------------- limits
+
+    def check_rate(self, kind: str, address: str) -> None:
+        """Count one ``kind`` request (tables, seats, sockets) of ``address``;
+        raises a 429 :class:`HubError` with the seconds to wait when over its limit."""
+        wait = self.limiters[kind].hit(address)
+        if wait > 0:
+            self.refused[kind] = self.refused.get(kind, 0) + 1
+            raise HubError(
+                "rate_limited",
+                f"too many requests of this kind ({kind}) from your address; "
+                f"try again in {retry_after(wait)} s",
+                429,
+                retry_after(wait),
+            )
+
+    def _adopt(self, table: LiveTable) -> LiveTable:
+        """Give a table loaded or made now the server's per-table settings."""
+        table.away_after = self.settings.away_after
+        return table
+
+    def live_count(self) -> int:
+        """Tables in memory that count against ``max_tables`` (open or playing)."""
+        return sum(1 for t in self.tables.values() if t.status in (OPEN, PLAYING))
+
     # ------------------------------------------------------------------ lobby
 
     async def create_table(self, config: Any) -> tuple[LiveTable, str, str | None]:
@@ -219,6 +295,10 @@ class Hub:
             raise HubError("bad_config", str(e)) from None
         if cfg.ending.series_games:
             raise HubError("bad_config", "series of games are not played on the web server")
+        cap = self.settings.max_tables
+        if cap and self.live_count() >= cap:
+            self.refused["server_full"] = self.refused.get("server_full", 0) + 1
+            raise HubError("server_full", f"the server holds {cap} tables already", 503, 60)
         config_dict = config_to_dict(cfg)
         seed = secrets.randbits(62)
         host = secrets.token_urlsafe(24)
@@ -232,15 +312,17 @@ class Hub:
             return code
 
         code = await self._write(create)
-        table = LiveTable(
-            StoredTable(
-                code=code,
-                config=config_dict,
-                seed=seed,
-                status=OPEN,
-                created_at=datetime.now(UTC),
-                host_hash=hash_token(host),
-                gm_hash=gm_hash,
+        table = self._adopt(
+            LiveTable(
+                StoredTable(
+                    code=code,
+                    config=config_dict,
+                    seed=seed,
+                    status=OPEN,
+                    created_at=datetime.now(UTC),
+                    host_hash=hash_token(host),
+                    gm_hash=gm_hash,
+                )
             )
         )
         self.tables[code] = table
@@ -251,12 +333,15 @@ class Hub:
         code = code.strip().upper()
         table = self.tables.get(code)
         if table is not None:
+            table.touched = time.monotonic()
             return table
         if not code or len(code) > 16:
             raise HubError("unknown_table", f"no table {code!r}", 404)
         stored = await self._write(partial(store.load_table, code=code))
         if stored is None:
             raise HubError("unknown_table", f"no table {code!r}", 404)
+        if stored.status == EXPIRED:
+            raise HubError("expired", f"table {code} expired before its game started", 410)
         if stored.rules_version != RULES_VERSION:
             raise HubError(
                 "old_game",
@@ -264,7 +349,7 @@ class Hub:
                 f"this server plays version {RULES_VERSION}",
                 410,
             )
-        table = LiveTable(stored)
+        table = self._adopt(LiveTable(stored))
         self.tables[code] = table
         self._forget_old_finished()
         return table
@@ -276,7 +361,16 @@ class Hub:
         ]:
             del self.tables[old.code]
 
+    @staticmethod
+    def _check_open(table: LiveTable) -> None:
+        """Refuse seating changes once the table started (or expired meanwhile)."""
+        if table.status == EXPIRED:
+            raise HubError("expired", f"table {table.code} expired before its game started", 410)
+        if table.status != OPEN:
+            raise HubError("started", "the game has already started", 409)
+
     def _free_seat(self, table: LiveTable, seat: Any) -> int:
+        self._check_open(table)
         if table.status != OPEN:
             raise HubError("started", "the game has already started", 409)
         if seat is None:
@@ -302,6 +396,7 @@ class Hub:
             info = SeatInfo(p, name, HUMAN, None, hash_token(token))
             await self._write(partial(store.put_seat, code=table.code, info=info))
             table.seats[p] = info
+            table.away_since[p] = time.monotonic()
         self._broadcast_table(table)
         return p, token
 
@@ -313,8 +408,7 @@ class Hub:
         async with table.lock:
             self._check_manager(table, token)
             if fill:
-                if table.status != OPEN:
-                    raise HubError("started", "the game has already started", 409)
+                self._check_open(table)
                 seats = [p for p in range(table.players) if p not in table.seats]
             else:
                 seats = [self._free_seat(table, seat)]
@@ -338,8 +432,7 @@ class Hub:
         """Take a bot off a seat, or let a person leave theirs, before the start."""
         table = await self.table(code)
         async with table.lock:
-            if table.status != OPEN:
-                raise HubError("started", "the game has already started", 409)
+            self._check_open(table)
             if type(seat) is not int or seat not in table.seats:
                 raise HubError("bad_seat", "that seat is empty")
             info = table.seats[seat]
@@ -361,8 +454,7 @@ class Hub:
         table = await self.table(code)
         async with table.lock:
             self._check_manager(table, token)
-            if table.status != OPEN:
-                raise HubError("started", "the game has already started", 409)
+            self._check_open(table)
             if len(table.seats) < table.players:
                 raise HubError("seats_free", "every seat needs a player or a bot", 409)
             at = datetime.now(UTC)
@@ -493,7 +585,12 @@ class Hub:
         client = Client(table, seat, lang, send, self.settings.max_queue, self.settings.rate)
         client.gm = gm
         async with table.lock:
+            if table.status == EXPIRED:
+                raise HubError(
+                    "expired", f"table {table.code} expired before its game started", 410
+                )
             table.clients.add(client)
+            back = seat is not None and self._take_back(table, seat)
             welcome: dict[str, Any] = {
                 "type": "welcome",
                 "table": table.code,
@@ -504,7 +601,11 @@ class Hub:
                 welcome["gm"] = True
             client.push_json(welcome)
             self._send_state(table, client)
+            if back:
+                self._announce(table, {"type": "handover", "seat": seat, "to": "player"})
         self._broadcast_table(table)
+        if back:
+            self._schedule_bot(table)
         return client
 
     def disconnect(self, client: Client) -> None:
@@ -512,7 +613,113 @@ class Hub:
         if client in table.clients:
             table.clients.discard(client)
             client.stop()
+            seat = client.seat
+            if seat is not None and not any(c.seat == seat for c in table.clients):
+                table.away_since[seat] = time.monotonic()
             self._broadcast_table(table)
+
+    # ------------------------------------------------------------- away seats
+
+    def _take_back(self, table: LiveTable, seat: int) -> bool:
+        """A seat's person is connected: no longer away; if a bot was playing
+        for them, it stops (True), and they answer from the next decision on."""
+        table.away_since.pop(seat, None)
+        if seat not in table.handed:
+            return False
+        del table.handed[seat]
+        table.bots.pop(seat, None)
+        table.away_shown = table.away_seats(time.monotonic())
+        return True
+
+    async def hand_to_bot(self, client: Client, seat: int) -> None:
+        """Another seated person hands an away seat to a bot, announced to everyone.
+
+        Any one seated, connected person may do it (a game stalled on an absent
+        player stalls for all of them; a vote would only add waiting).  The bot
+        plays on the server from the seat's own view (``SeatView``), so nothing
+        of the seat's hand is sent anywhere; the person takes the seat back by
+        reconnecting with their token.
+        """
+        table = client.table
+        if client.seat is None:
+            raise ProtocolError("not_seated", "only seated players may hand a seat to a bot")
+        async with table.lock:
+            if table.status == OPEN:
+                raise ProtocolError("not_started", "the game has not started yet")
+            if table.status != PLAYING:
+                raise ProtocolError("game_over", "the game is over")
+            if not 0 <= seat < table.players:
+                raise ProtocolError("bad_field", f"'seat' must be 0-{table.players - 1}")
+            if seat == client.seat or not table.is_away(seat, time.monotonic()):
+                raise ProtocolError(
+                    "not_away",
+                    f"seat {seat} is not a person away for {self.settings.away_after:g} s "
+                    "or more (or is already played by a bot)",
+                )
+            level = self.settings.away_bot
+            table.handed[seat] = level
+            table.bots[seat] = make_bot(level, (table.seed + 7919 * (seat + 1)) & 0x7FFFFFFF)
+            table.away_shown = table.away_seats(time.monotonic())
+            self._announce(
+                table,
+                {"type": "handover", "seat": seat, "to": "bot", "by": client.seat, "bot": level},
+            )
+        self._broadcast_table(table)
+        self._schedule_bot(table)
+
+    def _announce(self, table: LiveTable, msg: dict[str, Any]) -> None:
+        text = json.dumps(msg, separators=(",", ":"))
+        for c in list(table.clients):
+            c.push(text)
+            self._drop_if_overflowed(c)
+
+    # ---------------------------------------------------------------- expiry
+
+    async def sweep_loop(self) -> None:
+        """Every ``sweep_interval`` seconds: expire, forget, and announce away seats."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            try:
+                await self.sweep()
+            except Exception:  # one bad sweep must not end the sweeping
+                log.exception("sweep failed")
+
+    async def sweep(self) -> None:
+        """Expire open tables past ``open_table_ttl``, forget finished ones nobody
+        has looked at for ``finished_grace``, and tell tables whose seats
+        became away (so the others see the hand-to-bot button)."""
+        st = self.settings
+        now = datetime.now(UTC)
+        mono = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.status == OPEN:
+                age = (now - table.created_at).total_seconds()
+                if st.open_table_ttl > 0 and age >= st.open_table_ttl:
+                    await self._expire(table)
+            elif table.status == FINISHED:
+                if not table.clients and mono - table.touched >= st.finished_grace:
+                    self.tables.pop(table.code, None)
+            elif table.status == PLAYING:
+                away = table.away_seats(mono)
+                if away != table.away_shown:
+                    table.away_shown = away
+                    self._broadcast_table(table)
+
+    async def _expire(self, table: LiveTable) -> None:
+        """Mark an open table expired (in the database first), drop it from
+        memory and close its connections with 4410; its links answer ``expired``."""
+        async with table.lock:
+            if table.status != OPEN:
+                return
+            await self._write(partial(store.expire_table, code=table.code))
+            table.status = EXPIRED
+            self.tables.pop(table.code, None)
+            self.expired += 1
+            refusal = ProtocolError("expired", f"table {table.code} expired before it started")
+            for c in list(table.clients):
+                c.push_json(error(refusal, t(c.lang, f"error.{refusal.code}")))
+                c.close_with(4410, "expired")
+            table.clients.clear()
 
     async def set_lang(self, client: Client, lang: str) -> None:
         async with client.table.lock:
@@ -655,6 +862,7 @@ class Hub:
             if over:
                 table.status = FINISHED
                 table.finished_at = datetime.now(UTC)
+                table.touched = time.monotonic()
                 if table.timer_task is not None:
                     table.timer_task.cancel()
             self._broadcast(table, client, decision)
@@ -682,7 +890,11 @@ class Hub:
         if state is None or state.pending is None or state.pending.id != decision:
             return
         d = state.pending
-        bot = table.bots[d.seat]
+        bot = table.bots.get(d.seat)
+        if bot is None:  # the seat's person came back while the bot waited
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+            return
         snapshot = state.clone()
         snapshot.log = list(state.log or [])
         try:
@@ -695,6 +907,8 @@ class Hub:
             choice = d.options[0]
         if table.bot_task is asyncio.current_task():
             table.bot_task = None  # this move is made: the next question may start another
+        if table.bots.get(d.seat) is not bot:
+            return  # the person took the seat back while the bot thought: theirs to answer
         try:
             await self._submit(table, d.seat, decision, choice, None)
         except ProtocolError as e:

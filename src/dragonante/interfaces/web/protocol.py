@@ -16,6 +16,11 @@ from typing import Any
 
 from dragonante.interfaces.web.narration import LANGS
 
+#: The version of the protocol in ``docs/protocol.md``, announced in ``GET /api/meta``
+#: so a client (the terminal's ``play --join``) can refuse a server it would
+#: misunderstand.  Raise it on any change an existing client would misread.
+PROTOCOL_VERSION = 1
+
 #: Largest frame the game reads (characters).  The longest legitimate
 #: message, a hello with a token, is under 200; the transport itself closes
 #: the connection on frames over :data:`TRANSPORT_MAX` bytes.
@@ -39,6 +44,8 @@ ERROR_CODES = (
     "storage",
     "busy",
     "unknown_table",
+    "not_away",
+    "expired",
 )
 
 
@@ -85,7 +92,14 @@ class Ping:
     """Keep-alive; answered with ``pong``."""
 
 
-Message = Hello | Answer | Lang | Sync | Ping
+@dataclass(frozen=True, slots=True)
+class HandToBot:
+    """Let a bot play ``seat`` while its person is away (``docs/protocol.md``)."""
+
+    seat: int
+
+
+Message = Hello | Answer | Lang | Sync | Ping | HandToBot
 
 
 def _reject_constant(name: str) -> Any:
@@ -134,10 +148,14 @@ def parse(raw: str | bytes) -> Message:
         return Sync()
     if kind == "ping":
         return Ping()
+    if kind == "hand_to_bot":
+        return HandToBot(_int(data, "seat"))
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
-        "bad_type", f"unknown message type {kind[:40]!r}; expected hello, answer, lang, sync, ping"
+        "bad_type",
+        f"unknown message type {kind[:40]!r}; "
+        "expected hello, answer, lang, sync, ping, hand_to_bot",
     )
 
 

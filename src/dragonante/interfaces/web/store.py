@@ -23,7 +23,10 @@ from dragonante.interfaces.web.db import AnswerRow, SeatRow, TableRow
 OPEN = "open"
 PLAYING = "playing"
 FINISHED = "finished"
-STATUSES = (OPEN, PLAYING, FINISHED)
+#: An open table whose game never started within the server's time limit:
+#: kept in the database (its code stays taken), never loaded again.
+EXPIRED = "expired"
+STATUSES = (OPEN, PLAYING, FINISHED, EXPIRED)
 
 HUMAN = "human"
 BOT = "bot"
@@ -124,6 +127,15 @@ def start_table(s: Session, code: str, at: datetime) -> None:
         update(TableRow)
         .where(TableRow.code == code, TableRow.status == OPEN)
         .values(status=PLAYING, started_at=at)
+    )
+
+
+def expire_table(s: Session, code: str) -> None:
+    """Mark an open table expired (a table that started meanwhile is left alone)."""
+    s.execute(
+        update(TableRow)
+        .where(TableRow.code == code, TableRow.status == OPEN)
+        .values(status=EXPIRED, finished_at=now())
     )
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
-from dragonante.engine.flow import would_trigger
+from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import PLAY_PHASE, Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
@@ -79,6 +80,8 @@ class Client:
         self.log_pos = 0
         self.overflowed = False
         self.closed = asyncio.Event()
+        #: Set when the server ends this connection itself (code, reason).
+        self.close_code: tuple[int, str] | None = None
         self._rate = rate
         self._allowance = rate * 2
         self._last = asyncio.get_running_loop().time()
@@ -119,6 +122,11 @@ class Client:
     def stop(self) -> None:
         self._queue.put_nowait(None)
 
+    def close_with(self, code: int, reason: str) -> None:
+        """Send what is queued, then close the socket with ``code`` (``pump``'s caller does)."""
+        self.close_code = (code, reason)
+        self.stop()
+
 
 class LiveTable:
     """A table in memory: its seats, its game and who is connected."""
@@ -143,6 +151,19 @@ class LiveTable:
         self.bots: dict[int, Bot] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.timer_task: asyncio.Task[None] | None = None
+        #: When this table was last asked for (``time.monotonic``): a finished
+        #: table leaves memory once nobody has looked at it for a while.
+        self.touched = time.monotonic()
+        #: Seconds a person must be gone before their seat counts as away.
+        self.away_after = 0.0
+        #: Human seats without a connection, since when (``time.monotonic``).
+        self.away_since: dict[int, float] = {
+            p: self.touched for p, info in self.seats.items() if info.kind == HUMAN
+        }
+        #: Human seats a bot plays for while their person is away: seat -> bot level.
+        self.handed: dict[int, str] = {}
+        #: The away seats last announced (the sweep re-sends the summary on a change).
+        self.away_shown: list[int] = []
         if stored.status != OPEN:
             self.rebuild(stored.answers)
 
@@ -182,6 +203,24 @@ class LiveTable:
             return False
         return hash_token(token) == self.host_hash or self.token_seat(token) is not None
 
+    def is_away(self, seat: int, now: float) -> bool:
+        """A person's seat, disconnected for ``away_after`` seconds or more, not
+        yet handed to a bot (``away_after`` 0: nobody is ever away)."""
+        info = self.seats.get(seat)
+        since = self.away_since.get(seat)
+        return (
+            self.away_after > 0
+            and info is not None
+            and info.kind == HUMAN
+            and seat not in self.handed
+            and since is not None
+            and not any(c.seat == seat for c in self.clients)
+            and now - since >= self.away_after
+        )
+
+    def away_seats(self, now: float) -> list[int]:
+        return [p for p in range(self.players) if self.is_away(p, now)]
+
     def online(self) -> list[bool]:
         seen = {c.seat for c in self.clients}
         bots = {p for p, info in self.seats.items() if info.kind == BOT}
@@ -212,6 +251,8 @@ class LiveTable:
                 self.seats[p].public() if p in self.seats else None for p in range(cfg.players)
             ],
             "online": self.online(),
+            "away": [p in self.away_shown for p in range(cfg.players)],
+            "handed": [p in self.handed for p in range(cfg.players)],
             "created_at": self.created_at.isoformat(),
             "started_at": self.started_at.isoformat() if self.started_at else None,
             "step": len(self.answers),
@@ -291,6 +332,8 @@ def seat_view(
         "view": view,
         "hints": hints,
         "answers": answers,
+        # public: the flights are on the table (the terminal client shows them)
+        "totals": scoring_totals(state),
         "events": narrator.events(gm_events(log_, since) if gm else events_for(log_, seat, since)),
         "log_size": len(log_),
     }

@@ -3,9 +3,10 @@
 ``run_chunk(config, bots, first_seed, n)`` plays games ``first_seed ..
 first_seed + n - 1`` and returns their :class:`Summary`; it depends on
 nothing but its arguments, so it can run in any process (or on a cluster)
-and :func:`run_analysis` only has to merge what comes back.  Chunks hold
-at least :data:`CHUNK` games: sending a config and a seed costs nothing,
-while a process round trip per game would.
+and :func:`run_analysis` only has to merge what comes back, in seed order,
+from whichever backend of :mod:`dragonante.sim.parallel` ran it.  Chunks
+hold at least :data:`CHUNK` games: sending a config and a seed costs
+nothing, while a process round trip per game would.
 
 Game ``g`` uses seed ``g`` exactly as ``dragonante simulate`` does: with
 every seat ``random`` the engine's fast random self-play plays it (the same
@@ -16,18 +17,20 @@ seeing only its own seat.  The event log is on either way: it is what
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
 from dragonante.engine.config import GameConfig
 from dragonante.engine.state import GameState
 from dragonante.sim.analysis.summary import Summary, add_game, merge_all
+from dragonante.sim.parallel import Backend, run_chunks, split
 from dragonante.sim.selfplay import play_random
 from dragonante.sim.simulate import play_bots
 
 #: Fewest games per chunk sent to a worker process.
 CHUNK = 200
+#: Most games per chunk: a long run still moves its progress bar (about two
+#: seconds of random games, more with bots).
+LARGEST_CHUNK = 2000
 
 
 def _play(config: GameConfig, bots: Sequence[str], seed: int) -> tuple[GameState, int, bool]:
@@ -53,10 +56,7 @@ def run_chunk(config: GameConfig, bots: Sequence[str], first_seed: int, n: int) 
 
 def chunks(first_seed: int, games: int, workers: int) -> list[tuple[int, int]]:
     """(first seed, games) pieces: at least CHUNK games each, a few per worker."""
-    size = max(CHUNK, -(-games // (workers * 4)))
-    return [
-        (s, min(size, first_seed + games - s)) for s in range(first_seed, first_seed + games, size)
-    ]
+    return split(first_seed, games, workers, CHUNK, LARGEST_CHUNK)
 
 
 def run_analysis(
@@ -64,12 +64,13 @@ def run_analysis(
     bots: Sequence[str],
     games: int,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | Backend = 1,
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``games`` games from seed ``seed`` on ``workers`` processes and merge them.
+    """Play ``games`` games from seed ``seed`` on ``workers`` (a number of local
+    processes, or a :class:`~dragonante.sim.parallel.Backend`) and merge them.
 
-    The result does not depend on ``workers``: the summaries are integer
+    The result does not depend on the backend: the summaries are integer
     tallies, merged in seed order.  ``progress(k)`` is told as each chunk of
     ``k`` games ends.
     """
@@ -78,27 +79,10 @@ def run_analysis(
         raise ValueError(f"need one bot per seat ({config.players}), got {len(bots)}")
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
-    pieces = chunks(seed, games, workers)
-    parts: dict[int, Summary] = {}
-    if workers == 1 or len(pieces) == 1:
-        for first, n in pieces:
-            parts[first] = run_chunk(config, bots, first, n)
-            if progress is not None:
-                progress(n)
-    else:
-        with ProcessPoolExecutor(max_workers=min(workers, os.cpu_count() or workers)) as pool:
-            futures: dict[Future[Summary], tuple[int, int]] = {
-                pool.submit(run_chunk, config, list(bots), first, n): (first, n)
-                for first, n in pieces
-            }
-            for fut in as_completed(futures):
-                first, n = futures[fut]
-                parts[first] = fut.result()
-                if progress is not None:
-                    progress(n)
-    return merge_all((parts[k] for k in sorted(parts)), config.players)
+    backend = workers if isinstance(workers, Backend) else Backend(workers)
+    pieces = chunks(seed, games, backend.parallelism)
+    parts = run_chunks(run_chunk, (config, list(bots)), pieces, backend, progress)
+    return merge_all(parts, config.players)
 
 
 __all__ = ["CHUNK", "chunks", "run_analysis", "run_chunk"]

@@ -1,6 +1,7 @@
 // Card data (every card, both languages, from /api/cards), the card element,
 // and the detail panel that shows a card's full text on hover or tap.
 import { append, clear, h } from "./dom.js";
+import { backSvg, cardSvg, frameColors, markKind } from "./cardart.js";
 import { lang, t } from "./i18n.js";
 
 let CARDS = [];
@@ -45,30 +46,87 @@ export function setChooser(fn, key = null) {
 let pinned = false;
 let shown = null;
 
+// What a screen reader says for a card: name, strength, colors, kind.
+export function cardDescription(n) {
+  const c = CARDS[n];
+  if (!c) return "?";
+  const mark = markKind(c);
+  const colors = c.colors.filter((col) => col !== "mortal").map((col) => t(`color.${col}`));
+  return [cardName(n), t("card.strength", { strength: c.strength }), ...colors, mark ? t(`card.mark.${mark}`) : null]
+    .filter(Boolean)
+    .join(", ");
+}
+
+// A card drawn as a card: the SVG face (cardart.js) with the name laid over
+// it as text. opts: triggers (⚡ on your own hand), option (answers your
+// question), size ("small" for flights and zones).
 export function cardEl(n, opts = {}) {
   const c = CARDS[n];
   if (!c) return h("div", { class: "card unknown" }, "?");
-  const color = c.colors[0] || (c.kind === "mortal" ? "mortal" : "special");
-  const classes = ["card", `c-${color}`];
+  const classes = ["card", `c-${frameColors(c)[0]}`];
+  if (frameColors(c).length > 1) classes.push("multi");
   if (c.kind === "mortal") classes.push("mortal");
   if (c.kind === "dragon god") classes.push("god");
   if (opts.triggers) classes.push("triggers");
   if (opts.option) classes.push("option");
   if (opts.small) classes.push("small");
+  const extra = [opts.triggers ? t("table.triggers") : null, opts.option ? t("card.answers") : null].filter(Boolean);
   return h(
     "button",
     {
       type: "button",
       class: classes.join(" "),
-      dataset: { card: String(n) },
-      "aria-label": cardLabel(n) + (opts.triggers ? ` (${t("table.triggers")})` : ""),
+      dataset: { card: String(n), mark: markKind(c) || "none" },
+      "aria-label": [cardDescription(n), ...extra].join(", "),
       title: opts.triggers ? t("table.triggers") : null,
     },
-    h("span", { class: "strength" }, String(c.strength)),
-    opts.triggers ? h("span", { class: "badge" }, "⚡") : null,
-    h("span", { class: "name" }, cardName(n)),
+    cardSvg(c, { triggers: opts.triggers }),
+    h("span", { class: "name", "aria-hidden": "true" }, cardName(n)),
   );
 }
+
+// Card names never break inside a word (CSS: keep-all, no hyphens): a name
+// whose longest word or whose lines do not fit gets a smaller font instead.
+// Run after the cards are in the page; sizes are remembered per card, size
+// and language, so redrawing the board costs nothing.
+const fitted = new Map();
+const MIN_FONT = 5;
+export function fitNames(root) {
+  for (const name of root.querySelectorAll(".card .name")) {
+    const card = name.parentElement;
+    const box = name.clientWidth;
+    if (!box) continue; // not laid out (a closed <details>): fitted when shown
+    const key = `${card.dataset.card}|${card.classList.contains("small") ? "s" : "n"}|${box}|${lang}`;
+    if (fitted.has(key)) {
+      const size = fitted.get(key);
+      if (size) name.style.fontSize = `${size}px`;
+      continue;
+    }
+    name.style.fontSize = "";
+    let size = Number.parseFloat(getComputedStyle(name).fontSize);
+    let shrunk = false;
+    while (size > MIN_FONT && (name.scrollWidth > name.clientWidth + 0.5 || name.scrollHeight > name.clientHeight + 0.5)) {
+      size -= 0.5;
+      name.style.fontSize = `${size}px`;
+      shrunk = true;
+    }
+    fitted.set(key, shrunk ? size : 0);
+  }
+}
+document.addEventListener("toggle", (e) => { if (e.target instanceof HTMLDetailsElement && e.target.open) fitNames(e.target); }, true);
+
+// Enter on a focused card that answers your question chooses it (a click or
+// tap opens its full text, with a "choose" button).
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter" || e.repeat) return;
+  const el = e.target instanceof Element ? e.target.closest(".card.option[data-card]") : null;
+  if (!el || !chooser) return;
+  const choose = chooser(Number(el.dataset.card));
+  if (!choose) return;
+  e.preventDefault();
+  hideCard();
+  choose();
+});
 
 // Hover and tap are handled once for the whole page (event delegation), so
 // the board can be redrawn on every update without losing the open card.
@@ -91,7 +149,7 @@ document.addEventListener("click", (e) => {
 });
 
 export function cardBack(count = 1) {
-  return h("span", { class: "card back small", "aria-label": t("table.cards", { count }) }, "");
+  return h("span", { class: "card back", role: "img", "aria-label": t("table.cards", { count }) }, backSvg());
 }
 
 function section(title, text) {

@@ -21,6 +21,99 @@ function stat(label, value, id) {
   return h("div", { class: "stat", dataset: id ? { stat: id } : {} }, h("span", { class: "label" }, label), h("span", { class: "value" }, String(value)));
 }
 
+const cardsRow = (cards, extra = () => ({}), label = null) =>
+  h("div", { class: "cards", role: label ? "group" : null, "aria-label": label }, cards.map((n) => cardEl(n, extra(n))));
+
+// Where each seat sits around the table, seen from `bottom` (your seat, or
+// seat 0 for a spectator): play goes clockwise, so the next seats are on the
+// left, then across the top from left to right, then on the right.
+export function ringPlaces(players, bottom) {
+  const others = Array.from({ length: players - 1 }, (_, i) => (bottom + 1 + i) % players);
+  const k = others.length;
+  if (k <= 2) return { left: [], top: others, right: [], bottom };
+  return { left: [others[0]], top: others.slice(1, k - 1), right: [others[k - 1]], bottom };
+}
+
+// One seat: name, online or away, whose turn, the leader, hoard, hand size,
+// the ante placed, abilities, known cards and the flight as small cards.
+function seatEl(view, table, p, { me, q, options }) {
+  const known = view.known_in_hands?.[p] || view.known_in_hands?.[String(p)] || [];
+  const info = table?.seats?.[p];
+  const bot = info?.kind === "bot";
+  const online = bot || Boolean(table?.online?.[p]);
+  const acting = Boolean(q && q.seat === p && view.phase !== "over");
+  const leads = view.leader === p && view.phase !== "over";
+  const out = view.out?.includes(p);
+  const name = seatName(table, p);
+  const label = [
+    name,
+    p === me ? t("seat.you") : null,
+    bot ? t("seat.bot", { level: levelName(info.bot) }) : online ? t("seat.online") : t("seat.away"),
+    t("seat.hoard_n", { gold: view.hoards[p] }),
+    t("table.cards", { count: view.hand_sizes[p] }),
+    leads ? t("table.leader") : null,
+    acting ? t("seat.acting") : null,
+    view.winners?.includes(p) ? t("seat.winner") : null,
+  ].filter(Boolean).join(", ");
+  return h(
+    "section",
+    {
+      class: ["seat", p === me ? "me" : "", acting ? "acting" : "", leads ? "leader" : "", out ? "out" : "", view.winners?.includes(p) ? "winner" : ""].filter(Boolean).join(" "),
+      dataset: { seat: String(p) },
+      "aria-label": label,
+      "aria-current": acting ? "true" : null,
+    },
+    h(
+      "div",
+      { class: "seat-head" },
+      h("span", { class: online ? "dot on" : "dot", title: online ? t("seat.online") : t("seat.away"), "aria-hidden": "true" }),
+      h("strong", { class: "seat-title" }, name),
+      p === me ? h("span", { class: "tag" }, t("seat.you")) : null,
+      bot ? h("span", { class: "tag" }, t("seat.bot", { level: levelName(info.bot) })) : null,
+      !online ? h("span", { class: "tag away" }, t("seat.away")) : null,
+      leads ? h("span", { class: "tag lead", title: t("table.leader") }, "♛ ", t("table.leader")) : null,
+      acting ? h("span", { class: "tag turn-mark" }, "▶ ", t("seat.turn")) : null,
+    ),
+    h(
+      "div",
+      { class: "seat-stats" },
+      h("span", { class: "stat hoard", dataset: { stat: "hoard" }, title: t("table.hoard") }, h("span", { class: "coin", "aria-hidden": "true" }), h("span", { class: "label" }, t("table.hoard")), h("span", { class: "value" }, String(view.hoards[p]))),
+      h("span", { class: "hand-count", dataset: { stat: "hand" }, title: t("table.cards", { count: view.hand_sizes[p] }) }, cardBack(view.hand_sizes[p]), h("span", { "aria-hidden": "true" }, String(view.hand_sizes[p]))),
+      view.hole_owed[p] ? h("span", { class: "owed" }, t("table.owes_hole", { amount: view.hole_owed[p] })) : null,
+      view.phase === "ante" && view.ante_placed[p] ? h("span", { class: "tag" }, t("table.anted")) : null,
+    ),
+    seatAbilities(view.abilities, p),
+    known.length && p !== me ? h("div", { class: "known" }, t("table.known", { cards: "" }), cardsRow(known, () => ({ small: true }))) : null,
+    h("div", { class: "flight", dataset: { count: String(view.flights[p].length) } }, cardsRow(view.flights[p], (n) => ({ small: true, option: options.has(n) }), t("seat.flight_of", { name }))),
+  );
+}
+
+// The felt in the middle: stakes, the ante (face down until revealed
+// together), deck, discard, the hole.
+function feltEl(view, options) {
+  const placed = view.ante_placed.filter(Boolean).length;
+  let ante;
+  if (view.ante.length) ante = cardsRow(view.ante, (n) => ({ small: true, option: options.has(n) }), t("table.ante"));
+  else if (placed) ante = h("div", { class: "cards backs", "aria-label": t("table.ante_hidden", { count: placed }) }, Array.from({ length: placed }, () => cardBack(1)));
+  else ante = h("p", { class: "muted" }, t("word.none"));
+  return h(
+    "section",
+    { class: "felt", "aria-label": t("table.center") },
+    h(
+      "div",
+      { class: "felt-stats status" },
+      stat(t("table.gambit_round", { gambit: view.gambit, round: view.round }), "", "gambit"),
+      h("div", { class: "stat stakes", id: "stakes", dataset: { stat: "stakes" } }, h("span", { class: "coin pile", "aria-hidden": "true" }), h("span", { class: "label" }, t("table.stakes")), h("span", { class: "value" }, String(view.stakes))),
+      stat(t("table.deck"), view.deck_size, "deck"),
+      view.hole || view.hole_owed.some((x) => x) ? stat(t("table.hole"), view.hole, "hole") : null,
+    ),
+    h("div", { class: "zone ante", id: "ante", dataset: { revealed: view.ante.length ? "1" : "0" } }, h("h3", {}, t("table.ante")), ante),
+    view.discard.length
+      ? h("details", { class: "zone discard" }, h("summary", {}, `${t("table.discard")} (${view.discard.length})`), cardsRow(view.discard, () => ({ small: true })))
+      : null,
+  );
+}
+
 // msg: {view, hints, answers}; opts: {table, onAnswer, interactive, busy}
 export function renderBoard(msg, opts) {
   const { view } = msg;
@@ -45,36 +138,26 @@ export function renderBoard(msg, opts) {
     mine ? q.id : null,
   );
 
-  const status = h(
-    "div",
-    { class: "status" },
-    stat(t("table.gambit_round", { gambit: view.gambit, round: view.round }), "", "gambit"),
-    stat(t("table.stakes"), view.stakes, "stakes"),
-    stat(t("table.deck"), view.deck_size, "deck"),
-    stat(t("table.discard"), view.discard.length, "discard"),
-    view.hole || view.hole_owed.some((x) => x) ? stat(t("table.hole"), view.hole, "hole") : null,
-  );
-
   let turn = null;
   if (view.phase === "over") {
     turn = h("div", { class: "turn over" }, t("table.game_over"), " — ", t("table.winners", { names: view.winners.map((p) => seatName(table, p)).join(", ") }));
   } else if (q && !mine) {
     // Another seat's hidden-ability question shows only that it is deciding.
     const text = q.kind === "private" ? t("table.deciding_private", { name: seatName(table, q.seat) }) : t("table.deciding", { name: seatName(table, q.seat), question: q.prompt });
-    turn = h("div", { class: "turn", id: "turn", dataset: { kind: q.kind } }, text);
+    turn = h("div", { class: "turn", id: "turn", dataset: { kind: q.kind, seat: String(q.seat) } }, text);
   }
 
   let question = null;
   if (mine) {
     question = h(
       "section",
-      { class: "question", id: "question", dataset: { decision: String(q.id), kind: q.kind } },
-      h("h2", {}, t("table.question")),
-      h("p", { class: "prompt" }, q.text || q.prompt),
+      { class: "question", id: "question", dataset: { decision: String(q.id), kind: q.kind }, "aria-labelledby": "question-title", "aria-describedby": "question-prompt" },
+      h("h2", { id: "question-title" }, t("table.question")),
+      h("p", { class: "prompt", id: "question-prompt" }, q.text || q.prompt),
       h(
         "div",
-        { class: "answers" },
-        msg.answers.map((a) =>
+        { class: "answers", role: "group", "aria-label": t("table.answers") },
+        msg.answers.map((a, i) =>
           h(
             "button",
             {
@@ -82,27 +165,27 @@ export function renderBoard(msg, opts) {
               class: a.detail ? "answer with-detail" : "answer",
               disabled: opts.busy,
               dataset: { answer: String(a.value) },
+              "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
               onclick: () => opts.onAnswer(a.value, q.id),
             },
+            i < 9 ? h("kbd", { class: "key", "aria-hidden": "true" }, String(i + 1)) : null,
             a.detail ? h("span", { class: "answer-label" }, a.label) : a.label,
             a.detail ? h("span", { class: "answer-detail" }, a.detail) : null,
           ),
         ),
       ),
+      h("p", { class: "keys-help muted" }, t("table.keys_help")),
     );
   }
-
-  const cardsRow = (cards, extra = () => ({})) =>
-    h("div", { class: "cards" }, cards.map((n) => cardEl(n, extra(n))));
 
   let hand = null;
   if (me !== null && me !== undefined && view.hand) {
     hand = h(
       "section",
-      { class: "hand", id: "hand" },
+      { class: "hand", id: "hand", "aria-label": t("table.hand") },
       h("h2", {}, t("table.hand"), h("span", { class: "muted" }, ` (${view.hand.length})`), hints.size ? h("span", { class: "legend" }, "⚡ ", t("table.triggers")) : null),
       cardsRow(view.hand, (n) => ({ triggers: hints.has(n), option: options.has(n) })),
-      view.my_ante >= 0 ? h("p", { class: "muted" }, t("table.ante"), ": ", cardLabel(view.my_ante)) : null,
+      view.my_ante >= 0 ? h("p", { class: "muted my-ante" }, t("table.ante"), ": ", cardLabel(view.my_ante)) : null,
     );
   }
 
@@ -114,48 +197,18 @@ export function renderBoard(msg, opts) {
     extra.push(h("section", { class: "zone" }, h("h3", {}, t("table.revealed")), cardsRow(view.revealed, (n) => ({ option: options.has(n) }))));
   }
 
+  // The seats around the felt (an oval on wide screens, stacked on phones).
+  const places = ringPlaces(view.players, me ?? 0);
+  const seat = (p) => seatEl(view, table, p, { me, q, options });
+  const k = view.players - 1;
   const seats = h(
-    "section",
-    { class: "seats", id: "seats" },
-    Array.from({ length: view.players }, (_, p) => {
-      const known = view.known_in_hands?.[p] || view.known_in_hands?.[String(p)] || [];
-      const info = table?.seats?.[p];
-      const online = table?.online?.[p];
-      return h(
-        "div",
-        {
-          class: ["seat", p === me ? "me" : "", q && q.seat === p ? "acting" : "", view.winners?.includes(p) ? "winner" : ""].join(" "),
-          dataset: { seat: String(p) },
-        },
-        h(
-          "div",
-          { class: "seat-head" },
-          h("span", { class: online ? "dot on" : "dot", title: online ? "" : t("seat.offline") }),
-          h("strong", {}, seatName(table, p)),
-          p === me ? h("span", { class: "tag" }, t("seat.you")) : null,
-          info?.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: levelName(info.bot) })) : null,
-          view.leader === p && view.phase !== "over" ? h("span", { class: "tag lead" }, "♛ ", t("table.leader")) : null,
-        ),
-        h(
-          "div",
-          { class: "seat-stats" },
-          stat(t("table.hoard"), view.hoards[p], "hoard"),
-          h("span", { class: "hand-count" }, cardBack(view.hand_sizes[p]), " ", String(view.hand_sizes[p])),
-          view.hole_owed[p] ? h("span", { class: "owed" }, t("table.owes_hole", { amount: view.hole_owed[p] })) : null,
-          view.phase === "ante" && view.ante_placed[p] ? h("span", { class: "tag" }, t("table.anted")) : null,
-        ),
-        seatAbilities(view.abilities, p),
-        known.length && p !== me ? h("div", { class: "known" }, t("table.known", { cards: "" }), cardsRow(known, () => ({ small: true }))) : null,
-        h("div", { class: "flight" }, cardsRow(view.flights[p], (n) => ({ small: true, option: options.has(n) }))),
-      );
-    }),
-  );
-
-  const ante = h(
-    "section",
-    { class: "zone ante", id: "ante" },
-    h("h3", {}, t("table.ante")),
-    view.ante.length ? cardsRow(view.ante, (n) => ({ small: true, option: options.has(n) })) : h("p", { class: "muted" }, t("word.none")),
+    "div",
+    { class: `ring ${k <= 2 ? "across" : "around"}`, id: "seats", dataset: { players: String(view.players) } },
+    places.left.length ? h("div", { class: "ring-left" }, places.left.map(seat)) : null,
+    h("div", { class: "ring-top" }, places.top.map(seat)),
+    places.right.length ? h("div", { class: "ring-right" }, places.right.map(seat)) : null,
+    feltEl(view, options),
+    h("div", { class: "ring-bottom" }, seat(places.bottom)),
   );
 
   const debts = view.debts?.length
@@ -171,17 +224,13 @@ export function renderBoard(msg, opts) {
     ? h("details", { class: "zone" }, h("summary", {}, t("table.specials")), cardsRow(view.specials, () => ({ small: true })))
     : null;
 
-  const discard = view.discard.length
-    ? h("details", { class: "zone" }, h("summary", {}, `${t("table.discard")} (${view.discard.length})`), cardsRow(view.discard, () => ({ small: true })))
-    : null;
-
-  return h("div", { class: "board", dataset: { phase: view.phase } }, status, turn, question, hand, extra, seats, ante, debts, specials, discard);
+  return h("div", { class: "board", dataset: { phase: view.phase } }, turn, question, seats, hand, extra, debts, specials);
 }
 
 export function renderLog(events, { highlightNew = false } = {}) {
   return h(
     "ol",
-    { class: "log", id: "log" },
+    { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-label": t("table.log") },
     events.filter((e) => e.text).map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: { kind: e.kind } }, e.text)),
   );
 }

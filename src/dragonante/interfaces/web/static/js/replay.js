@@ -1,6 +1,7 @@
 // A finished game, step by step: forward and back through the answers, as a
 // spectator or as any seat saw it (views are computed by the server).
 import { api } from "./api.js";
+import { fitNames } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { renderBoard, renderLog, seatName } from "./render.js";
@@ -77,6 +78,7 @@ export function mountReplay(root, code) {
         h("div", { class: "table-layout" }, h("div", { class: "table-main" }, renderBoard(data, { table, interactive: false })), h("section", { class: "log-box" }, h("h2", {}, t("table.log")), log)),
       ),
     );
+    fitNames(root);
     const fresh = log.querySelector(".new");
     if (fresh) fresh.scrollIntoView({ block: "nearest" });
     else log.scrollTop = log.scrollHeight;

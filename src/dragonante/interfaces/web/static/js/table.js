@@ -3,11 +3,15 @@
 // localStorage and in the URL fragment, so closing and reopening the page
 // (or opening the URL elsewhere) takes the same seat back.
 import { abilitiesLine } from "./abilities.js";
+import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
 import { api, forgetToken, gmToken, hostToken, savedToken, saveToken } from "./api.js";
-import { hideCard } from "./cards.js";
+import { fitNames, hideCard } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { bindAnswerKeys, focusSnapshot, restoreFocus } from "./keys.js";
+import { animateEvents } from "./motion.js";
 import { levelName, renderBoard, renderLog, seatName } from "./render.js";
+import { summaryEl } from "./summary.js";
 
 const SUMMARY_KINDS = new Set(["scoring", "gambit_won", "priest_split", "no_winner", "monarch_gift", "hole_paid", "hole_won", "debt_paid", "adventurer_split", "eliminated", "target_reached", "game_over"]);
 // Close codes after which reconnecting cannot help.
@@ -45,15 +49,23 @@ export function mountTable(root, code) {
   let meta = null;
   let connState = "connecting";
   let isGm = false;
+  // Hoards when the last summary was shown (or at the start), for its changes.
+  let hoardsBefore = null;
+  // The question last drawn for this seat, to move the focus to a new one.
+  let askedId = null;
 
   const header = h("div", { class: "table-head" });
   const banner = h("p", { class: "banner", role: "status", hidden: true });
   const summarySlot = h("div", { class: "summary-slot" });
+  const awaySlot = h("div", { class: "away-slot" });
   const main = h("div", { class: "table-main" });
-  const logBox = h("section", { class: "log-box" }, h("h2", {}, t("table.log")));
+  const logBox = h("section", { class: "log-box", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("table.log")));
+  // Read out by screen readers: a new question for this seat.
+  const announcer = h("p", { class: "sr-only", id: "announcer", "aria-live": "assertive" });
   let logList = renderLog([]);
   logBox.append(logList);
-  append(clear(root), h("div", { class: "table-page" }, header, banner, summarySlot, h("div", { class: "table-layout" }, main, logBox)));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, logBox), announcer));
+  const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
 
@@ -94,9 +106,9 @@ export function mountTable(root, code) {
         append(clear(main), h("p", { class: "error" }, t("table.not_found")), h("a", { href: "/" }, t("nav.lobby")));
         return;
       }
-      if (FINAL_CLOSE.has(e.code)) return; // the error frame said why; handle() reacted
+      if (FINAL_CLOSE.has(e.code) || e.code === EXPIRED_CLOSE) return; // the error frame said why
       connState = "reconnecting";
-      banner.textContent = t("table.reconnecting");
+      banner.textContent = LIMIT_CLOSE.has(e.code) ? t(LIMIT_CLOSE.get(e.code)) : t("table.reconnecting");
       banner.hidden = false;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 400 * 2 ** retry);
@@ -122,7 +134,10 @@ export function mountTable(root, code) {
       case "table":
         table = msg.table;
         if (table.status === "open" || !last) render();
-        else renderHeader();
+        else {
+          renderHeader();
+          renderAway();
+        }
         break;
       case "state":
         table = msg.table;
@@ -131,6 +146,7 @@ export function mountTable(root, code) {
           last = msg;
           events = msg.events.slice();
           gambitNo = msg.view.gambit;
+          noteStart(events, msg.view);
           logList.replaceWith((logList = renderLog(events)));
         }
         render();
@@ -143,6 +159,7 @@ export function mountTable(root, code) {
         logList.append(...Array.from(renderLog(msg.events).children));
         noteSummaries(msg.events, msg.view);
         render();
+        animateEvents(main.querySelector(".board"), msg.events);
         scrollLog();
         break;
       case "error":
@@ -156,12 +173,15 @@ export function mountTable(root, code) {
           token = null;
           history.replaceState(null, "", `/t/${code}`);
           reconnect();
-        } else if (msg.code === "unknown_table") {
+        } else if (msg.code === "unknown_table" || msg.code === "expired") {
           stopped = true;
-          append(clear(main), h("p", { class: "error" }, t("table.not_found")));
+          append(clear(main), h("p", { class: "error", id: "table-gone" }, msg.code === "expired" ? msg.message : t("table.not_found")));
         } else if (last) {
           render();
         }
+        break;
+      case "handover":
+        toast(handoverText(msg, table));
         break;
       default:
         break;
@@ -172,6 +192,14 @@ export function mountTable(root, code) {
     logList.scrollTop = logList.scrollHeight;
   }
 
+  // The hoards a reconnecting page starts its changes from: the last
+  // summary's (gambit_won / no_winner are followed by the hoards then), or
+  // the starting gold.
+  function noteStart(all, view) {
+    const setup = all.find((e) => e.kind === "setup");
+    hoardsBefore = setup ? view.hoards.map(() => setup.data.gold) : null;
+  }
+
   function noteSummaries(newEvents, view) {
     for (const e of newEvents) {
       if (e.kind === "gambit_start") gambitNo = e.data.gambit;
@@ -180,11 +208,13 @@ export function mountTable(root, code) {
         let start = since;
         while (start > 0 && events[start - 1].kind !== "gambit_start") start -= 1;
         const lines = events.slice(start, since + 1).filter((x) => SUMMARY_KINDS.has(x.kind) && x.text).map((x) => x.text);
-        summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), final: false };
+        summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), before: hoardsBefore, winners: e.kind === "gambit_won" ? [e.data.winner] : [], final: false };
+        hoardsBefore = view.hoards.slice();
       }
       if (e.kind === "game_over") {
         const lines = summary && !summary.final ? summary.lines.concat(e.text) : [e.text];
-        summary = { title: t("table.game_over"), lines, hoards: e.data.hoards, final: true };
+        const before = summary && !summary.final ? summary.before : hoardsBefore;
+        summary = { title: t("table.game_over"), lines, hoards: e.data.hoards, before, winners: e.data.winners, final: true };
       }
     }
   }
@@ -192,17 +222,12 @@ export function mountTable(root, code) {
   function renderSummary() {
     clear(summarySlot);
     if (!summary) return;
-    const s = summary;
     summarySlot.append(
-      h(
-        "section",
-        { class: `summary ${s.final ? "final" : ""}`, id: s.final ? "game-summary" : "gambit-summary" },
-        h("h2", {}, s.title),
-        h("ul", {}, s.lines.map((l) => h("li", {}, l))),
-        h("table", { class: "hoards" }, h("tr", {}, h("th", {}, ""), h("th", {}, t("table.hoard"))), s.hoards.map((g, p) => h("tr", {}, h("td", {}, seatName(table, p)), h("td", {}, String(g))))),
-        s.final ? h("a", { class: "button", href: `/r/${code}`, id: "replay-link" }, t("table.watch_replay")) : null,
-        h("button", { type: "button", class: "ok", onclick: () => { summary = null; renderSummary(); } }, t("table.ok")),
-      ),
+      summaryEl(summary, {
+        name: (p) => seatName(table, p),
+        replay: summary.final ? `/r/${code}` : null,
+        onClose: () => { summary = null; renderSummary(); },
+      }),
     );
   }
 
@@ -306,17 +331,30 @@ export function mountTable(root, code) {
     render();
   }
 
+  function renderAway() {
+    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
+  }
+
   function render() {
     if (!table) return;
     renderHeader();
+    renderAway();
     renderSummary();
+    const focus = focusSnapshot(main);
     clear(main);
     if (table.status === "open") {
       main.append(seating());
       return;
     }
     if (last?.view) {
+      const q = last.view.question;
+      const mine = mySeat !== null && !isGm && q && q.seat === mySeat && last.answers?.length;
+      const fresh = Boolean(mine && q.id !== askedId);
+      askedId = mine ? q.id : null;
       main.append(renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy }));
+      fitNames(main);
+      restoreFocus(main, focus, fresh);
+      if (fresh) announcer.textContent = `${t("table.question")}: ${q.text || q.prompt}`;
     } else {
       main.append(h("p", { class: "muted" }, t("table.connecting")));
     }
@@ -331,6 +369,7 @@ export function mountTable(root, code) {
     },
     destroy() {
       stopped = true;
+      unbindKeys();
       if (ws) ws.close();
     },
     get state() {

@@ -1,0 +1,1 @@
+"""Examples of using dragonante as a library (a package so the tests can import them)."""

@@ -1,0 +1,133 @@
+"""What every full-screen table shares, whatever feeds it: the panels, the keys, the pages.
+
+The table is drawn from a :class:`~dragonante.interfaces.tui.snapshot.Snapshot`
+and told through the log panel; where the snapshots and the sentences come
+from is the *table source*, and each source has its own application:
+
+* :class:`~dragonante.interfaces.tui.app.TableApp`: a local game (the engine
+  in this process, bots in worker threads, hot-seat, take-back);
+* :class:`~dragonante.interfaces.tui.online.OnlineTableApp`: one seat at a
+  table on a ``dragonante serve`` server, fed by the frames of the seat's
+  WebSocket (:mod:`.remote` turns them into snapshots).
+
+Keeping the layout, the answer keys, help, card texts and the theme here
+means both look and answer alike, and the snapshot stays the one place the
+screen reads from (the information barrier: only the viewer's own view).
+"""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from dragonante.i18n import t
+from dragonante.interfaces.render import ability_help_lines, card_help_lines
+from dragonante.interfaces.tui.hand import HandPanel
+from dragonante.interfaces.tui.log import LogPanel
+from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
+from dragonante.interfaces.tui.screens import CardScreen, HelpScreen
+from dragonante.interfaces.tui.seats import SeatsPanel
+from dragonante.interfaces.tui.snapshot import Snapshot
+
+#: The two themes the ``t`` key switches between.
+THEMES = ("textual-dark", "textual-light")
+
+
+class TableBase(App[int]):
+    """The full-screen table's layout and shared keys; subclasses feed it snapshots."""
+
+    TITLE = "dragonante"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #seats { height: auto; max-height: 50%; padding: 0 1; }
+    #hand { height: auto; padding: 0 1; }
+    #bottom { height: 1fr; min-height: 5; }
+    #question { width: 1fr; border: round $accent; }
+    #question-text { height: auto; }
+    #answers { height: 1fr; border: none; padding: 0; }
+    #log { width: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
+    #keys { height: 1; background: $panel; padding: 0 1; }
+    """
+    BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
+        Binding("ctrl+c", "quit_game", show=False, priority=True),
+        Binding("q", "quit_game", show=False),
+        Binding("question_mark", "help", show=False),
+        Binding("c", "card", show=False),
+        Binding("t", "theme", show=False),
+        *(Binding(k, f"number({i})", show=False) for i, k in enumerate(NUMBER_KEYS)),
+    ]
+    #: Catalog keys of the key line and of the help page (a source may have other keys).
+    KEYS_TEXT = "tui.keys"
+    HELP_TEXT = "tui.help"
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        #: What the panels show now (None before the first one).
+        self.snapshot: Snapshot | None = None
+
+    def compose(self) -> ComposeResult:
+        yield SeatsPanel(id="seats")
+        yield HandPanel(id="hand")
+        with Horizontal(id="bottom"):
+            yield QuestionPanel(id="question")
+            yield LogPanel(id="log")
+        yield Static(t(self.KEYS_TEXT, self.lang), id="keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#question").border_title = t("tui.title.question", self.lang)
+        self.query_one("#log").border_title = t("tui.title.log", self.lang)
+
+    def draw(self, snap: Snapshot, waiting: str) -> None:
+        """Every panel from ``snap``; ``waiting`` is the question box's text when the
+        question is someone else's (or there is none)."""
+        self.snapshot = snap
+        self.query_one(SeatsPanel).show(snap)
+        self.query_one(HandPanel).show(snap)
+        self.query_one(QuestionPanel).show(snap.prompt, self.lang, waiting)
+
+    def tell(self, lines: list[str]) -> None:
+        """Append sentences to the log."""
+        self.query_one(LogPanel).tell(lines)
+
+    # --- keys -------------------------------------------------------------------
+
+    def action_number(self, index: int) -> None:
+        self.query_one(QuestionPanel).choose(index)
+
+    def action_help(self) -> None:
+        lines = t(self.HELP_TEXT, self.lang).split("\n")
+        self.push_screen(
+            HelpScreen(t("tui.title.help", self.lang), lines, t("tui.close", self.lang))
+        )
+
+    def action_card(self) -> None:
+        """The full text of the highlighted answer's card (or ability), else of the hand."""
+        lang = self.lang
+        option = self.query_one(QuestionPanel).highlighted_option()
+        snap = self.snapshot
+        lines: list[str] = []
+        if option is not None and option.card >= 0:
+            lines = card_help_lines(option.card, lang)
+        elif option is not None and option.detail:
+            lines = [option.label, "  " + option.detail]
+        elif snap is not None and snap.view.obs["hand"]:
+            for c in snap.view.obs["hand"]:
+                lines.extend(card_help_lines(c, lang))
+        if snap is not None and option is None and snap.view.seat is not None:
+            ab = snap.view.obs["abilities"]
+            if ab is not None:
+                lines.extend(ability_help_lines(ab["held"][snap.view.seat], lang))
+        if not lines:
+            self.notify(t("tui.no_card", lang))
+            return
+        self.push_screen(CardScreen(t("tui.title.card", lang), lines, t("tui.close", lang)))
+
+    def action_theme(self) -> None:
+        self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
+
+    def action_quit_game(self) -> None:
+        self.exit(0)

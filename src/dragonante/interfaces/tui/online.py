@@ -1,0 +1,282 @@
+"""``play --join``: one seat at a server's table, played at the full-screen table.
+
+The same screen as a local game (:class:`~dragonante.interfaces.tui.base.TableBase`),
+fed by the seat's WebSocket instead of an engine in this process.  A worker
+on the screen's own event loop keeps the connection: it says ``hello`` with
+the seat's token, hands every frame to :class:`~dragonante.interfaces.tui.remote.RemoteSeat`
+and redraws; an answer chosen on the screen goes out as ``(decision id,
+answer)``.  Nothing is decided here: the server accepts or refuses, and
+the next frame shows which.
+
+A dropped connection is opened again with the same token (the server
+answers with a full ``state``, so the seat finds its hand, question and log
+as they are); an answer sent just before the drop was either committed,
+and the new state shows the next question, or it was not, and the same
+question is asked again.  Only a refusal of the seat itself (its token or
+table unknown) ends the session, with one line for the terminal.
+
+Before the start the table shows the lobby (who sits where); anyone seated
+may fill the free seats with bots (``b``) and start (``g``), as the lobby
+API allows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import suppress
+from dataclasses import replace
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.widgets import Static
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from dragonante.i18n import t
+from dragonante.interfaces.tui.base import TableBase
+from dragonante.interfaces.tui.hand import HandPanel
+from dragonante.interfaces.tui.lobby import JoinError, Lobby, Seating
+from dragonante.interfaces.tui.log import LogPanel
+from dragonante.interfaces.tui.question import QuestionPanel
+from dragonante.interfaces.tui.remote import RemoteSeat
+from dragonante.interfaces.tui.screens import SummaryScreen
+from dragonante.interfaces.tui.seats import SeatsPanel
+
+#: Seconds between attempts to reconnect (the last one repeats).
+RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+#: Largest frame read from the server (a full ``state`` late in a long game is big).
+MAX_FRAME = 2**24
+#: Close codes (and error codes) after which the seat is gone: no reconnecting.
+FATAL_CLOSES = {4401: "bad_token", 4404: "unknown_table", 4400: "hello_first"}
+#: Error frames that mean the screen is behind the game: ask for a fresh state.
+RESYNC = frozenset({"stale", "not_your_turn", "illegal", "game_over", "storage", "not_started"})
+
+
+class OnlineTableApp(TableBase):
+    """One seat at a table on a server; ``failure`` says why it ended, if it failed."""
+
+    KEYS_TEXT = "online.keys"
+    HELP_TEXT = "online.help"
+    BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
+        Binding("b", "bots", show=False),
+        Binding("g", "start", show=False),
+    ]
+
+    def __init__(
+        self,
+        seating: Seating,
+        lang: str,
+        bot_level: str = "medium",
+        reconnect_delays: tuple[float, ...] = RECONNECT_DELAYS,
+        gambit_summaries: bool = True,
+    ) -> None:
+        super().__init__(lang)
+        self.seating = seating
+        self.source = RemoteSeat(lang)
+        self.source.seat = seating.seat
+        self.source.table = seating.table
+        self.bot_level = bot_level
+        self.reconnect_delays = reconnect_delays
+        self.gambit_summaries = gambit_summaries
+        self.narrator = self.source.narrator()
+        self.ws: ClientConnection | None = None
+        #: The one line to print after leaving, when the seat was refused.
+        self.failure: str | None = None
+        #: Connections opened so far (the first, then every reconnection).
+        self.connections = 0
+        self.summarized = 0
+        self.over_shown = False
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.redraw(t("online.connecting", self.lang, server=self.seating.server))
+        self.keep_connected()
+
+    # --- the connection -----------------------------------------------------------
+
+    @work(exclusive=True, group="socket")
+    async def keep_connected(self) -> None:
+        """Connect, play until the connection drops, and connect again (same token)."""
+        failures = 0
+        while True:
+            code = await self._one_connection()
+            if self.failure is not None:
+                self.exit(return_code=1)
+                return
+            if code in FATAL_CLOSES:
+                self.fail(
+                    t(f"online.closed.{FATAL_CLOSES[code]}", self.lang, code=self.seating.code)
+                )
+                return
+            if self.source.over:
+                return  # nothing left to play: the summary stays until the person leaves
+            failures = 0 if code == -2 else failures + 1
+            delay = self.reconnect_delays[min(failures, len(self.reconnect_delays) - 1)]
+            self.redraw(t("online.reconnecting", self.lang))
+            await asyncio.sleep(delay)
+
+    async def _one_connection(self) -> int:
+        """One connection's life; its close code (-1: never opened, -2: it had worked)."""
+        try:
+            async with connect(self.seating.ws_url, max_size=MAX_FRAME, open_timeout=10) as ws:
+                self.ws = ws
+                await ws.send(
+                    json.dumps({"type": "hello", "token": self.seating.token, "lang": self.lang})
+                )
+                worked = False
+                try:
+                    async for raw in ws:
+                        frame = json.loads(raw)
+                        if isinstance(frame, dict):
+                            worked = self.on_frame(frame) or worked
+                except ConnectionClosed:
+                    pass
+                except (KeyError, TypeError, ValueError):  # not a server this client understands
+                    self.failure = t("online.bad_frame", self.lang)
+                code = ws.close_code
+                if code in FATAL_CLOSES:
+                    return code
+                return -2 if worked else (code or -1)
+        except (ConnectionClosed, OSError, TimeoutError, InvalidHandshake, InvalidURI):
+            return -1
+        finally:
+            self.ws = None
+
+    def fail(self, line: str) -> None:
+        """The seat is gone: leave the screen and print ``line``."""
+        self.failure = line
+        self.exit(return_code=1)
+
+    @work(group="send")
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one frame; if the connection has just dropped, the reconnection's fresh
+        state shows whether an answer got through (the same question asked again if not)."""
+        ws = self.ws
+        if ws is None:
+            return
+        with suppress(ConnectionClosed):
+            await ws.send(json.dumps(frame))
+
+    # --- frames -----------------------------------------------------------------
+
+    def on_frame(self, frame: dict[str, Any]) -> bool:
+        """Handle one server frame; True once the server has welcomed this seat."""
+        kind = frame.get("type")
+        source = self.source
+        if kind == "welcome":
+            source.welcome(frame)
+            self.connections += 1
+            if self.connections > 1:
+                self.notify(t("online.reconnected", self.lang))
+            return True
+        if kind == "error":
+            self._error(frame)
+            return False
+        if kind not in ("state", "update", "table"):
+            return False  # pong, or a frame a newer server added
+        fresh, start = source.apply(frame)
+        self.narrator = source.narrator()
+        if fresh:
+            self.query_one(LogPanel).clear()
+            self.summarized = len(source.events)  # what happened before is no news
+        self.tell(source.tell(start, self.narrator))
+        self.redraw()
+        self._summaries(start)
+        return False
+
+    def _error(self, frame: dict[str, Any]) -> None:
+        code = frame.get("code")
+        message = str(frame.get("message") or code)
+        if code in ("bad_token", "unknown_table"):
+            self.failure = t(f"online.closed.{code}", self.lang, code=self.seating.code)
+            return
+        if code != "stale":  # a stale answer is simply overtaken: no need to say so
+            self.notify(message, severity="warning")
+        if code in RESYNC:
+            self.send({"type": "sync"})
+
+    def _summaries(self, start: int) -> None:
+        """A gambit's summary once it ends; the game's once it is over."""
+        source = self.source
+        if source.over and not self.over_shown:
+            self.over_shown = True
+            self.push_screen(
+                SummaryScreen(
+                    t("tui.game_over", self.lang),
+                    source.game_over_lines(self.narrator),
+                    t("online.over_keys", self.lang),
+                )
+            )
+            return
+        if not self.gambit_summaries or start < self.summarized:
+            return
+        summary = source.gambit_summary(max(start, self.summarized), self.narrator)
+        self.summarized = len(source.events)
+        if summary is not None:
+            gambit, lines = summary
+            self.push_screen(
+                SummaryScreen(
+                    t("tui.gambit_over", self.lang, gambit=gambit), lines, t("tui.close", self.lang)
+                )
+            )
+
+    def redraw(self, note: str | None = None) -> None:
+        """The table from the latest frame, or the lobby before the start; ``note``
+        (connecting, reconnecting) replaces the question box's text."""
+        source = self.source
+        snap = source.snapshot(self.narrator)
+        keys = self.KEYS_TEXT if snap is not None else "online.keys.lobby"
+        self.query_one("#keys", Static).update(t(keys, self.lang))
+        if snap is None:
+            self.snapshot = None
+            lines = source.lobby_lines()
+            self.query_one(SeatsPanel).update(Text("\n".join(lines)))
+            self.query_one(HandPanel).update("")
+            waiting = note or t("online.lobby.waiting", self.lang)
+            self.query_one(QuestionPanel).show(None, self.lang, waiting)
+            return
+        if note is not None:
+            waiting = note
+        elif source.over:
+            waiting = t("tui.header.over", self.lang)
+        else:
+            waiting = t("tui.waiting", self.lang)
+        if note is not None:
+            snap = replace(snap, prompt=None)  # no answering while the connection is away
+        self.draw(snap, waiting)
+
+    # --- the person ---------------------------------------------------------------
+
+    def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
+        if self.ws is None:
+            self.notify(t("online.not_connected", self.lang), severity="warning")
+            self.redraw(t("online.reconnecting", self.lang))
+            return
+        self.send({"type": "answer", "decision": message.decision_id, "answer": message.answer})
+
+    def action_bots(self) -> None:
+        self._manage("fill_bots")
+
+    def action_start(self) -> None:
+        self._manage("start")
+
+    def _manage(self, what: str) -> None:
+        """Fill the free seats with bots, or start: the lobby API, off the screen's thread."""
+        if self.source.started:
+            return
+        self.manage(what)
+
+    @work(thread=True, group="lobby")
+    def manage(self, what: str) -> None:
+        seating = self.seating
+        try:
+            with Lobby(seating.server) as lobby:
+                if what == "start":
+                    lobby.start(seating.code, seating.token)
+                else:
+                    lobby.fill_bots(seating.code, seating.token, self.bot_level)
+        except JoinError as e:
+            self.call_from_thread(self.notify, e.message(self.lang), severity="warning")

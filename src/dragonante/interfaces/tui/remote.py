@@ -1,0 +1,245 @@
+"""A seat on a server as a table source: the WebSocket's frames turned into snapshots.
+
+The server is the authority and the information barrier: a seat's frames
+carry only ``observe(state, seat)``, ``events_for(log, seat)`` and that
+seat's own extras (``docs/protocol.md``).  :class:`RemoteSeat` keeps the
+latest of them and builds the same :class:`~dragonante.interfaces.tui.snapshot.Snapshot`
+a local game does, so the panels cannot tell the two apart:
+
+* the view is the frame's ``view`` (exactly ``observe``), with the flights'
+  scored ``totals`` and the trigger ``hints`` the frame adds;
+* the question's answers are the frame's ``answers`` (labels in the
+  connection's language), never anything but the legal ones;
+* events are told by the same :class:`~dragonante.interfaces.narrate.Narrator`
+  as at a local table, from the engine-level ``kind`` and ``data`` each event
+  carries, so the log reads alike (the server's own sentence is the fallback
+  for an event this client's narrator does not know).
+
+Nothing here touches the network: the application feeds frames in, which
+keeps this testable with frames written by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dragonante.cards import ALL_CARDS
+from dragonante.engine import decisions as D
+from dragonante.engine.state import Event
+from dragonante.engine.tables import STRENGTH
+from dragonante.i18n import t
+from dragonante.interfaces.narrate import Narrator, Option, Prompt
+from dragonante.interfaces.render import TableView
+from dragonante.interfaces.tui.snapshot import Snapshot
+
+#: Events that end a gambit (a summary is shown after them).
+GAMBIT_END = frozenset({"gambit_won", "no_winner"})
+#: Questions whose answers are never cards (seats, abilities, colors, modes, yes/no).
+NOT_CARDS = (
+    frozenset({D.USE_ABILITY, D.DRAFT_ABILITY, D.ANCESTRY_COLOR, D.BLUE_MODE, D.TRIGGER_NEW})
+    | D.SEAT_ANSWERS
+)
+
+
+def is_card_answer(kind: str, value: int) -> bool:
+    """Whether an answer of a ``kind`` question is a card (drawn as a colored badge)."""
+    return kind not in NOT_CARDS and 0 <= value < len(ALL_CARDS)
+
+
+class RemoteSeat:
+    """One seat's picture of a server table, rebuilt from the frames it receives."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        #: This connection's seat (from ``welcome``; None for a spectator).
+        self.seat: int | None = None
+        #: The latest table summary (names, seats, status).
+        self.table: dict[str, Any] = {}
+        #: The latest frame with a view (``state`` or ``update``), None before the start.
+        self.frame: dict[str, Any] | None = None
+        #: Every event this seat has seen, as engine events (visibility left to the server).
+        self.events: list[Event] = []
+        #: Sentences the server wrote for them (the narrator's fallback).
+        self.texts: list[str | None] = []
+
+    # --- frames in ---------------------------------------------------------------
+
+    def welcome(self, frame: dict[str, Any]) -> None:
+        seat = frame.get("seat")
+        self.seat = seat if isinstance(seat, int) else None
+
+    def apply(self, frame: dict[str, Any]) -> tuple[bool, int]:
+        """Take a ``state``, ``update`` or ``table`` frame in.
+
+        Returns whether the log starts afresh (a ``state`` holds every event
+        since the beginning) and where the frame's new events begin in
+        :attr:`events`.
+        """
+        kind = frame.get("type")
+        if isinstance(frame.get("table"), dict):
+            self.table = frame["table"]
+        fresh = kind == "state"
+        if fresh:
+            self.events, self.texts = [], []
+        start = len(self.events)
+        if kind in ("state", "update") and isinstance(frame.get("view"), dict):
+            self.frame = frame
+            for e in frame.get("events") or []:
+                if isinstance(e, dict) and isinstance(e.get("kind"), str):
+                    data = e.get("data")
+                    self.events.append((None, e["kind"], data if isinstance(data, dict) else {}))
+                    text = e.get("text")
+                    self.texts.append(text if isinstance(text, str) else None)
+        return fresh, start
+
+    # --- what the screen reads ---------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        """``open`` (seating), ``playing`` or ``finished``."""
+        status = self.table.get("status")
+        return status if isinstance(status, str) else "open"
+
+    @property
+    def started(self) -> bool:
+        return self.frame is not None
+
+    @property
+    def over(self) -> bool:
+        return self.frame is not None and self.frame["view"].get("phase") == "over"
+
+    @property
+    def question(self) -> dict[str, Any] | None:
+        if self.frame is None:
+            return None
+        q = self.frame["view"].get("question")
+        return q if isinstance(q, dict) else None
+
+    def names(self) -> list[str]:
+        """Every seat's name by seat number (an empty seat: "seat N")."""
+        players = int(self.table.get("players") or 0)
+        names = [t("online.seat.free", self.lang, seat=p) for p in range(players)]
+        for s in self.table.get("seats") or []:
+            if isinstance(s, dict) and isinstance(s.get("seat"), int) and s["seat"] < players:
+                names[s["seat"]] = str(s.get("name", ""))
+        return names
+
+    def narrator(self) -> Narrator:
+        rules = (self.table.get("config") or {}).get("rules") or {}
+        debt_model = rules.get("debt_model", "hole") if isinstance(rules, dict) else "hole"
+        return Narrator(self.names(), self.lang, me=self.seat, debt_model=str(debt_model))
+
+    def tell(self, start: int, narrator: Narrator, stop: int | None = None) -> list[str]:
+        """Sentences for the events ``start:stop``, by the narrator where it can."""
+        stop = len(self.events) if stop is None else stop
+        try:
+            return narrator.events(self.events[start:stop])
+        except (KeyError, IndexError, TypeError, ValueError):
+            # data this client's narrator cannot read (a newer server): the server's words
+            return [text for text in self.texts[start:stop] if text]
+
+    def prompt(self) -> Prompt | None:
+        """This seat's own question with the frame's legal answers, or None."""
+        q = self.question
+        frame = self.frame
+        if frame is None or q is None or self.seat is None or q.get("seat") != self.seat:
+            return None
+        answers = frame.get("answers") or []
+        if not answers:
+            return None
+        kind = str(q.get("kind", ""))
+        hints = set(frame.get("hints") or [])
+        options = []
+        for a in answers:
+            value = int(a["value"])
+            card = value if is_card_answer(kind, value) else -1
+            options.append(
+                Option(
+                    value,
+                    str(a.get("label", value)),
+                    card=card,
+                    triggers=kind == D.PLAY and value in hints,
+                    detail=str(a.get("detail") or ""),
+                )
+            )
+        text = str(q.get("text") or q.get("prompt") or "")
+        return Prompt(int(q["id"]), kind, text, options)
+
+    def snapshot(self, narrator: Narrator) -> Snapshot | None:
+        """What the screen shows now (None before the game starts)."""
+        frame = self.frame
+        if frame is None:
+            return None
+        obs: dict[str, Any] = frame["view"]
+        totals = frame.get("totals")
+        if not isinstance(totals, list):  # a server that does not send them: face values
+            totals = [sum(STRENGTH[c] for c in flight) for flight in obs["flights"]]
+        q = self.question
+        mine = q is not None and self.seat is not None and q.get("seat") == self.seat
+        triggers = set(frame.get("hints") or []) if mine else set()
+        view = TableView(self.seat, obs, totals, triggers, mine)
+        return Snapshot(view, narrator, self.prompt(), None)
+
+    def gambit_summary(self, start: int, narrator: Narrator) -> tuple[int, list[str]] | None:
+        """The last gambit that ended among the events from ``start``: its number and
+        what happened at its end (as the local table's summary tells it)."""
+        events = self.events
+        ends = [i for i in range(start, len(events)) if events[i][1] in GAMBIT_END]
+        if not ends or self.over:
+            return None
+        end = ends[-1]
+        gambit = next(
+            (e[2].get("gambit", 0) for e in reversed(events[:end]) if e[1] == "gambit_start"), 0
+        )
+        following = events[end:]
+        stop = next((i for i, e in enumerate(following) if e[1] == "gambit_start"), len(following))
+        lines = self.tell(end, narrator, end + stop)
+        assert self.frame is not None
+        lines.append(
+            t("tui.hoards", self.lang, hoards=narrator.hoards(self.frame["view"]["hoards"]))
+        )
+        return int(gambit), lines
+
+    def game_over_lines(self, narrator: Narrator) -> list[str]:
+        """Who won (you, shared, or someone else) and every hoard."""
+        assert self.frame is not None
+        view = self.frame["view"]
+        winners = [int(w) for w in view.get("winners") or []]
+        if self.seat is None:
+            first = t("tui.winners", self.lang, names=narrator.seats(winners))
+        elif self.seat in winners:
+            key = "play.won_shared" if len(winners) > 1 else "play.won"
+            first = t(key, self.lang, names=narrator.seats(winners))
+        else:
+            first = t("play.lost", self.lang, names=narrator.seats(winners))
+        return [first, t("tui.hoards", self.lang, hoards=narrator.hoards(view["hoards"]))]
+
+    def lobby_lines(self) -> list[str]:
+        """Before the start: the table and who sits where (you, bots, free seats, offline)."""
+        lang = self.lang
+        table = self.table
+        code = str(table.get("code", ""))
+        lines = [
+            t(
+                "online.lobby.table",
+                lang,
+                code=code,
+                players=table.get("players", "?"),
+                ruleset=table.get("ruleset", "?"),
+            )
+        ]
+        seated = {s["seat"]: s for s in table.get("seats") or [] if isinstance(s, dict)}
+        online = table.get("online") or []
+        for p in range(int(table.get("players") or 0)):
+            s = seated.get(p)
+            if s is None:
+                lines.append(t("online.lobby.free", lang, seat=p))
+                continue
+            key = "online.lobby.bot" if s.get("kind") == "bot" else "online.lobby.human"
+            line = t(key, lang, seat=p, name=s.get("name", ""), level=s.get("bot") or "")
+            if p == self.seat:
+                line += " " + t("online.lobby.you", lang)
+            elif s.get("kind") != "bot" and p < len(online) and not online[p]:
+                line += " " + t("online.lobby.offline", lang)
+            lines.append(line)
+        return lines

@@ -9,7 +9,9 @@
 * ``dice simulate`` - many bot games, checked, summarised (``--json``);
 * ``dice settings`` - every setting with its default.
 
-People type their answers; a bad answer (or an impossible roll) is
+In a terminal, ``play`` and ``track`` open the full-screen table
+(:mod:`dragonante.interfaces.tui.dice`); ``--plain``, pipes and scripts get
+the prompts below.  People type their answers; a bad answer (or an impossible roll) is
 explained on one line and asked again.  ``sheet`` shows the trackers,
 ``quit`` stops (the tracker's save file keeps the game), and in the tracker
 ``undo`` takes back the last answer; the Italian words (``scheda``, ``esci``,
@@ -41,7 +43,7 @@ from dragonante.dice.selfplay import simulate
 from dragonante.dice.views import tracker
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.play import LangOpt, check_lang, is_terminal
 from dragonante.interfaces.cli.table_options import help_lang, helptext
 from dragonante.interfaces.dice_render import (
     default_names,
@@ -72,6 +74,7 @@ GamingSetOpt = Annotated[
 ]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help=helptext("dice.opt.set"))]
 NamesOpt = Annotated[str | None, typer.Option("--names", help=helptext("dice.opt.names"))]
+PlainOpt = Annotated[bool, typer.Option("--plain", help=helptext("opt.plain"))]
 
 
 def _config(
@@ -244,7 +247,36 @@ class Table:
             self.write_save()
 
 
-def _run_table(table: Table) -> None:
+def full_screen_wanted(plain: bool) -> bool:
+    """The full-screen table unless ``--plain``, and only when both ends are a terminal
+    (scripts, pipes and tests keep the prompts)."""
+    return not plain and is_terminal(sys.stdin) and is_terminal(sys.stdout)
+
+
+def run_full_screen(table: Table) -> None:
+    """The game at the full-screen table (imported here: plain runs never load Textual).
+
+    After the screen closes, a game left unfinished says, as the prompts do,
+    where it is saved (the tracker's ``--save``) or that it stopped.
+    """
+    from dragonante.interfaces.tui.dice import DiceApp, DiceTableGame
+
+    game = DiceTableGame(table.rec, table.names, table.bots, table.save)
+    app = DiceApp(game, table.lang)
+    app.run()
+    if app.save_failed is not None:
+        raise UserError(app.save_failed)
+    if not game.over:
+        typer.echo(table.stopped("dice.table.stopped"))
+        return
+    for line in table_lines(tracker(game.state), table.names, table.lang):
+        typer.echo(line)
+
+
+def _run_table(table: Table, full_screen: bool = False) -> None:
+    if full_screen:
+        run_full_screen(table)
+        return
     try:
         table.run()
     except KeyboardInterrupt:
@@ -270,6 +302,7 @@ def play_command(
     gaming_set: GamingSetOpt = None,
     settings: SetOpt = None,
     lang: LangOpt = None,
+    plain: PlainOpt = False,
 ) -> None:
     """Play Dice Gambit in the terminal against bots (or friends at the same keyboard)."""
     lang = check_lang(lang)
@@ -297,9 +330,11 @@ def play_command(
     ]
     table_names = _names(names, config.players, fallback, lang)
     bots = [None if k == HUMAN else make_bot(k, seed * 7 + p) for p, k in enumerate(kinds)]
-    typer.echo(t("dice.play.intro", lang, players=config.players, seed=seed))
+    full_screen = full_screen_wanted(plain)
+    if not full_screen:
+        typer.echo(t("dice.play.intro", lang, players=config.players, seed=seed))
     table = Table(Recorder.start(config, seed, SEEDED, table_names), table_names, bots, lang)
-    _run_table(table)
+    _run_table(table, full_screen)
 
 
 @dice_app.command("track", help=helptext("dice.cmd.track"))
@@ -315,9 +350,11 @@ def track_command(
         Path | None, typer.Option("--resume", help=helptext("dice.opt.resume"))
     ] = None,
     lang: LangOpt = None,
+    plain: PlainOpt = False,
 ) -> None:
     """Game-master's tracker for a table rolling real dice: it asks for every roll."""
     lang = check_lang(lang)
+    full_screen = full_screen_wanted(plain)
     if resume is not None:
         if any(x is not None for x in (players, hoard, gambits, gaming_set, settings, names)):
             raise UserError(t("dice.error.resume_options", lang))
@@ -359,8 +396,9 @@ def track_command(
         table_names = _names(names, config.players, default_names(config.players, lang), lang)
         rec = Recorder.start(config, 0, PHYSICAL, table_names)
         table = Table(rec, table_names, [None] * config.players, lang, save, can_undo=True)
-        typer.echo(t("dice.track.intro", lang, players=config.players))
-    _run_table(table)
+        if not full_screen:
+            typer.echo(t("dice.track.intro", lang, players=config.players))
+    _run_table(table, full_screen)
 
 
 def _load_record(path: Path, text: str, lang: str) -> DiceRecord:

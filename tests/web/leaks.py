@@ -253,3 +253,54 @@ def check_handover_frames(frames: list[dict[str, Any]], players: int) -> int:
         assert "bot" not in f or isinstance(f["bot"], str)
         checked += 1
     return checked
+
+
+#: What each social frame may carry (``docs/protocol.md``): seats, numbers,
+#: public names, what someone typed, a bot level, a table code.  Nothing else:
+#: no card, hand, view or seed may ride along.
+SOCIAL_KEYS = {
+    "chat": frozenset({"type", "id", "seat", "spectator", "name", "text", "at"}),
+    "chat_history": frozenset({"type", "messages", "muted_seats", "muted_spectators", "spectator"}),
+    "mute": frozenset({"type", "seat", "spectator", "muted"}),
+    "turn": frozenset({"type", "seat", "decision", "seconds", "of"}),
+    "timeout": frozenset({"type", "seat", "decision", "bot"}),
+    "rematch": frozenset({"type", "code", "by"}),
+    "removed": frozenset({"type", "seat", "message", "spectator"}),
+}
+
+
+def check_social_frames(
+    frames: list[dict[str, Any]], names: list[str], typed: set[str] | None = None
+) -> int:
+    """Assert every chat, mute, turn-timer, timeout, rematch and removal frame
+    carries only its documented fields; a chat message's author is a public
+    seat name (``names``) or a numbered spectator, and its text is one of the
+    texts people ``typed`` (when given): the server adds nothing to what was
+    said.  Returns the social frames checked."""
+    checked = 0
+
+    def chat(m: dict[str, Any]) -> None:
+        assert set(m) <= SOCIAL_KEYS["chat"], f"a chat message carries {sorted(set(m))}"
+        if m["seat"] is not None:
+            assert m["name"] == names[m["seat"]] and m["spectator"] is None
+        else:
+            assert m["name"] is None and type(m["spectator"]) is int
+        assert isinstance(m["text"], str)
+        if typed is not None:
+            assert m["text"] in typed, f"chat text {m['text']!r} is not what anyone typed"
+
+    for f in frames:
+        kind = f.get("type")
+        if kind not in SOCIAL_KEYS:
+            continue
+        assert set(f) <= SOCIAL_KEYS[kind], f"a {kind} frame carries {sorted(set(f))}"
+        if kind == "chat":
+            chat(f)
+        elif kind == "chat_history":
+            for m in f["messages"]:
+                chat(m)
+        elif kind in ("turn", "timeout"):
+            assert type(f["seat"]) is int and 0 <= f["seat"] < len(names)
+            assert type(f["decision"]) is int
+        checked += 1
+    return checked

@@ -101,9 +101,13 @@ def test_seats_bots_and_start(server: LiveServer):
             headers=auth(ann["token"]),
         )
         assert r.json() == {"seats": [1]}
-        # A person's seat cannot be removed by someone else; a bot's can.
-        r = http.delete(f"/api/tables/{code}/seats/0", headers=auth(host))
+        # A person's seat is freed by its player or by the host, never by another
+        # seated player; a bot's by anyone who manages the table.
+        r = http.post(f"/api/tables/{code}/seats", json={"name": "Bob", "seat": 2})
+        assert r.status_code == 201
+        r = http.delete(f"/api/tables/{code}/seats/2", headers=auth(ann["token"]))
         assert r.status_code == 403
+        assert http.delete(f"/api/tables/{code}/seats/2", headers=auth(host)).status_code == 200
         assert http.delete(f"/api/tables/{code}/seats/1", headers=auth(host)).status_code == 200
         r = http.post(
             f"/api/tables/{code}/bots", json={"level": "random", "fill": True}, headers=auth(host)

@@ -97,6 +97,9 @@ def serve(
     ] = 300.0,
     away_after: Annotated[float, typer.Option(help=helptext("opt.serve_away_after"), min=0)] = 60.0,
     away_bot: Annotated[str, typer.Option(help=helptext("opt.serve_away_bot"))] = "medium",
+    min_turn_timer: Annotated[
+        float, typer.Option(help=helptext("opt.serve_min_turn_timer"), min=0.1, max=600)
+    ] = 10.0,
     trusted_proxy: Annotated[
         list[str] | None, typer.Option(help=helptext("opt.serve_trusted_proxy"))
     ] = None,
@@ -175,6 +178,7 @@ def serve(
         finished_grace=finished_grace,
         away_after=away_after,
         away_bot=away_bot,
+        turn_min=min_turn_timer,
         trusted_proxies=proxies,
         # Sweep often enough that short settings (tests, demos) are honoured.
         sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),

@@ -43,6 +43,7 @@ from dragonante.engine.abilities.catalog import (
 from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import GOLD_CHOICES, RULESETS, SELECTIONS
 from dragonante.engine.decks import PRESET_HELP, PRESETS
+from dragonante.interfaces.web.chat import CHAT_MAX
 from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSettings
 from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
@@ -52,6 +53,7 @@ from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
     Answer,
+    Chat,
     HandToBot,
     Hello,
     Lang,
@@ -61,6 +63,7 @@ from dragonante.interfaces.web.protocol import (
     error,
     parse,
 )
+from dragonante.interfaces.web.turns import TURN_MAX
 from dragonante.interfaces.web.writer import Writer
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -179,6 +182,8 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
         "langs": list(LANGS),
         "name_max": NAME_MAX,
         "max_message": MAX_MESSAGE,
+        "chat_max": CHAT_MAX,
+        "turn_timer": {"min": settings.turn_min, "max": TURN_MAX},
     }
 
 
@@ -336,7 +341,9 @@ def create_app(
     async def api_create(request: Request) -> dict[str, Any]:
         hub_of(request).check_rate("tables", address(request))
         body = await _body(request)
-        table, host, gm = await hub_of(request).create_table(body.get("config", {}))
+        table, host, gm = await hub_of(request).create_table(
+            body.get("config", {}), body.get("turn_seconds")
+        )
         made: dict[str, Any] = {"code": table.code, "host_token": host, "table": table.summary()}
         if gm is not None:
             made["gm_token"] = gm
@@ -374,6 +381,19 @@ def create_app(
     async def api_start(code: str, request: Request) -> dict[str, Any]:
         await hub_of(request).start(code, _token(request))
         return {"ok": True}
+
+    @app.post("/api/tables/{code}/mute")
+    async def api_mute(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        return await hub_of(request).social.mute(code, _token(request), body)
+
+    @app.post("/api/tables/{code}/rematch")
+    async def api_rematch(code: str, request: Request, response: Response) -> dict[str, Any]:
+        hub = hub_of(request)
+        hub.check_rate("tables", address(request))
+        table, made = await hub.social.rematch(code, _token(request))
+        response.status_code = 201 if made else 200
+        return {"code": table.code, "table": table.summary()}
 
     @app.get("/api/games")
     async def api_games(request: Request) -> dict[str, Any]:
@@ -481,6 +501,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
         close = WS_EXPIRED if e.code == "expired" else 4404
         await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, close)
         return
+    peer = websocket.client.host if websocket.client else None
+    client.address = client_address(peer, websocket.headers, hub.trusted)
 
     async def pump() -> None:
         with suppress(RuntimeError, WebSocketDisconnect, OSError):
@@ -514,6 +536,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                     client.push_json({"type": "pong"})
                 elif isinstance(msg, HandToBot):
                     await hub.hand_to_bot(client, msg.seat)
+                elif isinstance(msg, Chat):
+                    await hub.social.post(client, msg.text)
                 else:
                     raise ProtocolError("bad_type", "already connected: hello only comes first")
                 strikes = 0

@@ -24,6 +24,7 @@ from sqlalchemy import (
     BigInteger,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -70,6 +71,10 @@ class TableRow(Base):
     winners: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: The server process running the table (``web/cluster.py``); NULL with one process.
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    #: Seconds each person has for a decision before a bot answers it (NULL: no timer).
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: The code of this finished table's rematch, once someone offered one.
+    rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):

@@ -41,6 +41,7 @@ from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.engine.views import events_for
 from dragonante.interfaces.web import store
+from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.limits import (
     RateLimiter,
     SocketCounter,
@@ -49,6 +50,7 @@ from dragonante.interfaces.web.limits import (
 )
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
 from dragonante.interfaces.web.protocol import ProtocolError, error
+from dragonante.interfaces.web.social import Social
 from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
     BOT,
@@ -69,6 +71,7 @@ from dragonante.interfaces.web.tables import (
     replay_state,
     seat_view,
 )
+from dragonante.interfaces.web.turns import TurnClock
 from dragonante.interfaces.web.writer import StorageError, Writer
 
 log = logging.getLogger("dragonante.web")
@@ -141,6 +144,17 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     #: Seconds between two sweeps for expired tables and away seats.
     sweep_interval: float = 5.0
+    #: Chat (``chat.py``): messages a table keeps for late joiners; a burst of
+    #: ``chat_burst`` messages per connection refilled over ``chat_window``
+    #: seconds, and of ``chat_address_burst`` per address over ``chat_address_window``.
+    chat_history: int = 50
+    chat_burst: int = 5
+    chat_window: float = 10.0
+    chat_address_burst: int = 30
+    chat_address_window: float = 60.0
+    #: The shortest turn timer a table may ask for (``serve --min-turn-timer``);
+    #: the longest is ``turns.TURN_MAX``.
+    turn_min: float = 10.0
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -183,6 +197,8 @@ class Hub:
         self.trusted = parse_networks(st.trusted_proxies)
         self.expired = 0
         self.refused: dict[str, int] = {}
+        self.turns = TurnClock(self)
+        self.social = Social(self)
 
     # ---------------------------------------------------------------- start-up
 
@@ -264,7 +280,7 @@ class Hub:
         """Stop bots and timers, let answers being committed finish, drop clients."""
         self.gc.close()
         for table in self.tables.values():
-            for task in (table.bot_task, table.timer_task):
+            for task in (table.bot_task, table.timer_task, table.turn_task):
                 if task is not None:
                     task.cancel()
         if self._inflight:
@@ -292,6 +308,7 @@ class Hub:
     def _adopt(self, table: LiveTable) -> LiveTable:
         """Give a table loaded or made now the server's per-table settings."""
         table.away_after = self.settings.away_after
+        table.chat = ChatRoom(self.settings.chat_history)
         return table
 
     def live_count(self) -> int:
@@ -300,11 +317,15 @@ class Hub:
 
     # ------------------------------------------------------------------ lobby
 
-    async def create_table(self, config: Any) -> tuple[LiveTable, str, str | None]:
+    async def create_table(
+        self, config: Any, turn_seconds: Any = None
+    ) -> tuple[LiveTable, str, str | None]:
         """A new open table; returns it, the host token and, when the table plays
-        with hidden D&D abilities, the game-master token (else None)."""
+        with hidden D&D abilities, the game-master token (else None).
+        ``turn_seconds``: the turn timer (``turns.py``), None or 0 for none."""
         try:
             cfg = config_from_dict(config if config is not None else {})
+            turn = self.turns.check(turn_seconds)
         except (ConfigError, ValueError, TypeError) as e:
             raise HubError("bad_config", str(e)) from None
         if cfg.ending.series_games:
@@ -322,7 +343,7 @@ class Hub:
 
         def create(s: Session) -> str:
             code = new_code(partial(store.code_taken, s))
-            store.create_table(s, code, config_dict, seed, hash_token(host), gm_hash)
+            store.create_table(s, code, config_dict, seed, hash_token(host), gm_hash, turn)
             return code
 
         code = await self._write(create)
@@ -336,6 +357,7 @@ class Hub:
                     created_at=datetime.now(UTC),
                     host_hash=hash_token(host),
                     gm_hash=gm_hash,
+                    turn_seconds=turn,
                 )
             )
         )
@@ -443,7 +465,9 @@ class Hub:
         return seats
 
     async def remove_seat(self, code: str, token: Any, seat: Any) -> None:
-        """Take a bot off a seat, or let a person leave theirs, before the start."""
+        """Take a bot off a seat, let a person leave theirs, or (the host only)
+        remove a person, before the start; a removed person's page is told
+        and stays as a spectator (their token no longer holds a seat)."""
         table = await self.table(code)
         async with table.lock:
             self._check_open(table)
@@ -453,10 +477,15 @@ class Hub:
             own = isinstance(token, str) and info.token_hash == hash_token(token)
             if not own:
                 self._check_manager(table, token)
-                if info.kind == HUMAN:
-                    raise HubError("forbidden", "only its player may leave a person's seat", 403)
+                if info.kind == HUMAN and not table.is_host(token):
+                    raise HubError(
+                        "forbidden", "only its player or the host may free a person's seat", 403
+                    )
             await self._write(partial(store.remove_seat, code=table.code, seat=seat))
             del table.seats[seat]
+            table.away_since.pop(seat, None)
+            if info.kind == HUMAN and not own:
+                self.social.removed(table, seat)
         self._broadcast_table(table)
 
     def _check_manager(self, table: LiveTable, token: Any) -> None:
@@ -615,6 +644,8 @@ class Hub:
                 welcome["gm"] = True
             client.push_json(welcome)
             self._send_state(table, client)
+            self.social.welcome(client)
+            self.turns.welcome(client)
             if back:
                 self._announce(table, {"type": "handover", "seat": seat, "to": "player"})
         self._broadcast_table(table)
@@ -887,6 +918,7 @@ class Hub:
     # ------------------------------------------------------------------- bots
 
     def _schedule_bot(self, table: LiveTable) -> None:
+        self.turns.arm(table)  # every change of the question passes here
         state = table.state
         if table.status != PLAYING or state is None or state.pending is None:
             return

@@ -46,6 +46,10 @@ ERROR_CODES = (
     "unknown_table",
     "not_away",
     "expired",
+    "chat_empty",
+    "chat_too_long",
+    "chat_rate",
+    "muted",
 )
 
 
@@ -99,7 +103,14 @@ class HandToBot:
     seat: int
 
 
-Message = Hello | Answer | Lang | Sync | Ping | HandToBot
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A chat message (checked and cleaned by ``chat.message``; ``text`` may be anything)."""
+
+    text: Any
+
+
+Message = Hello | Answer | Lang | Sync | Ping | HandToBot | Chat
 
 
 def _reject_constant(name: str) -> Any:
@@ -150,12 +161,14 @@ def parse(raw: str | bytes) -> Message:
         return Ping()
     if kind == "hand_to_bot":
         return HandToBot(_int(data, "seat"))
+    if kind == "chat":
+        return Chat(data.get("text"))
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
         "bad_type",
         f"unknown message type {kind[:40]!r}; "
-        "expected hello, answer, lang, sync, ping, hand_to_bot",
+        "expected hello, answer, lang, sync, ping, hand_to_bot, chat",
     )
 
 

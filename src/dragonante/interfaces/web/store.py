@@ -74,6 +74,10 @@ class StoredTable:
     host_hash: str | None = None
     #: The game-master token's hash (hidden D&D abilities), else None.
     gm_hash: str | None = None
+    #: Seconds a person has for each decision (None: no turn timer).
+    turn_seconds: float | None = None
+    #: The rematch table's code (a finished table someone offered a rematch of).
+    rematch: str | None = None
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     answers: list[int] = field(default_factory=list)
     decision_ids: list[int] = field(default_factory=list)
@@ -88,14 +92,16 @@ def create_table(
     code: str,
     config: dict[str, Any],
     seed: int,
-    host_hash: str,
+    host_hash: str | None,
     gm_hash: str | None = None,
+    turn_seconds: float | None = None,
 ) -> None:
     s.add(
         TableRow(
             code=code,
             host_hash=host_hash,
             gm_hash=gm_hash,
+            turn_seconds=turn_seconds,
             config=json.dumps(config, sort_keys=True),
             seed=seed,
             status=OPEN,
@@ -120,6 +126,11 @@ def put_seat(s: Session, code: str, info: SeatInfo) -> None:
 
 def remove_seat(s: Session, code: str, seat: int) -> None:
     s.execute(delete(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat))
+
+
+def set_rematch(s: Session, code: str, rematch: str) -> None:
+    """Link a finished table to its rematch (late visitors of the old table find it)."""
+    s.execute(update(TableRow).where(TableRow.code == code).values(rematch=rematch))
 
 
 def start_table(s: Session, code: str, at: datetime) -> None:
@@ -185,6 +196,8 @@ def _stored(row: TableRow) -> StoredTable:
         rules_version=row.rules_version,
         host_hash=row.host_hash,
         gm_hash=row.gm_hash,
+        turn_seconds=row.turn_seconds,
+        rematch=row.rematch,
     )
 
 

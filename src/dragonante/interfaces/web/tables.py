@@ -21,6 +21,7 @@ from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import PLAY_PHASE, Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
+from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import TableNarrator, t
 from dragonante.interfaces.web.store import (
     BOT,
@@ -82,6 +83,10 @@ class Client:
         self.closed = asyncio.Event()
         #: Set when the server ends this connection itself (code, reason).
         self.close_code: tuple[int, str] | None = None
+        #: The address its limits count (set by the socket endpoint).
+        self.address = ""
+        #: A spectator's number at this table (how chat names them; 0: a seat).
+        self.spectator = 0
         self._rate = rate
         self._allowance = rate * 2
         self._last = asyncio.get_running_loop().time()
@@ -151,6 +156,16 @@ class LiveTable:
         self.bots: dict[int, Bot] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.timer_task: asyncio.Task[None] | None = None
+        #: Seconds a person has per decision (None: no turn timer), and the
+        #: running clock: its task, decision and ``time.monotonic`` deadline
+        #: (``turns.TurnClock``).
+        self.turn_seconds = stored.turn_seconds
+        self.turn_task: asyncio.Task[None] | None = None
+        self.turn_decision: int | None = None
+        self.turn_deadline = 0.0
+        #: The table's chat (``chat.ChatRoom``); the rematch table's code, if any.
+        self.chat = ChatRoom()
+        self.rematch = stored.rematch
         #: When this table was last asked for (``time.monotonic``): a finished
         #: table leaves memory once nobody has looked at it for a while.
         self.touched = time.monotonic()
@@ -196,6 +211,10 @@ class LiveTable:
     def is_gm(self, token: str) -> bool:
         """Whether ``token`` is this table's game-master token."""
         return self.gm_hash is not None and hash_token(token) == self.gm_hash
+
+    def is_host(self, token: Any) -> bool:
+        """Whether ``token`` is the host token (who may mute and remove people)."""
+        return isinstance(token, str) and bool(token) and hash_token(token) == self.host_hash
 
     def may_manage(self, token: str | None) -> bool:
         """The host, or anyone seated here, may add bots, remove seats and start."""
@@ -258,6 +277,8 @@ class LiveTable:
             "step": len(self.answers),
             "last_gambit": bool(self.state is not None and self.state.last_gambit),
             "winners": list(self.state.winners) if self.state is not None else [],
+            "turn_seconds": self.turn_seconds,
+            "rematch": self.rematch,
         }
 
 

@@ -116,6 +116,7 @@ export function mountLobby(root) {
         field(t("lobby.players"), select("players", meta.players, String, v.players)),
         field(t("lobby.gold_per_player"), gold),
         field(t("lobby.starting_gold_fixed"), number("starting_gold_fixed", v.starting_gold_fixed, 0, 1000)),
+        field(t("lobby.turn_timer"), number("turn_seconds", v.turn_seconds ?? 0, 0, meta.turn_timer?.max ?? 600)),
         field(t("seat.your_name"), h("input", { name: "name", id: "f-name", value: v.name, maxlength: String(meta.name_max), autocomplete: "nickname" })),
       ),
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
@@ -161,7 +162,8 @@ export function mountLobby(root) {
       }
       error.hidden = true;
       try {
-        const made = await api("POST", "/api/tables", { config });
+        const turn = int(f.turn_seconds);
+        const made = await api("POST", "/api/tables", turn > 0 ? { config, turn_seconds: turn } : { config });
         saveHostToken(made.code, made.host_token);
         if (made.gm_token) saveGmToken(made.code, made.gm_token);
         if (f.name.trim()) {

@@ -4,13 +4,15 @@
 // (or opening the URL elsewhere) takes the same seat back.
 import { abilitiesLine } from "./abilities.js";
 import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
-import { api, forgetToken, gmToken, hostToken, savedToken, saveToken } from "./api.js";
+import { api, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedToken, saveToken } from "./api.js";
 import { fitNames, hideCard } from "./cards.js";
+import { chatPanel, muteText } from "./chat.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { bindAnswerKeys, focusSnapshot, restoreFocus } from "./keys.js";
 import { animateEvents } from "./motion.js";
 import { levelName, renderBoard, renderLog, seatName } from "./render.js";
+import { rematchBar, rematchText, timeoutText, turnCountdown } from "./social.js";
 import { summaryEl } from "./summary.js";
 
 const SUMMARY_KINDS = new Set(["scoring", "gambit_won", "priest_split", "no_winner", "monarch_gift", "hole_paid", "hole_won", "debt_paid", "adventurer_split", "eliminated", "target_reached", "game_over"]);
@@ -64,7 +66,15 @@ export function mountTable(root, code) {
   const announcer = h("p", { class: "sr-only", id: "announcer", "aria-live": "assertive" });
   let logList = renderLog([]);
   logBox.append(logList);
-  append(clear(root), h("div", { class: "table-page" }, header, banner, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, logBox), announcer));
+  const chat = chatPanel({
+    send,
+    max: 300,
+    // Only the host mutes (a seated player is not the host by sitting down).
+    mute: hostToken(code) ? (target, muted) => act(() => api("POST", `/api/tables/${code}/mute`, { ...target, muted }, hostToken(code))) : null,
+  });
+  const countdown = turnCountdown();
+  const rematchSlot = h("div", { class: "rematch-slot" });
+  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
@@ -137,6 +147,7 @@ export function mountTable(root, code) {
         else {
           renderHeader();
           renderAway();
+          renderRematch();
         }
         break;
       case "state":
@@ -182,6 +193,40 @@ export function mountTable(root, code) {
         break;
       case "handover":
         toast(handoverText(msg, table));
+        break;
+      case "chat_history":
+        chat.history(msg);
+        chat.setMe(mySeat, msg.spectator);
+        break;
+      case "chat":
+        chat.add(msg);
+        break;
+      case "mute":
+        chat.mute(msg);
+        chat.system(muteText(msg, table));
+        break;
+      case "turn":
+        countdown.start(msg);
+        break;
+      case "timeout":
+        toast(timeoutText(msg, table));
+        chat.system(timeoutText(msg, table));
+        break;
+      case "rematch":
+        toast(rematchText(msg, table));
+        break;
+      case "removed":
+        // The host freed this seat before the start: the token holds nothing
+        // now, and this page watches the table as a spectator.
+        forgetToken(code);
+        token = null;
+        mySeat = null;
+        history.replaceState(null, "", `/t/${code}`);
+        banner.textContent = msg.message;
+        banner.hidden = false;
+        banner.id = "removed-notice";
+        chat.setMe(null, msg.spectator);
+        toast(msg.message, "error");
         break;
       default:
         break;
@@ -266,6 +311,9 @@ export function mountTable(root, code) {
           h("strong", {}, s.name),
           p === mySeat ? h("span", { class: "tag" }, t("seat.you")) : null,
           s.kind === "bot" ? h("span", { class: "tag" }, t("seat.bot", { level: levelName(s.bot) })) : null,
+          s.kind === "human" && p !== mySeat && hostToken(code)
+            ? h("button", { type: "button", class: "small remove-player", dataset: { seat: String(p) }, onclick: () => act(() => api("DELETE", `/api/tables/${code}/seats/${p}`, undefined, hostToken(code))) }, t("seat.remove_player", { name: s.name }))
+            : null,
           s.kind === "bot" && manage ? h("button", { type: "button", class: "small", onclick: () => act(() => api("DELETE", `/api/tables/${code}/seats/${p}`, undefined, manageToken())) }, t("seat.remove")) : null,
           p === mySeat
             ? h("button", { type: "button", class: "small", onclick: () => act(async () => {
@@ -309,6 +357,7 @@ export function mountTable(root, code) {
         h("p", {}, t("table.invite"), ": ", h("a", { href: invite, id: "invite-link" }, invite), " ",
           h("button", { type: "button", class: "small", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast(t("table.copied"))) }, t("table.copy"))),
         h("p", { class: "muted" }, `${t(`ruleset.${table.ruleset}`)} · ${t(`preset.${table.preset}`)} · ${table.starting_gold} ${t("word.gold")}`),
+        table.turn_seconds ? h("p", { class: "muted", id: "turn-info" }, t("turn.info", { seconds: table.turn_seconds })) : null,
         gmToken(code) && !isGm
           ? h("p", { id: "gm-box" }, t("table.gm_link"), ": ", h("a", { href: gmLink(code, gmToken(code)), id: "gm-link", target: "_blank", rel: "noopener" }, t("table.gm_open")), " ", h("span", { class: "muted" }, t("table.gm_help")))
           : null,
@@ -331,6 +380,28 @@ export function mountTable(root, code) {
     render();
   }
 
+  // Move this page (and its tokens) to the rematch table: the seat token is
+  // the same there, so nobody takes a seat again.
+  function joinRematch(next) {
+    if (token) saveToken(next, token);
+    if (hostToken(code)) saveHostToken(next, hostToken(code));
+    if (gmToken(code)) saveGmToken(next, gmToken(code));
+    const frag = gmMode ? `#gm=${encodeURIComponent(gmMode)}` : token ? `#token=${encodeURIComponent(token)}` : "";
+    location.assign(`/t/${next}${frag}`);
+  }
+
+  function renderRematch() {
+    const offerer = hostToken(code) || (mySeat !== null && !isGm ? token : null);
+    append(clear(rematchSlot), rematchBar(table, {
+      canOffer: Boolean(offerer),
+      onOffer: () => act(async () => {
+        const made = await api("POST", `/api/tables/${code}/rematch`, undefined, offerer);
+        joinRematch(made.code);
+      }),
+      onJoin: joinRematch,
+    }));
+  }
+
   function renderAway() {
     append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
   }
@@ -339,7 +410,9 @@ export function mountTable(root, code) {
     if (!table) return;
     renderHeader();
     renderAway();
+    renderRematch();
     renderSummary();
+    countdown.follow(table, last?.view?.question?.id ?? null);
     const focus = focusSnapshot(main);
     clear(main);
     if (table.status === "open") {
@@ -364,12 +437,14 @@ export function mountTable(root, code) {
   return {
     rerender() {
       logBox.firstChild.textContent = t("table.log");
+      chat.relabel();
       send({ type: "lang", lang });
       render();
     },
     destroy() {
       stopped = true;
       unbindKeys();
+      countdown.stop();
       if (ws) ws.close();
     },
     get state() {

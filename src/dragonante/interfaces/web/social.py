@@ -1,0 +1,193 @@
+"""What people at a table do besides playing: chat, mutes, rematches, removals.
+
+Kept out of :mod:`hub` (which owns the game's answers) so the game's
+critical path stays short; everything here goes through the hub's table
+locks, storage and broadcasts.  ``docs/web.md`` ("Chat, rematch, turn timer")
+explains the choices; the frames are in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from dragonante.interfaces.web import store
+from dragonante.interfaces.web.chat import ChatLimits, message
+from dragonante.interfaces.web.narration import t
+from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.store import FINISHED, OPEN, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables import Client, LiveTable
+
+if TYPE_CHECKING:
+    from dragonante.interfaces.web.hub import Hub
+
+#: The web catalog's notice to a removed person (a name, not a literal call:
+#: the command line's catalog check reads literal ``t(..., "key")`` calls).
+REMOVED_NOTICE = "table.removed"
+
+
+class Social:
+    """Chat, mutes and rematches of a hub's tables."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        st = hub.settings
+        self.limits = ChatLimits(
+            st.chat_burst, st.chat_window, st.chat_address_burst, st.chat_address_window
+        )
+
+    # ------------------------------------------------------------------ chat
+
+    def welcome(self, client: Client) -> None:
+        """A new connection: its spectator number (if it watches) and the chat so far."""
+        room = client.table.chat
+        if client.seat is None:
+            client.spectator = room.next_spectator
+            room.next_spectator += 1
+        client.push_json({**room.history(), "spectator": client.spectator or None})
+
+    async def post(self, client: Client, text: Any) -> None:
+        """A seat or spectator says something; everyone at the table gets it.
+
+        Refusals (each a :class:`ProtocolError` the author alone sees): a
+        muted author (``muted``), an empty or too long text, or too many
+        messages (``chat_rate``).
+        """
+        table = client.table
+        async with table.lock:
+            room = table.chat
+            seat = client.seat
+            name = table.seats[seat].name if seat is not None and seat in table.seats else None
+            msg = message(room, text, seat, name, client.spectator)
+            if room.is_muted(seat, client.spectator, client.address):
+                raise ProtocolError("muted", "the host has muted you at this table")
+            who = str(seat) if seat is not None else f"s{client.spectator}"
+            key = f"{table.code}/{who}"
+            self.limits.check(key, client.address)
+            room.messages.append(msg)
+            self.hub._announce(table, msg)
+
+    async def mute(self, code: str, token: Any, body: dict[str, Any]) -> dict[str, Any]:
+        """The host mutes or unmutes a seat (``seat``) or a spectator (``spectator``)."""
+        from dragonante.interfaces.web.hub import HubError  # here: hub imports this module
+
+        table = await self.hub.table(code)
+        if not table.is_host(token):
+            raise HubError("forbidden", "only the table's host may mute people", 403)
+        muted = body.get("muted", True)
+        seat = body.get("seat")
+        spectator = body.get("spectator")
+        if not isinstance(muted, bool):
+            raise HubError("bad_field", "muted must be true or false")
+        if (seat is None) == (spectator is None):
+            raise HubError("bad_field", "give either a seat or a spectator")
+        async with table.lock:
+            room = table.chat
+            if seat is not None:
+                if type(seat) is not int or seat not in table.seats:
+                    raise HubError("bad_seat", "that seat is empty")
+                (room.muted_seats.add if muted else room.muted_seats.discard)(seat)
+            else:
+                if type(spectator) is not int or spectator < 1:
+                    raise HubError("bad_field", "spectator must be a spectator's number")
+                watching = [c for c in table.clients if c.spectator == spectator]
+                if muted:
+                    room.muted_spectators.add(spectator)
+                    room.muted_addresses.update(c.address for c in watching if c.address)
+                else:
+                    room.muted_spectators.discard(spectator)
+                    room.muted_addresses.difference_update(c.address for c in watching)
+            frame = {"type": "mute", "seat": seat, "spectator": spectator, "muted": muted}
+            self.hub._announce(table, frame)
+        return frame
+
+    # --------------------------------------------------------------- removal
+
+    def removed(self, table: LiveTable, seat: int) -> None:
+        """Tell a person's connections the host took their seat; they stay as spectators."""
+        for c in list(table.clients):
+            if c.seat != seat:
+                continue
+            c.seat = None
+            c.spectator = table.chat.next_spectator
+            table.chat.next_spectator += 1
+            c.push_json(
+                {
+                    "type": "removed",
+                    "seat": seat,
+                    "message": t(c.lang, REMOVED_NOTICE),
+                    "spectator": c.spectator,
+                }
+            )
+            self.hub._send_state(table, c)
+
+    # --------------------------------------------------------------- rematch
+
+    async def rematch(self, code: str, token: Any) -> tuple[LiveTable, bool]:
+        """A new open table with the same seats and options and a new seed.
+
+        Anyone seated at the finished table, or its host, may offer it; the
+        first offer makes the table and later ones get the same one (False:
+        not new).  People keep their seat tokens (the new seats store the
+        same token hashes), so each person's page moves to the new table
+        without taking a seat again; bots stay bots of the same level; the
+        host stays host.  The new table starts like any other: when its host
+        or a seated player presses Start (anyone may leave first).
+        """
+        from dragonante.interfaces.web.hub import HubError, new_code
+
+        hub = self.hub
+        old = await hub.table(code)
+        seated = isinstance(token, str) and old.token_seat(token) is not None
+        if not (seated or old.is_host(token)):
+            raise HubError("forbidden", "only the table's host or a seated player may do this", 403)
+        async with old.lock:
+            if old.status != FINISHED:
+                raise HubError("not_finished", "a rematch is offered when the game is over", 409)
+            if old.rematch is not None:
+                return await hub.table(old.rematch), False
+            cap = hub.settings.max_tables
+            if cap and hub.live_count() >= cap:
+                raise HubError("server_full", f"the server holds {cap} tables already", 503, 60)
+            seed = secrets.randbits(62)
+            seats = {
+                p: SeatInfo(p, i.name, i.kind, i.bot, i.token_hash) for p, i in old.seats.items()
+            }
+
+            def create(s: Session) -> str:
+                new = new_code(partial(store.code_taken, s))
+                store.create_table(
+                    s, new, old.config_dict, seed, old.host_hash, old.gm_hash, old.turn_seconds
+                )
+                s.flush()  # the table row first: the seats refer to it
+                for info in seats.values():
+                    store.put_seat(s, new, info)
+                store.set_rematch(s, old.code, new)
+                return new
+
+            new_code_ = await hub._write(create)
+            table = hub._adopt(
+                LiveTable(
+                    StoredTable(
+                        code=new_code_,
+                        config=old.config_dict,
+                        seed=seed,
+                        status=OPEN,
+                        created_at=datetime.now(UTC),
+                        host_hash=old.host_hash,
+                        gm_hash=old.gm_hash,
+                        turn_seconds=old.turn_seconds,
+                        seats=seats,
+                    )
+                )
+            )
+            hub.tables[new_code_] = table
+            old.rematch = new_code_
+            by = old.token_seat(token) if isinstance(token, str) else None
+            hub._announce(old, {"type": "rematch", "code": new_code_, "by": by})
+        hub._broadcast_table(old)
+        return table, True

@@ -1,0 +1,133 @@
+"""The turn timer: a person who lets a decision's time run out has a bot answer it.
+
+A table created with ``turn_seconds`` gives each person that long for each
+decision.  The game's own time limit (``ending.time_limit_minutes``, the
+hub's ``_start_timer``) ends a whole game; this clock is per decision, so it
+is a separate task on the table (``turn_task``), armed whenever the hub
+looks for a bot to move (``_schedule_bot`` runs after every change of the
+question).
+
+Every connection gets a ``turn`` frame when a clock starts: the seat, the
+question's number (already public in every view) and the seconds left, so
+pages count down from their own clock (no clock skew).  When it runs out a
+bot of the server's ``away_bot`` level decides on the server from that
+seat's own view (``SeatView``: nothing of the hand leaves the server), the
+answer goes through the same checks and commit as a person's, and a
+``timeout`` frame tells everyone which seat a bot answered for.  Only that
+one decision: the next is the person's again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from dragonante.bots import SeatView, make_bot
+from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.store import PLAYING
+
+if TYPE_CHECKING:
+    from dragonante.interfaces.web.hub import Hub
+    from dragonante.interfaces.web.tables import Client, LiveTable
+
+log = logging.getLogger("dragonante.web")
+
+#: The widest turn timer a table may ask for (seconds); the narrowest is the
+#: server's ``--min-turn-timer``.
+TURN_MAX = 600.0
+
+
+class TurnClock:
+    """Arms, re-arms and fires the turn timers of a hub's tables."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.timeouts = 0
+
+    def check(self, seconds: Any) -> float | None:
+        """A requested ``turn_seconds``: None or 0 for no timer, else within the range."""
+        if seconds is None or seconds == 0:
+            return None
+        low = self.hub.settings.turn_min
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            raise ValueError("turn_seconds must be a number of seconds")
+        if not low <= seconds <= TURN_MAX:
+            raise ValueError(f"turn_seconds is 0 (no timer) or {low:g} to {TURN_MAX:g}")
+        return float(seconds)
+
+    def arm(self, table: LiveTable) -> None:
+        """Start the clock of the pending decision if a person must answer it
+        (idempotent: an already running clock for the same decision is kept)."""
+        state = table.state
+        if not table.turn_seconds:
+            return
+        d = state.pending if state is not None and table.status == PLAYING else None
+        if d is None or d.seat in table.bots:
+            self.stop(table)
+            return
+        if table.turn_decision == d.id:
+            return  # running, or fired and its bot is answering
+        self.stop(table)
+        table.turn_decision = d.id
+        table.turn_deadline = time.monotonic() + table.turn_seconds
+        table.turn_task = asyncio.create_task(self._run(table, d.id, d.seat))
+        self.hub._announce(table, self.frame(table) or {})
+
+    def stop(self, table: LiveTable) -> None:
+        task = table.turn_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        table.turn_task = None
+        table.turn_decision = None
+
+    def frame(self, table: LiveTable) -> dict[str, Any] | None:
+        """The ``turn`` frame of the running clock (None: none runs)."""
+        state = table.state
+        if table.turn_decision is None or state is None or state.pending is None:
+            return None
+        left = max(0.0, table.turn_deadline - time.monotonic())
+        return {
+            "type": "turn",
+            "seat": state.pending.seat,
+            "decision": table.turn_decision,
+            "seconds": round(left, 2),
+            "of": table.turn_seconds,
+        }
+
+    def welcome(self, client: Client) -> None:
+        """Tell a new connection about the clock already running."""
+        msg = self.frame(client.table)
+        if msg is not None:
+            client.push_json(msg)
+
+    async def _run(self, table: LiveTable, decision: int, seat: int) -> None:
+        await asyncio.sleep(max(0.0, table.turn_deadline - time.monotonic()))
+        state = table.state
+        if state is None or state.pending is None or state.pending.id != decision:
+            return
+        if table.turn_decision == decision:
+            table.turn_task = None
+        level = self.hub.settings.away_bot
+        bot = make_bot(level, (table.seed + 104729 * (decision + 1)) & 0x7FFFFFFF)
+        d = state.pending
+        snapshot = state.clone()
+        snapshot.log = list(state.log or [])
+        try:
+            choice = await asyncio.to_thread(bot.choose, SeatView(snapshot, seat))
+        except Exception:
+            log.exception("table %s: timeout bot failed; it answers option 0", table.code)
+            choice = d.options[0]
+        if choice not in d.options:
+            choice = d.options[0]
+        try:
+            await self.hub._submit(table, seat, decision, choice, None)
+        except ProtocolError as e:
+            if e.code not in ("stale", "game_over"):
+                log.error("table %s: timeout answer refused: %s", table.code, e.detail)
+            return
+        self.timeouts += 1
+        self.hub._announce(
+            table, {"type": "timeout", "seat": seat, "decision": decision, "bot": level}
+        )

@@ -143,6 +143,37 @@ def test_a_table_of_one_process_is_played_from_the_other(pair: tuple[Server, Ser
         s.close()
 
 
+@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="/usr/bin/chromium is missing")
+def test_two_browsers_on_two_processes_play_one_table(
+    pair: tuple[Server, Server], browser: Any
+) -> None:
+    """In Chromium: the table's creator plays on the process that owns it, the
+    other person on the other process (every frame relayed), to the end, and
+    each page's frames pass the leak checks."""
+    from tests.web.browser import record_frames
+    from tests.web.test_browser import new_page, over, play_until
+
+    a, b = pair
+    config = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+    with a.http() as http:
+        code, tokens, _host = make_table(http, config, ["Ann", "Bob"], bots=1)
+    errors: list[str] = []
+    ann, bob = new_page(browser, errors), new_page(browser, errors)
+    ann_frames, bob_frames = record_frames(ann), record_frames(bob)
+    ann.goto(f"{a.base}/t/{code}#token={tokens[0]}")
+    bob.goto(f"{b.base}/t/{code}#token={tokens[1]}")
+    for page in (ann, bob):
+        page.wait_for_selector(".board")
+    play_until([ann, bob], random.Random(9), lambda: over(ann) and over(bob), timeout=120)
+    bob.wait_for_selector("#game-summary")
+    with b.http() as http:
+        record = http.get(f"/api/games/{code}/record").json()
+    assert digest(replay(record_from_dict(record))) == record["final_digest"]
+    assert check_frames(record, 0, ann_frames) > 5  # direct, from the owner
+    assert check_frames(record, 1, bob_frames) > 5  # relayed through the other process
+    assert not errors
+
+
 def test_killing_the_owner_loses_no_acknowledged_answer(
     pair: tuple[Server, Server], db: str
 ) -> None:

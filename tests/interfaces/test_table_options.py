@@ -235,9 +235,9 @@ def test_a_time_limit_plays_one_more_gambit_and_the_record_replays(
     ("args", "fragment"),
     [
         (["simulate", "--games", "abc"], "--games"),
-        (["simulate", "--bogus"], "No such option: --bogus"),
-        (["frob"], "No such command 'frob'"),
-        (["tournament"], "Missing option '--seats'"),
+        (["simulate", "--bogus"], "no such option: --bogus"),
+        (["frob"], "no such command 'frob'"),
+        (["tournament"], "missing option '--seats'"),
         (["dice", "play", "--players", "x"], "--players"),
     ],
 )
@@ -507,7 +507,7 @@ def test_serve_passes_the_lobby_default_abilities(
     def fake_run(app: object, **kwargs: object) -> None:
         raise ServeCalled
 
-    monkeypatch.setattr("dragonante.interfaces.cli.serve._check_port", lambda h, p: None)
+    monkeypatch.setattr("dragonante.interfaces.cli.serve._check_port", lambda h, p, lang: None)
     monkeypatch.setattr("dragonante.interfaces.web.app.create_app", fake_create_app)
     monkeypatch.setattr("uvicorn.run", fake_run)
     db = str(tmp_path / "t.sqlite")

@@ -19,11 +19,12 @@ import typer
 from typer._click import exceptions as click_errors
 
 from dragonante.i18n import t
+from dragonante.interfaces.cli import click_i18n
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.table_options import help_lang, helptext
 
 for _module in pkgutil.iter_modules(__path__):
-    if _module.name != "app":
+    if _module.name not in ("app", "click_i18n"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
 # ``app`` is declared before the catalogs' help language can be known (the
@@ -36,11 +37,13 @@ def main(argv: list[str] | None = None) -> None:
 
     Click's own usage errors (an unknown option, ``--games abc``) would be
     drawn as a framed box over several lines; here they are one line naming
-    the command's ``--help``, like every other mistake.  The frame of the
-    line (``error:``) is in the language of ``--lang`` or the locale, like
-    the message it carries; Click's own messages stay English.
+    the command's ``--help``, like every other mistake.  The line and the
+    help's frame (``Usage:``, ``Options``...) are in the language of
+    ``--lang`` or the locale, Click's own messages included
+    (:mod:`~dragonante.interfaces.cli.click_i18n`).
     """
     lang = help_lang(argv)
+    click_i18n.install(lang)
     try:
         code = app(args=argv, prog_name="dragonante", standalone_mode=False)
     except UserError as e:
@@ -53,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(0)
     except click_errors.UsageError as e:
         where = e.ctx.command_path if e.ctx is not None else "dragonante"
-        message = " ".join(e.format_message().split())
+        message = click_i18n.usage_message(e, lang)
         typer.echo(t("cli.error.usage", lang, message=message, where=where), err=True)
         sys.exit(2)
     except click_errors.ClickException as e:

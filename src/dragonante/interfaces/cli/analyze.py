@@ -73,7 +73,7 @@ def analyze_command(
     ),
     as_json: JsonOpt = False,
     bots: Annotated[str, typer.Option("--bots", help=helptext("opt.bots"))] = "random",
-    lang: LangOpt = "en",
+    lang: LangOpt = None,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play many games and report card, seat, ante, length and flight statistics."""

@@ -45,5 +45,7 @@ def cards_command(
         if as_json:
             typer.echo(json.dumps(row, ensure_ascii=False))
         else:
-            colors = "/".join(ty.colors) or "-"
-            typer.echo(f"{c.id:28} {c.strength:>2}  {ty.name(lang):32} {ty.alignment:9} {colors}")
+            # The listing is for reading, so words are translated; --json keeps the ids.
+            colors = "/".join(t(f"color.{color}", lang) for color in ty.colors) or "-"
+            alignment = t(f"card.alignment.{ty.alignment}", lang)
+            typer.echo(f"{c.id:28} {c.strength:>2}  {ty.name(lang):32} {alignment:13} {colors}")

@@ -8,7 +8,9 @@ from typing import Annotated
 
 import typer
 
+from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.play import LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.scenarios import ScenarioError, load, run
 
@@ -19,7 +21,7 @@ scenario_app = typer.Typer(
 app.add_typer(scenario_app, name="scenario")
 
 
-def _expand(paths: list[Path]) -> list[Path]:
+def _expand(paths: list[Path], lang: str) -> list[Path]:
     """Files as given; directories contribute every ``*.toml`` below them, sorted."""
     out: list[Path] = []
     for p in paths:
@@ -28,9 +30,9 @@ def _expand(paths: list[Path]) -> list[Path]:
         elif p.exists():
             out.append(p)
         else:
-            raise UserError(f"{p}: no such file or directory")
+            raise UserError(t("scenario.error.no_file", lang, path=p))
     if not out:
-        raise UserError("no scenario files found")
+        raise UserError(t("scenario.error.none", lang))
     return out
 
 
@@ -41,15 +43,17 @@ def run_command(
         bool, typer.Option("--verbose", "-v", help=helptext("opt.scenario_verbose"))
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.scenario_json"))] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Run scenarios; prints PASS/FAIL per file and exits 0 only if all pass.
 
     Exit codes: 0 all passed, 1 some scenario failed, 2 some file could not be
     read or parsed (reported as one ERROR line each).
     """
+    lang = check_lang(lang)
     failed = 0
     broken = 0
-    paths = _expand(files)
+    paths = _expand(files, lang)
     for path in paths:
         try:
             result = run(load(path))
@@ -58,7 +62,7 @@ def run_command(
             if as_json:
                 typer.echo(json.dumps({"file": str(path), "passed": False, "error": str(e)}))
             else:
-                typer.echo(f"ERROR {e}", err=True)
+                typer.echo(t("scenario.error", lang, message=e), err=True)
             continue
         if not result.passed:
             failed += 1
@@ -74,17 +78,24 @@ def run_command(
                 )
             )
             continue
-        mark = "PASS" if result.passed else "FAIL"
-        typer.echo(f"{mark} {path}: {result.scenario.title}")
+        mark = "scenario.pass" if result.passed else "scenario.fail"
+        typer.echo(t(mark, lang, path=path, title=result.scenario.title))
         for f in result.failures:
             typer.echo(f"     - {f}")
         if verbose:
             for vis, kind, data in result.events:
-                who = "" if vis is None else f" (seen by {','.join(map(str, vis))})"
+                seats = ",".join(map(str, vis or ()))
+                who = "" if vis is None else t("scenario.seen_by", lang, seats=seats)
                 typer.echo(f"       {kind}{who}: {data}")
     if not as_json:
-        summary = f"{len(paths) - failed - broken} passed, {failed} failed"
-        typer.echo(summary + (f", {broken} unreadable" if broken else ""))
+        passed = len(paths) - failed - broken
+        if broken:
+            summary = t(
+                "scenario.summary_unreadable", lang, passed=passed, failed=failed, broken=broken
+            )
+        else:
+            summary = t("scenario.summary", lang, passed=passed, failed=failed)
+        typer.echo(summary)
     if broken:
         raise typer.Exit(2)
     if failed:

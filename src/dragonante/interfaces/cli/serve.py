@@ -12,7 +12,7 @@ import errno
 import json
 import os
 import socket
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,16 +20,24 @@ from dragonante.engine.abilities.catalog import SYSTEMS
 from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import RULESETS
 from dragonante.engine.decks import PRESETS
+from dragonante.i18n import t
 from dragonante.interfaces.cli.app import app, fail
+from dragonante.interfaces.cli.play import LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import DeckOpt, cli_name, engine_name, helptext
 
+if TYPE_CHECKING:
+    from dragonante.sim.load import LoadReport
 
-def _check_port(host: str, port: int) -> None:
+#: The log levels uvicorn knows.
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+
+def _check_port(host: str, port: int, lang: str) -> None:
     """Fail early (one line) when the address cannot be bound."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as e:
-        fail(f"cannot resolve host {host!r}: {e.strerror}")
+        fail(t("serve.error.resolve", lang, host=host, reason=e.strerror))
         return
     family, kind, proto, _name, addr = infos[0]
     with socket.socket(family, kind, proto) as s:
@@ -38,8 +46,8 @@ def _check_port(host: str, port: int) -> None:
             s.bind(addr)
         except OSError as e:
             if e.errno == errno.EADDRINUSE:
-                fail(f"port {port} on {host} is already in use (try --port)")
-            fail(f"cannot listen on {host}:{port}: {e.strerror}")
+                fail(t("serve.error.port_in_use", lang, port=port, host=host))
+            fail(t("serve.error.listen", lang, host=host, port=port, reason=e.strerror))
 
 
 def _shortest(*seconds: float) -> float:
@@ -105,6 +113,7 @@ def serve(
     ] = None,
     workers: Annotated[int, typer.Option(help=helptext("opt.serve_workers"), min=1, max=64)] = 1,
     lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
+    lang: LangOpt = None,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
 
@@ -119,47 +128,66 @@ def serve(
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import TRANSPORT_MAX
 
-    if log_level not in ("critical", "error", "warning", "info", "debug"):
-        fail(f"unknown log level {log_level!r}")
+    lang = check_lang(lang)
+    if log_level not in LOG_LEVELS:
+        fail(t("serve.error.log_level", lang, level=log_level, choices=", ".join(LOG_LEVELS)))
     default_ruleset, default_preset = engine_name(ruleset), engine_name(deck)
     if default_ruleset not in RULESETS:
-        fail(f"unknown ruleset {ruleset!r}; choose from {', '.join(map(cli_name, RULESETS))}")
+        choices = ", ".join(map(cli_name, RULESETS))
+        fail(t("cli.error.ruleset", lang, ruleset=ruleset, choices=choices))
     if default_preset not in PRESETS or default_preset == "custom":
         offered = ", ".join(cli_name(p) for p in PRESETS if p != "custom")
-        fail(f"unknown deck {deck!r} for the lobby; choose from {offered}")
+        fail(t("cli.error.deck", lang, deck=deck, choices=offered))
     default_abilities = engine_name(abilities)
     if default_abilities not in (*SYSTEMS, "none"):
-        fail(f"unknown --abilities {abilities!r}; choose from {', '.join(SYSTEMS)}, none")
+        choices = ", ".join((*SYSTEMS, "none"))
+        fail(
+            t(
+                "cli.error.ability_choice",
+                lang,
+                option="--abilities",
+                value=abilities,
+                choices=choices,
+            )
+        )
     default_visibility = engine_name(ability_visibility or "")
     if default_visibility and default_visibility not in VISIBILITIES:
-        fail(
-            f"unknown --ability-visibility {ability_visibility!r}; "
-            f"choose from {', '.join(VISIBILITIES)}"
-        )
+        choices = ", ".join(VISIBILITIES)
+        option, value = "--ability-visibility", ability_visibility
+        fail(t("cli.error.ability_choice", lang, option=option, value=value, choices=choices))
     if default_visibility and default_abilities == "none":
-        fail("--ability-visibility needs --abilities disks or --abilities skills")
+        fail(t("serve.error.visibility_needs", lang))
     from dragonante.bots import bot_names
     from dragonante.interfaces.web.limits import parse_networks
 
     if away_bot not in bot_names():
-        fail(f"unknown --away-bot {away_bot!r}; choose from {', '.join(bot_names())}")
+        choices = ", ".join(bot_names())
+        fail(
+            t(
+                "cli.error.ability_choice",
+                lang,
+                option="--away-bot",
+                value=away_bot,
+                choices=choices,
+            )
+        )
     proxies = tuple(trusted_proxy or ())
     try:
         parse_networks(proxies)
     except ValueError as e:
-        fail(f"bad --trusted-proxy: {e}")
-    _check_port(host, port)
+        fail(t("serve.error.proxy", lang, reason=e))
+    _check_port(host, port, lang)
     try:
         engine = open_database(db)
     except (SQLAlchemyError, OSError, ValueError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        fail(f"cannot open the database {db or database_url(None)}: {first}")
+        fail(t("serve.error.database", lang, db=db or database_url(None), reason=first))
         return
     # With PostgreSQL every process is a cluster member (web/cluster.py), so
     # that several ``serve`` on one database share its tables safely.
     shared = engine.dialect.name == "postgresql"
     if workers > 1 and not shared:
-        fail("--workers needs PostgreSQL (--db postgresql://...): SQLite serves one process")
+        fail(t("serve.error.workers_sqlite", lang))
     settings = Settings(
         bot_delay=bot_delay,
         rate=max_rate,
@@ -184,10 +212,20 @@ def serve(
         sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
     )
     cluster = ClusterSettings(lease=lease) if shared else None
-    typer.echo(
-        f"dragonante: serving on http://{host}:{port}/ (database: {engine.url!r}"
-        + (f", {workers} processes)" if workers > 1 else ")")
-    )
+    database = repr(engine.url)
+    if workers > 1:
+        typer.echo(
+            t(
+                "serve.serving_workers",
+                lang,
+                host=host,
+                port=port,
+                database=database,
+                workers=workers,
+            )
+        )
+    else:
+        typer.echo(t("serve.serving", lang, host=host, port=port, database=database))
     transport: dict[str, Any] = {
         "host": host,
         "port": port,
@@ -234,6 +272,7 @@ def loadtest(
         int, typer.Option(help=helptext("opt.load_server_workers"), min=1, max=16)
     ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Play many tables of random bots over real WebSockets; report throughput and latency.
 
@@ -243,6 +282,7 @@ def loadtest(
     """
     from dragonante.sim.load import LoadError, LoadSettings, run_load
 
+    lang = check_lang(lang)
     settings = LoadSettings(
         tables=tables,
         seconds=seconds,
@@ -262,4 +302,66 @@ def loadtest(
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=1))
     else:
-        typer.echo(report.text())
+        typer.echo("\n".join(load_lines(report, lang)))
+
+
+def load_lines(report: LoadReport, lang: str) -> list[str]:
+    """The load test's report for people, in ``lang`` (``--json`` has every number)."""
+    d = report.to_dict()
+    lat, warm = d["latency_ms"], d["warmup_latency_ms"]
+    lines = [
+        t(
+            "load.tables",
+            lang,
+            tables=report.tables,
+            players=report.players,
+            think=f"{report.think_ms:g}",
+            seconds=f"{report.seconds:.1f}",
+            workers=report.server_workers,
+        ),
+        t("load.games", lang, started=report.games_started, finished=report.games_finished),
+        t("load.answers", lang, answers=report.answers, rate=f"{d['answers_per_second']:.0f}"),
+        t(
+            "load.frames",
+            lang,
+            frames=report.frames_received,
+            rate=f"{d['frames_per_second']:.0f}",
+            mb=f"{report.bytes_received / 1e6:.1f}",
+        ),
+        t(
+            "load.latency",
+            lang,
+            warmup=f"{report.warmup:g}",
+            samples=lat["samples"],
+            **{q: f"{lat[q]:.1f}" for q in ("p50", "p90", "p99", "max")},
+        ),
+        t(
+            "load.warmup",
+            lang,
+            p50=f"{warm['p50']:.1f}",
+            p99=f"{warm['p99']:.1f}",
+            samples=warm["samples"],
+        ),
+        t("load.refused", lang, errors=report.errors, refused=report.refused)
+        if report.refused
+        else t("load.errors", lang, errors=report.errors),
+    ]
+    if report.server:
+        server = report.server
+        commit, lag = server.get("commit_ms", {}), server.get("loop_lag_ms", {})
+        lines.append(
+            t(
+                "load.server",
+                lang,
+                commits=server.get("commits"),
+                writes=server.get("jobs_committed"),
+                c50=commit.get("p50"),
+                c99=commit.get("p99"),
+                cmax=commit.get("max"),
+                l50=lag.get("p50"),
+                l99=lag.get("p99"),
+                lmax=lag.get("max"),
+                gc=server.get("gc_pause_ms"),
+            )
+        )
+    return lines

@@ -69,7 +69,7 @@ def simulate_command(
         bool, typer.Option("--check-every-step", help=helptext("opt.check_every_step"))
     ] = False,
     as_json: JsonOpt = False,
-    lang: LangOpt = "en",
+    lang: LangOpt = None,
     bots: Annotated[str | None, typer.Option("--bots", help=helptext("opt.bots"))] = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,

@@ -52,7 +52,7 @@ from dragonante.engine.config import (
     GameConfig,
     Rules,
 )
-from dragonante.engine.decks import PRESET_HELP, PRESETS
+from dragonante.engine.decks import PRESETS
 from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
 from dragonante.interfaces.cli.app import UserError
 
@@ -114,8 +114,8 @@ def engine_name(text: str) -> str:
 
 
 def _deck_help() -> str:
-    presets = "; ".join(f"{cli_name(p)}: {PRESET_HELP[p]}" for p in PRESETS)
-    return f"{helptext('opt.deck')} Presets: {presets}."
+    presets = "; ".join(f"{cli_name(p)}: {helptext(f'deck.preset.{p}')}" for p in PRESETS)
+    return f"{helptext('opt.deck')} {t('opt.deck_presets', _help_lang(), presets=presets)}"
 
 
 def _ruleset_help() -> str:

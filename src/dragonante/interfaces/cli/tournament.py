@@ -25,8 +25,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dragonante.bots import BotSpecError
-from dragonante.i18n import DEFAULT_LANG
+from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.parallel_options import (
     SchedulerOpt,
@@ -34,62 +34,59 @@ from dragonante.interfaces.cli.parallel_options import (
     backend_errors,
     make_backend,
 )
+from dragonante.interfaces.cli.play import LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
     TableChoices,
     build_config,
+    helptext,
     table_options,
 )
 from dragonante.sim.tournament import TournamentResult, check_seats, entry_parts, run_tournament
 
+#: The numeric columns of the results table (``tournament.col.*`` in the catalogs).
+COLUMNS = ("games", "wins", "win", "ci", "gold", "rating", "ms", "ips")
 
-@app.command("tournament")
+
+@app.command("tournament", help=helptext("cmd.tournament"))
 @table_options
 def tournament_command(
-    seats: Annotated[
-        str,
-        typer.Option(
-            "--seats",
-            help="Comma-separated bot specs, one per seat (2-6), e.g. "
-            "ismcts,heuristic,heuristic,heuristic or ismcts:iters=200,baseline.",
-        ),
-    ],
-    games: Annotated[int, typer.Option("--games", help="Games to play.")] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Tournament seed.")] = 0,
+    seats: Annotated[str, typer.Option("--seats", help=helptext("opt.tournament_seats"))],
+    games: Annotated[int, typer.Option("--games", help=helptext("opt.games"))] = 100,
+    seed: Annotated[int, typer.Option("--seed", help=helptext("opt.tournament_seed"))] = 0,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.tournament_json"))] = False,
+    lang: LangOpt = None,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95%
     Wilson intervals, mean gold, openskill ratings and decision times."""
+    lang = check_lang(lang)
     entries = [s.strip() for s in seats.split(",") if s.strip()]
-    try:
-        # The bots first (the abilities after @ are checked with the table's config).
-        check_seats([entry_parts(e)[0] for e in entries])
-    except (KeyError, BotSpecError, ValueError) as e:
-        raise UserError(str(e.args[0]) if e.args else str(e)) from None
+    _check_bots(entries, lang)
     if games < 1:
-        raise UserError(f"--games must be at least 1, got {games}")
-    # The tournament speaks English only (no --lang yet).
-    backend = make_backend(workers, scheduler, DEFAULT_LANG)
+        raise UserError(t("cli.error.games", lang, games=games))
+    backend = make_backend(workers, scheduler, lang)
     choices = replace(table, players=len(entries))
-    config = build_config(choices)
+    config = build_config(choices, lang)
+    if not config.abilities.enabled and any(entry_parts(e)[1] is not None for e in entries):
+        raise UserError(t("cli.error.seats_abilities", lang))
     try:
         # Abilities named after @ must be ones this table's system has.
         check_seats(entries, config)
     except (KeyError, BotSpecError, ValueError) as e:
         raise UserError(str(e.args[0]) if e.args else str(e)) from None
     if as_json:
-        with backend_errors(DEFAULT_LANG):
+        with backend_errors(lang):
             result = run_tournament(entries, games, seed, backend, config)
         typer.echo(json.dumps(result.to_dict(), indent=2))
         return
     console = Console(stderr=True)
     with (
-        backend_errors(DEFAULT_LANG),
+        backend_errors(lang),
         Progress(
-            TextColumn("[bold]tournament"),
+            TextColumn(f"[bold]{t('tournament.progress', lang)}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
@@ -101,17 +98,39 @@ def tournament_command(
         result = run_tournament(
             entries, games, seed, backend, config, progress=lambda k: bar.advance(task, k)
         )
-    _print_table(result)
+    _print_table(result, lang)
 
 
-def _print_table(result: TournamentResult) -> None:
+def _check_bots(entries: list[str], lang: str) -> None:
+    """The seat count and the bot of each entry, in the user's language.
+
+    The abilities after ``@`` wait for the table's config (``check_seats``);
+    a bad setting of a known bot keeps the bot module's own message.
+    """
+    if not 2 <= len(entries) <= 6:
+        raise UserError(t("cli.error.seats", lang, seats=len(entries)))
+    for entry in entries:
+        spec = entry_parts(entry)[0]
+        try:
+            parse_spec(spec)
+        except KeyError:
+            name = spec.split(":")[0]
+            raise UserError(
+                t("cli.error.bot", lang, name=name, choices=", ".join(bot_names()))
+            ) from None
+        except BotSpecError as e:
+            raise UserError(str(e)) from None
+
+
+def _print_table(result: TournamentResult, lang: str) -> None:
     table = Table(
-        title=f"{result.games} games, {result.players} players, seed {result.seed} "
-        "(a shared win counts 1/k)"
+        title=t(
+            "tournament.title", lang, games=result.games, players=result.players, seed=result.seed
+        )
     )
-    table.add_column("bot", no_wrap=True)
-    for col in ("games", "wins", "win", "95% CI", "gold", "rating μ±σ", "ms med, p95", "iter/s"):
-        table.add_column(col, justify="right", no_wrap=True)
+    table.add_column(t("tournament.col.bot", lang), no_wrap=True)
+    for col in COLUMNS:
+        table.add_column(t(f"tournament.col.{col}", lang), justify="right", no_wrap=True)
     for name, r in result.bots.items():
         d = r.to_dict()
         ms = d["decision_ms"]
@@ -132,4 +151,4 @@ def _print_table(result: TournamentResult) -> None:
         out = Console(width=120)
     out.print(table)
     if result.unfinished:
-        typer.echo(f"warning: {result.unfinished} game(s) did not finish", err=True)
+        typer.echo(t("tournament.unfinished", lang, n=result.unfinished), err=True)

@@ -128,9 +128,7 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         """A new game from the next seed.  The event log only feeds ``render``
         (observations read the state), and keeping it costs about a tenth of a
         step, so it is kept only when rendering."""
-        return new_game(
-            self.config, self._seeds.getrandbits(31), log=self.render_mode is not None
-        )
+        return new_game(self.config, self._seeds.getrandbits(31), log=self.render_mode is not None)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -48,7 +48,7 @@ from dragonante.interfaces.web.limits import (
     retry_after,
 )
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
-from dragonante.interfaces.web.protocol import ProtocolError, error
+from dragonante.interfaces.web.protocol import ProtocolError, encode, error
 from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
     BOT,
@@ -772,19 +772,20 @@ class Hub:
         state = table.state
         if state is None:
             return
-        cache: dict[tuple[int | None, bool, str, int], dict[str, Any]] = {}
+        # Connections that would get the same frame share one view and one encoding.
+        cache: dict[tuple[int | None, bool, str, int], tuple[str, int]] = {}
         for client in list(table.clients):
             key = (client.seat, client.gm, client.lang, client.log_pos)
-            body = cache.get(key)
-            if body is None:
+            frame = cache.get(key)
+            if frame is None:
                 body = seat_view(table, state, client.seat, client.lang, client.log_pos, client.gm)
                 body["type"] = "update"
-                cache[key] = body
-            client.log_pos = body["log_size"]
+                frame = cache[key] = (encode(body), body["log_size"])
+            text, client.log_pos = frame
             if client is acked:
-                client.push_json({**body, "ack": decision})
-            else:
-                client.push_json(body)
+                # {**body, "ack": decision} without encoding the whole view again
+                text = f'{text[:-1]},"ack":{decision}}}'
+            client.push(text)
             self._drop_if_overflowed(client)
 
     def _drop_if_overflowed(self, client: Client) -> None:

@@ -20,6 +20,7 @@ pick up the question in front of them.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import secrets
@@ -141,6 +142,13 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()
     #: Seconds between two sweeps for expired tables and away seats.
     sweep_interval: float = 5.0
+    #: Freeze what survives each full garbage collection, so the next examines
+    #: only newer objects; examine everything again once the frozen objects
+    #: have doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
+    #: full-collection pauses of tens of milliseconds instead of hundreds
+    #: with a thousand tables (``docs/benchmarks.md``, "Web server load").
+    refreeze: bool = True
+    thaw_after: float = 600.0
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -172,7 +180,7 @@ class Hub:
         self.answers_accepted = 0
         self._inflight: set[asyncio.Future[None]] = set()
         self.loop_lag_ms: deque[float] = deque(maxlen=5000)
-        self.gc = GcWatch()
+        self.gc = GcWatch(self.settings.refreeze, self.settings.thaw_after)
         st = self.settings
         self.limiters = {
             "tables": RateLimiter(st.limit_tables, st.limit_window),
@@ -249,6 +257,8 @@ class Hub:
             "gc_pause_ms": {
                 "young": {"count": len(young), "p99": pct(young, 99), "max": pct(young, 100)},
                 "full": {"count": len(full), "p50": pct(full, 50), "max": pct(full, 100)},
+                "frozen": gc.get_freeze_count(),
+                "thaws": self.gc.thaws,
             },
         }
 

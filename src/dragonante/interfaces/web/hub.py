@@ -20,6 +20,7 @@ pick up the question in front of them.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import secrets
@@ -49,7 +50,7 @@ from dragonante.interfaces.web.limits import (
     retry_after,
 )
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
-from dragonante.interfaces.web.protocol import ProtocolError, error
+from dragonante.interfaces.web.protocol import ProtocolError, encode, error
 from dragonante.interfaces.web.social import Social
 from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
@@ -155,6 +156,13 @@ class Settings:
     #: The shortest turn timer a table may ask for (``serve --min-turn-timer``);
     #: the longest is ``turns.TURN_MAX``.
     turn_min: float = 10.0
+    #: Freeze what survives each full garbage collection, so the next examines
+    #: only newer objects; examine everything again once the frozen objects
+    #: have doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
+    #: full-collection pauses of tens of milliseconds instead of hundreds
+    #: with a thousand tables (``docs/benchmarks.md``, "Web server load").
+    refreeze: bool = True
+    thaw_after: float = 600.0
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -186,7 +194,7 @@ class Hub:
         self.answers_accepted = 0
         self._inflight: set[asyncio.Future[None]] = set()
         self.loop_lag_ms: deque[float] = deque(maxlen=5000)
-        self.gc = GcWatch()
+        self.gc = GcWatch(self.settings.refreeze, self.settings.thaw_after)
         st = self.settings
         self.limiters = {
             "tables": RateLimiter(st.limit_tables, st.limit_window),
@@ -265,6 +273,8 @@ class Hub:
             "gc_pause_ms": {
                 "young": {"count": len(young), "p99": pct(young, 99), "max": pct(young, 100)},
                 "full": {"count": len(full), "p50": pct(full, 50), "max": pct(full, 100)},
+                "frozen": gc.get_freeze_count(),
+                "thaws": self.gc.thaws,
             },
         }
 
@@ -803,19 +813,20 @@ class Hub:
         state = table.state
         if state is None:
             return
-        cache: dict[tuple[int | None, bool, str, int], dict[str, Any]] = {}
+        # Connections that would get the same frame share one view and one encoding.
+        cache: dict[tuple[int | None, bool, str, int], tuple[str, int]] = {}
         for client in list(table.clients):
             key = (client.seat, client.gm, client.lang, client.log_pos)
-            body = cache.get(key)
-            if body is None:
+            frame = cache.get(key)
+            if frame is None:
                 body = seat_view(table, state, client.seat, client.lang, client.log_pos, client.gm)
                 body["type"] = "update"
-                cache[key] = body
-            client.log_pos = body["log_size"]
+                frame = cache[key] = (encode(body), body["log_size"])
+            text, client.log_pos = frame
             if client is acked:
-                client.push_json({**body, "ack": decision})
-            else:
-                client.push_json(body)
+                # {**body, "ack": decision} without encoding the whole view again
+                text = f'{text[:-1]},"ack":{decision}}}'
+            client.push(text)
             self._drop_if_overflowed(client)
 
     def _drop_if_overflowed(self, client: Client) -> None:

@@ -12,22 +12,71 @@ import gc
 import time
 from collections import deque
 
+#: The collector's oldest generation: a full collection.
+FULL = 2
+
 
 class GcWatch:
     """Durations of the cyclic garbage collector's pauses (they stop the event
-    loop, so every client feels them): reported by ``/api/stats``."""
+    loop, so every client feels them): reported by ``/api/stats``.
 
-    def __init__(self) -> None:
+    With ``refreeze``, it also keeps full collections short.  A full
+    collection examines every tracked object that is not frozen; with a
+    thousand tables that is millions (sockets, tasks, games) and a pause of
+    several hundred milliseconds, one every few seconds under load.  Right
+    after one, everything left is alive, so it is frozen (``gc.freeze``):
+    the next full collection examines only what was promoted since, a pause
+    of tens of milliseconds.  Objects freed by reference counting (nearly
+    all) are freed at once, frozen or not; but a frozen object that dies
+    inside a reference cycle (a closed connection's objects do) stays until
+    a collection examines it.  So a full collection starts with everything
+    unfrozen once the frozen objects have grown ``growth`` times since the
+    last such collection, or ``thaw_after`` seconds have passed: a long pause
+    that frees those cycles, after which its survivors are frozen again.
+    Memory held by dead cycles thus stays under ``growth - 1`` times the
+    live objects, as with any generational collector; the long pauses come
+    as rarely as that allows.
+    """
+
+    def __init__(
+        self, refreeze: bool = False, thaw_after: float = 600.0, growth: float = 2.0
+    ) -> None:
         self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
         self._started = 0.0
+        self.refreeze = refreeze
+        self.thaw_after = thaw_after
+        self.growth = growth
+        #: Full collections that started with everything unfrozen.
+        self.thaws = 0
+        self._thawed_at = time.monotonic()
+        self._thawing = False
+        #: Objects frozen right after the last collection that examined them all.
+        self._base = 0
         gc.callbacks.append(self._callback)
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
+        # Called by the collector itself: "start" before it looks at any
+        # object (unfreezing then puts the frozen objects in this collection),
+        # "stop" once it is done (the oldest generation holds only survivors).
+        full = self.refreeze and info.get("generation") == FULL
         if phase == "start":
+            if full:
+                now = time.monotonic()
+                frozen = gc.get_freeze_count()
+                if frozen >= self.growth * self._base or now - self._thawed_at >= self.thaw_after:
+                    self._thawed_at = now
+                    self._thawing = True
+                    gc.unfreeze()
             self._started = time.perf_counter()
-        else:
-            ms = (time.perf_counter() - self._started) * 1000
-            self.pauses_ms.append((ms, info.get("generation", -1)))
+            return
+        ms = (time.perf_counter() - self._started) * 1000
+        self.pauses_ms.append((ms, info.get("generation", -1)))
+        if full:
+            gc.freeze()
+            if self._thawing:
+                self._thawing = False
+                self.thaws += 1
+                self._base = gc.get_freeze_count()
 
     def close(self) -> None:
         with contextlib.suppress(ValueError):

@@ -10,7 +10,6 @@ names and the seat's own extras.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,6 +22,7 @@ from dragonante.engine.state import PLAY_PHASE, Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import TableNarrator, t
+from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.store import (
     BOT,
     FINISHED,
@@ -101,7 +101,7 @@ class Client:
         self._queue.put_nowait(text)
 
     def push_json(self, msg: dict[str, Any]) -> None:
-        self.push(json.dumps(msg, separators=(",", ":")))
+        self.push(encode(msg))
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than ``rate``."""

@@ -1,0 +1,80 @@
+"""``GcWatch(refreeze=True)``: short full collections, and dead cycles still freed.
+
+The server freezes what survives each full garbage collection so the next
+one examines only newer objects (``web/stats.py``).  These tests check both
+halves of that bargain on the real collector: a cycle that dies while
+frozen is kept (that is the cost), and the periodic collection with
+everything unfrozen frees it (that is the bound on the cost).
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from dragonante.interfaces.web.stats import GcWatch
+
+
+class Node:
+    """A reference cycle: the node refers to itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def watch() -> Iterator[GcWatch]:
+    w = GcWatch(refreeze=True, thaw_after=3600.0, growth=2.0)
+    try:
+        yield w
+    finally:
+        w.close()
+        gc.unfreeze()  # leave the process's collector as it found it (nothing frozen)
+
+
+def test_survivors_are_frozen_and_thawed_when_the_frozen_set_grows(watch: GcWatch):
+    gc.collect()  # the first full collection examines everything, then freezes it
+    assert watch.thaws == 1
+    base = gc.get_freeze_count()
+    assert base > 0
+
+    node = Node()
+    dead = weakref.ref(node)
+    gc.collect()  # node survives: frozen with it, no thaw (the frozen set barely grew)
+    assert watch.thaws == 1 and gc.get_freeze_count() > base
+    del node
+    gc.collect()
+    assert dead() is not None, "a cycle frozen alive is not examined by a normal collection"
+
+    # Frozen objects past ``growth`` times the base: the next full collection thaws.
+    keep = [Node() for _ in range(2 * base)]
+    gc.collect()  # freezes them
+    gc.collect()  # finds the frozen set grown: examines everything
+    assert watch.thaws == 2
+    assert dead() is None, "the collection with everything unfrozen frees the dead cycle"
+    del keep
+
+
+def test_thaw_after_a_time_even_without_growth(watch: GcWatch):
+    gc.collect()
+    node = Node()
+    dead = weakref.ref(node)
+    gc.collect()
+    del node
+    watch.thaw_after = 0.0
+    gc.collect()
+    assert watch.thaws == 2 and dead() is None
+
+
+def test_pauses_are_recorded_and_nothing_frozen_without_refreeze():
+    gc.unfreeze()
+    w = GcWatch()
+    try:
+        gc.collect()
+        assert any(gen == 2 for _ms, gen in w.pauses_ms)
+        assert gc.get_freeze_count() == 0 and w.thaws == 0
+    finally:
+        w.close()

@@ -32,7 +32,18 @@ MAX_PLAYERS: Final = 6
 
 
 class ConfigError(ValueError):
-    """Settings the rules cannot play; the message names the offending one."""
+    """Settings the rules cannot play; the message names the offending one.
+
+    ``str(e)`` stays the English message; ``code`` and ``params`` let an
+    interface show it in another language.
+    """
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        #: A stable name for the catalog (``config_error.<code>``); ``""`` if none.
+        self.code = code
+        #: The values the message names, for a translated message.
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,20 +87,41 @@ class DiceConfig:
     def validate(self) -> DiceConfig:
         """Return self, or raise :class:`ConfigError` saying what cannot be played."""
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ConfigError(f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {self.players}")
+            raise ConfigError(
+                f"players must be {MIN_PLAYERS}-{MAX_PLAYERS}, got {self.players}",
+                code="dice_players_range",
+                min=MIN_PLAYERS,
+                max=MAX_PLAYERS,
+                players=self.players,
+            )
         if self.starting_hoard < 1:
-            raise ConfigError(f"starting_hoard must be positive, got {self.starting_hoard}")
+            raise ConfigError(
+                f"starting_hoard must be positive, got {self.starting_hoard}",
+                code="dice_starting_hoard",
+                hoard=self.starting_hoard,
+            )
         if not 1 <= self.rounds_per_gambit <= 12:
-            raise ConfigError(f"rounds_per_gambit must be 1-12, got {self.rounds_per_gambit}")
+            raise ConfigError(
+                f"rounds_per_gambit must be 1-12, got {self.rounds_per_gambit}",
+                code="dice_rounds_range",
+                rounds=self.rounds_per_gambit,
+            )
         if not 1 <= self.gambits <= 1000:
-            raise ConfigError(f"gambits must be 1-1000, got {self.gambits}")
+            raise ConfigError(
+                f"gambits must be 1-1000, got {self.gambits}",
+                code="dice_gambits_range",
+                gambits=self.gambits,
+            )
         for seat in self.gaming_set_owners:
             if not 0 <= seat < self.players:
                 raise ConfigError(
-                    f"gaming_set_owners: seat {seat} is not at a table of {self.players}"
+                    f"gaming_set_owners: seat {seat} is not at a table of {self.players}",
+                    code="dice_gaming_set_seat",
+                    seat=seat,
+                    players=self.players,
                 )
         if len(set(self.gaming_set_owners)) != len(self.gaming_set_owners):
-            raise ConfigError("gaming_set_owners lists a seat twice")
+            raise ConfigError("gaming_set_owners lists a seat twice", code="dice_gaming_set_twice")
         for name, allowed in (
             ("multi_gambit_hoard", HOARD_MODES),
             ("withdraw_scope", WITHDRAW_SCOPES),
@@ -99,7 +131,13 @@ class DiceConfig:
         ):
             value = getattr(self, name)
             if value not in allowed:
-                raise ConfigError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+                raise ConfigError(
+                    f"{name} must be one of {', '.join(allowed)}, got {value!r}",
+                    code="dice_setting_choice",
+                    name=name,
+                    choices=", ".join(allowed),
+                    value=value,
+                )
         return self
 
 
@@ -131,18 +169,24 @@ def config_to_dict(config: DiceConfig) -> dict[str, Any]:
 def config_from_dict(data: Any) -> DiceConfig:
     """A validated config from a plain dict; unknown keys or bad types are refused."""
     if not isinstance(data, dict):
-        raise ConfigError("config must be an object of settings")
+        raise ConfigError("config must be an object of settings", code="dice_config_object")
     values: dict[str, Any] = {}
     for key, value in data.items():
         kind = SETTINGS.get(key)
         if kind is None:
-            raise ConfigError(f"unknown setting {key!r}")
+            raise ConfigError(f"unknown setting {key!r}", code="dice_unknown_setting", key=key)
         if kind is tuple:
             if not isinstance(value, list) or not all(type(v) is int for v in value):
-                raise ConfigError(f"{key} must be a list of seats")
+                raise ConfigError(f"{key} must be a list of seats", code="dice_seat_list", key=key)
             values[key] = tuple(value)
         elif type(value) is not kind:
-            raise ConfigError(f"{key} must be {kind.__name__}, got {value!r}")
+            raise ConfigError(
+                f"{key} must be {kind.__name__}, got {value!r}",
+                code="dice_setting_type",
+                key=key,
+                kind=kind.__name__,
+                value=value,
+            )
         else:
             values[key] = value
     return DiceConfig(**values).validate()
@@ -155,7 +199,12 @@ def parse_setting(config: DiceConfig, text: str) -> DiceConfig:
     raw = raw.strip()
     kind = SETTINGS.get(key)
     if not sep or kind is None:
-        raise ConfigError(f"expected KEY=VALUE with KEY one of {', '.join(SETTINGS)}, got {text!r}")
+        raise ConfigError(
+            f"expected KEY=VALUE with KEY one of {', '.join(SETTINGS)}, got {text!r}",
+            code="dice_key_value",
+            choices=", ".join(SETTINGS),
+            text=text,
+        )
     value: Any
     if kind is bool:
         lowered = raw.lower()
@@ -164,12 +213,16 @@ def parse_setting(config: DiceConfig, text: str) -> DiceConfig:
         elif lowered in ("0", "false", "no", "off"):
             value = False
         else:
-            raise ConfigError(f"{key} must be true or false, got {raw!r}")
+            raise ConfigError(
+                f"{key} must be true or false, got {raw!r}", code="dice_bool", key=key, raw=raw
+            )
     elif kind is int:
         try:
             value = int(raw)
         except ValueError:
-            raise ConfigError(f"{key} must be a whole number, got {raw!r}") from None
+            raise ConfigError(
+                f"{key} must be a whole number, got {raw!r}", code="dice_int", key=key, raw=raw
+            ) from None
     elif kind is tuple:
         value = parse_seats(raw, key)
     else:
@@ -186,8 +239,18 @@ def parse_seats(raw: str, what: str) -> tuple[int, ...]:
         try:
             n = int(part.strip())
         except ValueError:
-            raise ConfigError(f"{what}: {part.strip()!r} is not a seat number") from None
+            raise ConfigError(
+                f"{what}: {part.strip()!r} is not a seat number",
+                code="dice_seat_number",
+                what=what,
+                part=part.strip(),
+            ) from None
         if n < 1:
-            raise ConfigError(f"{what}: seats are numbered from 1, got {n}")
+            raise ConfigError(
+                f"{what}: seats are numbered from 1, got {n}",
+                code="dice_seat_from_one",
+                what=what,
+                n=n,
+            )
         seats.append(n - 1)
     return tuple(seats)

@@ -39,7 +39,18 @@ ALL_ANTE_CARDS = -1
 
 
 class ConfigError(ValueError):
-    """A configuration that the rules cannot play; the message says why."""
+    """A configuration that the rules cannot play; the message says why.
+
+    ``str(e)`` stays the English message; ``code`` and ``params`` let an
+    interface show it in another language.
+    """
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        #: A stable name for the catalog (``config_error.<code>``); ``""`` if none.
+        self.code = code
+        #: The values the message names, for a translated message.
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +110,12 @@ class Rules:
     def preset(cls, ruleset: str, **changes: Any) -> Rules:
         """The defaults of ``ruleset``, with ``changes`` applied."""
         if ruleset not in RULESETS:
-            raise ConfigError(f"unknown ruleset {ruleset!r}; choose from {', '.join(RULESETS)}")
+            raise ConfigError(
+                f"unknown ruleset {ruleset!r}; choose from {', '.join(RULESETS)}",
+                code="unknown_ruleset",
+                ruleset=ruleset,
+                choices=", ".join(RULESETS),
+            )
         base: dict[str, Any] = {"ruleset": ruleset}
         if ruleset == "emperors_gambit":
             base.update(
@@ -168,14 +184,29 @@ class GameConfig:
     def validate(self) -> GameConfig:
         """Raise :class:`ConfigError` unless this config can be played."""
         if not 2 <= self.players <= 6:
-            raise ConfigError(f"players must be 2-6, got {self.players}")
+            raise ConfigError(
+                f"players must be 2-6, got {self.players}",
+                code="players_range",
+                players=self.players,
+            )
         if self.gold_per_player < 1:
-            raise ConfigError(f"gold_per_player must be positive, got {self.gold_per_player}")
+            raise ConfigError(
+                f"gold_per_player must be positive, got {self.gold_per_player}",
+                code="gold_per_player_positive",
+                gold=self.gold_per_player,
+            )
         if self.starting_gold_fixed < 0:
-            raise ConfigError("starting_gold_fixed cannot be negative")
+            raise ConfigError(
+                "starting_gold_fixed cannot be negative", code="starting_gold_negative"
+            )
         d = self.deck
         if d.preset not in PRESETS:
-            raise ConfigError(f"unknown deck preset {d.preset!r}; choose from {', '.join(PRESETS)}")
+            raise ConfigError(
+                f"unknown deck preset {d.preset!r}; choose from {', '.join(PRESETS)}",
+                code="unknown_preset",
+                preset=d.preset,
+                choices=", ".join(PRESETS),
+            )
         if d.preset != "legendary":
             try:
                 cards = fixed_deck(d.preset, d.custom)
@@ -185,37 +216,68 @@ class GameConfig:
             if len(cards) < need:
                 raise ConfigError(
                     f"the {d.preset} deck has {len(cards)} cards; {self.players} players "
-                    f"need at least {need}"
+                    f"need at least {need}",
+                    code="deck_too_small",
+                    preset=d.preset,
+                    cards=len(cards),
+                    players=self.players,
+                    need=need,
                 )
         elif d.custom:
-            raise ConfigError("custom cards are only used with the custom preset")
+            raise ConfigError(
+                "custom cards are only used with the custom preset", code="custom_without_preset"
+            )
         if d.selection not in SELECTIONS:
             raise ConfigError(
-                f"unknown deck selection {d.selection!r}; choose from {', '.join(SELECTIONS)}"
+                f"unknown deck selection {d.selection!r}; choose from {', '.join(SELECTIONS)}",
+                code="unknown_selection",
+                selection=d.selection,
+                choices=", ".join(SELECTIONS),
             )
         if not 0 <= d.special_count <= 30:
-            raise ConfigError(f"special_count must be 0-30, got {d.special_count}")
+            raise ConfigError(
+                f"special_count must be 0-30, got {d.special_count}",
+                code="special_count_range",
+                count=d.special_count,
+            )
         for key in d.forced_includes:
             t = CARD_TYPES.get(key)
             if t is None or t.set not in ("legendary-dragon", "legendary-mortal"):
-                raise ConfigError(f"{key!r} is not a Legendary special card (Mortal or Legendary)")
+                raise ConfigError(
+                    f"{key!r} is not a Legendary special card (Mortal or Legendary)",
+                    code="not_special_card",
+                    key=key,
+                )
         if len(set(d.forced_includes)) != len(d.forced_includes):
-            raise ConfigError("forced_includes lists a card twice")
+            raise ConfigError("forced_includes lists a card twice", code="forced_twice")
         if len(d.forced_includes) > d.special_count:
-            raise ConfigError("more forced includes than special cards")
+            raise ConfigError("more forced includes than special cards", code="forced_too_many")
         if d.selection == "agreed" and len(d.forced_includes) != d.special_count:
             raise ConfigError(
-                f"the agreed selection needs exactly {d.special_count} cards in forced_includes"
+                f"the agreed selection needs exactly {d.special_count} cards in forced_includes",
+                code="agreed_count",
+                count=d.special_count,
             )
         if d.selection == "pick_em" and len(d.forced_includes) + self.players > d.special_count:
-            raise ConfigError("pick 'em needs room for one pick per player")
+            raise ConfigError("pick 'em needs room for one pick per player", code="pick_em_room")
         r = self.rules
         if r.ruleset not in RULESETS:
-            raise ConfigError(f"unknown ruleset {r.ruleset!r}; choose from {', '.join(RULESETS)}")
+            raise ConfigError(
+                f"unknown ruleset {r.ruleset!r}; choose from {', '.join(RULESETS)}",
+                code="unknown_ruleset",
+                ruleset=r.ruleset,
+                choices=", ".join(RULESETS),
+            )
         if r.debt_model not in DEBT_MODELS:
-            raise ConfigError(f"debt_model is one of {', '.join(DEBT_MODELS)}")
+            raise ConfigError(
+                f"debt_model is one of {', '.join(DEBT_MODELS)}",
+                code="debt_model",
+                choices=", ".join(DEBT_MODELS),
+            )
         if r.stake_debt_recipient not in ("winner", "next_stakes"):
-            raise ConfigError("stake_debt_recipient is 'winner' or 'next_stakes'")
+            raise ConfigError(
+                "stake_debt_recipient is 'winner' or 'next_stakes'", code="stake_debt_recipient"
+            )
         ending = self.ending
         for name in (
             "gambits",
@@ -225,29 +287,41 @@ class GameConfig:
             "series_games",
         ):
             if getattr(ending, name) < 0:
-                raise ConfigError(f"ending.{name} cannot be negative")
+                raise ConfigError(
+                    f"ending.{name} cannot be negative", code="ending_negative", name=name
+                )
         if ending.players_remaining and not 1 <= ending.players_remaining < self.players:
             raise ConfigError(
-                f"ending.players_remaining must be 1-{self.players - 1} at this table"
+                f"ending.players_remaining must be 1-{self.players - 1} at this table",
+                code="players_remaining_range",
+                most=self.players - 1,
             )
         if r.hand_limit < r.buy_fill_to or r.hand_limit < 1:
-            raise ConfigError("hand_limit must be at least buy_fill_to")
+            raise ConfigError("hand_limit must be at least buy_fill_to", code="hand_limit")
         if r.starting_hand > r.hand_limit:
-            raise ConfigError("starting_hand cannot exceed hand_limit")
+            raise ConfigError("starting_hand cannot exceed hand_limit", code="starting_hand")
         if r.min_rounds < 1:
-            raise ConfigError("min_rounds must be at least 1")
+            raise ConfigError("min_rounds must be at least 1", code="min_rounds")
         if r.strength_flight_ante_cards < ALL_ANTE_CARDS:
-            raise ConfigError("strength_flight_ante_cards is a count, or -1 for all")
+            raise ConfigError(
+                "strength_flight_ante_cards is a count, or -1 for all",
+                code="strength_flight_ante_cards",
+            )
         if r.empty_stakes_pending_rewards not in ("skip", "resolve"):
-            raise ConfigError("empty_stakes_pending_rewards is 'skip' or 'resolve'")
+            raise ConfigError(
+                "empty_stakes_pending_rewards is 'skip' or 'resolve'",
+                code="empty_stakes_pending_rewards",
+            )
         if r.no_eligible_winner != "carry_stakes":
-            raise ConfigError("no_eligible_winner supports only 'carry_stakes'")
+            raise ConfigError(
+                "no_eligible_winner supports only 'carry_stakes'", code="no_eligible_winner"
+            )
         if r.hole_recipient not in ("game_winner", "house"):
-            raise ConfigError("hole_recipient is 'game_winner' or 'house'")
+            raise ConfigError("hole_recipient is 'game_winner' or 'house'", code="hole_recipient")
         try:
             self.abilities.validate(self.players)
         except AbilityConfigError as e:
-            raise ConfigError(str(e)) from None
+            raise ConfigError(str(e), e.code, **e.params) from None
         return self
 
     def with_(self, **changes: Any) -> GameConfig:
@@ -280,16 +354,16 @@ def _abilities(data: Any) -> AbilityOptions:
     try:
         return options_from_dict(data)
     except AbilityConfigError as e:
-        raise ConfigError(str(e)) from None
+        raise ConfigError(str(e), e.code, **e.params) from None
 
 
 def _rules(data: Any) -> Rules:
     """Rules from a dict: the named ruleset's defaults, then the listed changes."""
     if not isinstance(data, dict):
-        raise ConfigError("rules must be an object")
+        raise ConfigError("rules must be an object", code="rules_object")
     ruleset = data.get("ruleset", "legendary")
     if not isinstance(ruleset, str):
-        raise ConfigError("rules.ruleset must be a string")
+        raise ConfigError("rules.ruleset must be a string", code="ruleset_string")
     base = Rules.preset(ruleset)
     changes = _build(Rules, data, "rules")
     return replace(base, **{k: getattr(changes, k) for k in data})
@@ -297,26 +371,39 @@ def _rules(data: Any) -> Rules:
 
 def _build(cls: Any, data: Any, where: str) -> Any:
     if not isinstance(data, dict):
-        raise ConfigError(f"{where} must be an object")
+        raise ConfigError(f"{where} must be an object", code="section_object", where=where)
     names = {f.name: f for f in fields(cls)}
     kwargs: dict[str, Any] = {}
     for key, value in data.items():
         f = names.get(key)
         if f is None:
-            raise ConfigError(f"unknown {where} option {key!r}")
+            raise ConfigError(
+                f"unknown {where} option {key!r}", code="unknown_option", where=where, key=key
+            )
         default = getattr(cls(), key)
         if isinstance(default, tuple):
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{where}.{key} must be a list of card keys")
+                raise ConfigError(
+                    f"{where}.{key} must be a list of card keys",
+                    code="option_card_list",
+                    where=where,
+                    key=key,
+                )
             value = tuple(value)
         elif isinstance(default, bool):
             if not isinstance(value, bool):
-                raise ConfigError(f"{where}.{key} must be true or false")
+                raise ConfigError(
+                    f"{where}.{key} must be true or false", code="option_bool", where=where, key=key
+                )
         elif isinstance(default, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{where}.{key} must be an integer")
+                raise ConfigError(
+                    f"{where}.{key} must be an integer", code="option_int", where=where, key=key
+                )
         elif isinstance(default, str) and not isinstance(value, str):
-            raise ConfigError(f"{where}.{key} must be a string")
+            raise ConfigError(
+                f"{where}.{key} must be a string", code="option_string", where=where, key=key
+            )
         kwargs[key] = value
     return cls(**kwargs)
 
@@ -324,7 +411,7 @@ def _build(cls: Any, data: Any, where: str) -> Any:
 def config_from_dict(data: Any) -> GameConfig:
     """Parse and validate a config dict; raises :class:`ConfigError`."""
     if not isinstance(data, dict):
-        raise ConfigError("config must be an object")
+        raise ConfigError("config must be an object", code="config_object")
     data = dict(data)
     deck = _build(DeckOptions, data.pop("deck", {}), "deck")
     rules = _rules(data.pop("rules", {}))

@@ -70,6 +70,20 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: Any) -> str:
     return message.format_map(_Params(params))
 
 
+def error_reason(error: BaseException, lang: str = DEFAULT_LANG, /) -> str:
+    """Why ``error`` happened, in ``lang``.
+
+    The engine's configuration errors carry a ``code`` and ``params``: the
+    message ``config_error.<code>`` shows them when the catalog has it;
+    anything else falls back to the error's own (English) text.
+    """
+    code = getattr(error, "code", "")
+    key = f"config_error.{code}"
+    if code and has(key, lang):
+        return t(key, lang, **getattr(error, "params", {}))
+    return str(error)
+
+
 class _Params(dict[str, Any]):
     """Format arguments that leave an unknown ``{name}`` in place instead of raising."""
 

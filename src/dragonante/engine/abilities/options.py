@@ -46,7 +46,18 @@ RANDOM = "random"
 
 
 class AbilityConfigError(ValueError):
-    """Ability options the rules cannot play; the message names the field."""
+    """Ability options the rules cannot play; the message names the field.
+
+    ``str(e)`` stays the English message; ``code`` and ``params`` let an
+    interface show it in another language.
+    """
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        #: A stable name for the catalog (``config_error.<code>``); ``""`` if none.
+        self.code = code
+        #: The values the message names, for a translated message.
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,33 +113,55 @@ class AbilityOptions:
             if self != AbilityOptions():
                 raise AbilityConfigError(
                     "abilities.system must be 'disks' or 'skills' when other ability "
-                    "options are set"
+                    "options are set",
+                    code="abilities_system_needed",
                 )
             return
         if self.system not in SYSTEMS:
             raise AbilityConfigError(
-                f"unknown abilities.system {self.system!r}; choose from {', '.join(SYSTEMS)}"
+                f"unknown abilities.system {self.system!r}; choose from {', '.join(SYSTEMS)}",
+                code="abilities_unknown_system",
+                system=self.system,
+                choices=", ".join(SYSTEMS),
             )
         most = MAX_PER_CHARACTER[self.system]
         if not 0 <= self.per_character <= most:
-            raise AbilityConfigError(f"abilities.per_character must be 1-{most}")
+            raise AbilityConfigError(
+                f"abilities.per_character must be 1-{most}",
+                code="abilities_per_character",
+                most=most,
+            )
         if self.assign not in ASSIGNMENTS:
             raise AbilityConfigError(
-                f"unknown abilities.assign {self.assign!r}; choose from {', '.join(ASSIGNMENTS)}"
+                f"unknown abilities.assign {self.assign!r}; choose from {', '.join(ASSIGNMENTS)}",
+                code="abilities_unknown_assign",
+                assign=self.assign,
+                choices=", ".join(ASSIGNMENTS),
             )
         if self.visibility and self.visibility not in VISIBILITIES:
-            raise AbilityConfigError("abilities.visibility is 'hidden' or 'public'")
+            raise AbilityConfigError(
+                "abilities.visibility is 'hidden' or 'public'", code="abilities_visibility"
+            )
         for name, value, choices in (
             ("ancestry_trigger", self.ancestry_trigger, ("second", "each_after")),
             ("dungeoneering", self.dungeoneering, ("random", "choose")),
             ("streetwise", self.streetwise, ("any_card", "flight_strength")),
         ):
             if value not in choices:
-                raise AbilityConfigError(f"abilities.{name} is one of {', '.join(choices)}")
+                raise AbilityConfigError(
+                    f"abilities.{name} is one of {', '.join(choices)}",
+                    code="abilities_choice",
+                    name=name,
+                    choices=", ".join(choices),
+                )
         own = {a.key for a in ABILITIES if a.system == self.system}
         for field, lists in (("seats", self.seats), ("qualified", self.qualified)):
             if len(lists) > players:
-                raise AbilityConfigError(f"abilities.{field} lists more seats than players")
+                raise AbilityConfigError(
+                    f"abilities.{field} lists more seats than players",
+                    code="abilities_too_many_seats",
+                    field=field,
+                )
             for seat, keys in enumerate(lists):
                 for key in keys:
                     if key == RANDOM and field == "seats":
@@ -138,39 +171,74 @@ class AbilityOptions:
                         hint = f" (a {other} ability)" if key in ID else ""
                         raise AbilityConfigError(
                             f"abilities.{field}[{seat}]: {key!r} is not one of the "
-                            f"{self.system} abilities{hint}"
+                            f"{self.system} abilities{hint}",
+                            code="abilities_other_system" if hint else "abilities_unknown_ability",
+                            field=field,
+                            seat=seat,
+                            key=key,
+                            system=self.system,
+                            other=other,
                         )
                 named = [k for k in keys if k != RANDOM]
                 if len(set(named)) != len(named):
-                    raise AbilityConfigError(f"abilities.{field}[{seat}] lists an ability twice")
+                    raise AbilityConfigError(
+                        f"abilities.{field}[{seat}] lists an ability twice",
+                        code="abilities_listed_twice",
+                        field=field,
+                        seat=seat,
+                    )
             if field == "seats":
                 for seat, keys in enumerate(lists):
                     if len(keys) > most:
                         raise AbilityConfigError(
-                            f"abilities.seats[{seat}]: at most {most} abilities per character"
+                            f"abilities.seats[{seat}]: at most {most} abilities per character",
+                            code="abilities_seat_max",
+                            seat=seat,
+                            most=most,
                         )
         if self.system == SKILLS and self.assign == "fixed":
             named = [k for keys in self.seats for k in keys if k != RANDOM]
             if len(set(named)) != len(named):
                 raise AbilityConfigError(
-                    "abilities.seats: a special ability belongs to one character only"
+                    "abilities.seats: a special ability belongs to one character only",
+                    code="abilities_special_exclusive",
                 )
         if self.assign == "fixed" and not self.seats:
-            raise AbilityConfigError("abilities.assign = 'fixed' needs abilities.seats")
+            raise AbilityConfigError(
+                "abilities.assign = 'fixed' needs abilities.seats",
+                code="abilities_fixed_needs_seats",
+            )
         if self.assign != "fixed" and self.seats:
-            raise AbilityConfigError("abilities.seats is only used with assign = 'fixed'")
+            raise AbilityConfigError(
+                "abilities.seats is only used with assign = 'fixed'",
+                code="abilities_seats_only_fixed",
+            )
         if len(self.ancestry) > players:
-            raise AbilityConfigError("abilities.ancestry lists more seats than players")
+            raise AbilityConfigError(
+                "abilities.ancestry lists more seats than players",
+                code="abilities_too_many_seats",
+                field="ancestry",
+            )
         for seat, color in enumerate(self.ancestry):
             if color and color not in ANCESTRY_COLORS:
                 raise AbilityConfigError(
                     f"abilities.ancestry[{seat}]: {color!r} is not a dragon color "
-                    f"({', '.join(ANCESTRY_COLORS)})"
+                    f"({', '.join(ANCESTRY_COLORS)})",
+                    code="abilities_ancestry_color",
+                    seat=seat,
+                    color=color,
+                    choices=", ".join(ANCESTRY_COLORS),
                 )
         if len(self.insight) > players:
-            raise AbilityConfigError("abilities.insight lists more seats than players")
+            raise AbilityConfigError(
+                "abilities.insight lists more seats than players",
+                code="abilities_too_many_seats",
+                field="insight",
+            )
         if any(not -10 <= m <= 30 for m in self.insight):
-            raise AbilityConfigError("abilities.insight modifiers must be -10 to +30")
+            raise AbilityConfigError(
+                "abilities.insight modifiers must be -10 to +30", code="abilities_insight_range"
+            )
         self._check_enough(players)
 
     def _check_enough(self, players: int) -> None:
@@ -184,7 +252,10 @@ class AbilityOptions:
             need = self.count * players
         if need > pool:
             raise AbilityConfigError(
-                f"{need} special abilities are needed but there are only {pool}"
+                f"{need} special abilities are needed but there are only {pool}",
+                code="abilities_not_enough",
+                need=need,
+                pool=pool,
             )
 
     def as_known_by(self, seat: int | None) -> AbilityOptions:
@@ -219,35 +290,53 @@ def _qualified(system: str, keys: tuple[str, ...]) -> tuple[int, ...]:
 def options_from_dict(data: Any) -> AbilityOptions:
     """Parse the ``abilities`` object of a config (lists of strings, ints, words)."""
     if not isinstance(data, dict):
-        raise AbilityConfigError("abilities must be an object")
+        raise AbilityConfigError("abilities must be an object", code="abilities_object")
     kwargs: dict[str, Any] = {}
     defaults = AbilityOptions()
     for key, value in data.items():
         if key not in AbilityOptions.__dataclass_fields__:
-            raise AbilityConfigError(f"unknown abilities option {key!r}")
+            raise AbilityConfigError(
+                f"unknown abilities option {key!r}", code="abilities_unknown_option", key=key
+            )
         default = getattr(defaults, key)
         where = f"abilities.{key}"
         if key in ("seats", "qualified"):
             if not isinstance(value, list | tuple) or not all(
                 isinstance(v, list | tuple) and all(isinstance(k, str) for k in v) for v in value
             ):
-                raise AbilityConfigError(f"{where} must be a list of ability-key lists, per seat")
+                raise AbilityConfigError(
+                    f"{where} must be a list of ability-key lists, per seat",
+                    code="abilities_seat_lists",
+                    where=where,
+                )
             value = tuple(tuple(v) for v in value)
         elif key == "ancestry":
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise AbilityConfigError(f"{where} must be a list of colors, per seat")
+                raise AbilityConfigError(
+                    f"{where} must be a list of colors, per seat",
+                    code="abilities_color_list",
+                    where=where,
+                )
             value = tuple(value)
         elif key == "insight":
             if not isinstance(value, list | tuple) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value
             ):
-                raise AbilityConfigError(f"{where} must be a list of integers, per seat")
+                raise AbilityConfigError(
+                    f"{where} must be a list of integers, per seat",
+                    code="abilities_int_list",
+                    where=where,
+                )
             value = tuple(value)
         elif isinstance(default, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise AbilityConfigError(f"{where} must be an integer")
+                raise AbilityConfigError(
+                    f"{where} must be an integer", code="abilities_int", where=where
+                )
         elif not isinstance(value, str):
-            raise AbilityConfigError(f"{where} must be a string")
+            raise AbilityConfigError(
+                f"{where} must be a string", code="abilities_string", where=where
+            )
         kwargs[key] = value
     return AbilityOptions(**kwargs)
 

@@ -41,7 +41,7 @@ from dragonante.dice.decisions import ROLL
 from dragonante.dice.records import DiceRecord, Recorder, RecordError, loads
 from dragonante.dice.selfplay import simulate
 from dragonante.dice.views import tracker
-from dragonante.i18n import t
+from dragonante.i18n import error_reason, t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import LangOpt, check_lang, is_terminal
 from dragonante.interfaces.cli.table_options import help_lang, helptext
@@ -106,7 +106,7 @@ def _config(
             changes["gaming_set_owners"] = parse_seats(gaming_set, "--gaming-set")
         return replace(config, **changes).validate()  # type: ignore[arg-type]
     except ConfigError as e:
-        raise UserError(t("dice.error.config", lang, reason=str(e))) from None
+        raise UserError(t("dice.error.config", lang, reason=error_reason(e, lang))) from None
 
 
 def _names(text: str | None, n: int, fallback: list[str], lang: str) -> list[str]:

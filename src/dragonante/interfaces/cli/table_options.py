@@ -53,7 +53,7 @@ from dragonante.engine.config import (
     Rules,
 )
 from dragonante.engine.decks import PRESETS
-from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
+from dragonante.i18n import DEFAULT_LANG, LANGS, error_reason, locale_lang, t
 from dragonante.interfaces.cli.app import UserError
 
 #: Starting gold of every hoard under the original rules (rules-notes §3).
@@ -429,7 +429,7 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
             abilities=abilities,
         ).validate()
     except ConfigError as e:
-        raise UserError(t("cli.error.config", lang, reason=str(e))) from None
+        raise UserError(t("cli.error.config", lang, reason=error_reason(e, lang))) from None
 
 
 def _gold_per_player(c: TableChoices, lang: str) -> int:
@@ -663,5 +663,5 @@ def ability_options(c: TableChoices, lang: str = DEFAULT_LANG) -> AbilityOptions
     try:
         options.validate(c.players)
     except AbilityConfigError as e:
-        raise UserError(t("cli.error.abilities", lang, reason=str(e))) from None
+        raise UserError(t("cli.error.abilities", lang, reason=error_reason(e, lang))) from None
     return options

@@ -20,9 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from textual import work
 from textual.binding import Binding
-from textual.worker import Worker, WorkerState
 
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.state import GameState
@@ -34,6 +32,7 @@ from dragonante.interfaces.tui.question import QuestionPanel
 from dragonante.interfaces.tui.screens import CoverScreen, SummaryScreen
 from dragonante.interfaces.tui.snapshot import take_snapshot
 from dragonante.interfaces.tui.table import TableGame
+from dragonante.interfaces.tui.thinking import BotThinking
 
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
@@ -44,7 +43,7 @@ def seat_names(players: int, humans: tuple[int, ...], lang: str) -> list[str]:
     return [t("seat.player" if p in humans else "seat.bot", lang, seat=p) for p in range(players)]
 
 
-class TableApp(TableBase):
+class TableApp(BotThinking[TableGame], TableBase):
     """One local game at the full-screen table; the exit code is its result."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
@@ -120,26 +119,6 @@ class TableApp(TableBase):
         self.thinking = seat
         self.redraw()
         self.think()
-
-    @work(thread=True, exclusive=True, group="bot")
-    def think(self) -> tuple[int, int]:
-        """The bot's answer, worked out off the screen's thread."""
-        return self.game.bot_answer()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "bot":
-            return
-        if event.state == WorkerState.SUCCESS:
-            answer, decision_id = event.worker.result  # type: ignore[misc]
-            self.thinking = None
-            self.game.answer(answer, decision_id)
-            self.advance()
-        elif event.state == WorkerState.ERROR:
-            self.thinking = None
-            self.notify(
-                t("tui.bot_failed", self.lang, error=str(event.worker.error)), severity="error"
-            )
-            self.redraw()
 
     def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
         game = self.game

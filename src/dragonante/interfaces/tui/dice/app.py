@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Static
-from textual.worker import Worker, WorkerState
 
 from dragonante.dice.decisions import IllegalAnswer
 from dragonante.dice.state import Event
@@ -45,6 +44,7 @@ from dragonante.interfaces.tui.dice.question import (
 from dragonante.interfaces.tui.dice.sheets import SheetsPanel
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.screens import HelpScreen, SummaryScreen, TextScreen
+from dragonante.interfaces.tui.thinking import BotThinking
 
 #: The two themes Ctrl+T switches between (``t`` is an Italian answer letter).
 THEMES = ("textual-dark", "textual-light")
@@ -58,7 +58,7 @@ class DragonScreen(TextScreen):
     """The d12 dragon table: what each face of the type die rolls."""
 
 
-class DiceApp(App[int]):
+class DiceApp(BotThinking[DiceTableGame], App[int]):
     """One Dice Gambit game (or tracker session) at the full-screen table."""
 
     TITLE = "dragonante dice"
@@ -142,26 +142,6 @@ class DiceApp(App[int]):
         self.thinking = d.seat
         self.redraw()
         self.think()
-
-    @work(thread=True, exclusive=True, group="bot")
-    def think(self) -> tuple[int, int]:
-        """The bot's answer, worked out off the screen's thread."""
-        return self.game.bot_answer()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "bot":
-            return
-        if event.state == WorkerState.SUCCESS:
-            answer, decision_id = event.worker.result  # type: ignore[misc]
-            self.thinking = None
-            self.game.answer(answer, decision_id)
-            self.advance()
-        elif event.state == WorkerState.ERROR:
-            self.thinking = None
-            self.notify(
-                t("tui.bot_failed", self.lang, error=str(event.worker.error)), severity="error"
-            )
-            self.redraw()
 
     def on_dice_question_panel_answered(self, message: DiceQuestionPanel.Answered) -> None:
         d = self.game.pending

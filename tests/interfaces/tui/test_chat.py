@@ -120,6 +120,11 @@ def test_chat_both_ways_with_history_literally(server: LiveServer) -> None:
             assert "Ann: g1 q[b]" in log_text(app)  # the server's echo, told once
             assert log_text(app).count("Ann: g1 q[b]") == 1
 
+            # not over a page (the help here): the line opens at the table only
+            await pilot.press("question_mark", "m")
+            assert not chat.display
+            await pilot.press("escape")
+
             # Escape closes the line unsent; an empty line sends nothing
             await pilot.press("m", *"not this", "escape")
             assert not chat.display and chat.value == ""

@@ -78,7 +78,7 @@ class OnlineTableApp(TableBase):
     CSS = (
         TableBase.CSS
         + """
-    #chat-input { height: 1; padding: 0 1; }
+    #chat-input { height: 1; padding: 0 1; background: $accent 20%; }
     """
     )
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
@@ -342,7 +342,9 @@ class OnlineTableApp(TableBase):
         self.send({"type": "answer", "decision": message.decision_id, "answer": message.answer})
 
     def action_chat(self) -> None:
-        """Open the line to write a chat message."""
+        """Open the line to write a chat message (at the table, not over a page)."""
+        if len(self.screen_stack) > 1:
+            return
         chat = self.query_one(ChatInput)
         chat.display = True
         chat.can_focus = True

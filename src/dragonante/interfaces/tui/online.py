@@ -329,7 +329,7 @@ class OnlineTableApp(TableBase):
             snap = replace(snap, prompt=None)  # no answering while the connection is away
         self.draw(snap, waiting)
         chat = self.query_one(ChatInput)
-        if chat.display:
+        if chat.display and len(self.screen_stack) == 1:
             chat.focus()  # a new question does not take the keys from a message being written
 
     # --- the person ---------------------------------------------------------------

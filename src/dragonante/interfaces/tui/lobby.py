@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from dragonante.i18n import t
+from dragonante.interfaces.tui.chat import CHAT_MAX
 
 #: Where ``dragonante serve`` listens unless told otherwise.
 DEFAULT_SERVER = "http://127.0.0.1:8000"
@@ -76,6 +77,8 @@ class Seating:
     seat: int | None
     #: The table summary the lobby answered with (name, seats, status).
     table: dict[str, Any]
+    #: Characters of one chat message (the server's ``chat_max``).
+    chat_max: int = CHAT_MAX
 
     @property
     def ws_url(self) -> str:
@@ -156,14 +159,15 @@ class Lobby:
             raise Refusal(r.status_code, data["error"], detail)
         return data
 
-    def check_protocol(self) -> None:
-        """The server is a dragonante server speaking this client's protocol."""
+    def check_protocol(self) -> dict[str, Any]:
+        """The server is a dragonante server speaking this client's protocol: its meta."""
         meta = self.call("GET", "/api/meta")
         if not isinstance(meta, dict) or "langs" not in meta:
             raise JoinError("join.error.not_server", server=self.server)
         theirs = meta.get("protocol", 1)
         if theirs != CLIENT_PROTOCOL:
             raise JoinError("join.error.protocol", theirs=theirs, ours=CLIENT_PROTOCOL)
+        return meta
 
     def table(self, code: str) -> dict[str, Any]:
         """The table summary (a spectator's), or ``unknown_table`` said plainly."""
@@ -216,18 +220,20 @@ def join(target: Target, name: str | None, lobby: Lobby | None = None) -> Seatin
     own = lobby is None
     lobby = lobby or Lobby(target.server)
     try:
-        lobby.check_protocol()
+        meta = lobby.check_protocol()
+        limit = meta.get("chat_max")
+        chat_max = limit if type(limit) is int and limit > 0 else CHAT_MAX
         summary = lobby.table(target.code)
         if summary.get("status") == "finished":
             raise JoinError("join.error.finished", code=target.code)
         if target.token is not None:
-            return Seating(target.server, target.code, target.token, None, summary)
+            return Seating(target.server, target.code, target.token, None, summary, chat_max)
         if not name:
             raise JoinError("join.error.name_needed")
         if summary.get("status") != "open":
             raise JoinError("join.error.started", code=target.code)
         seat, token = lobby.take_seat(target.code, name)
-        return Seating(target.server, target.code, token, seat, summary)
+        return Seating(target.server, target.code, token, seat, summary, chat_max)
     finally:
         if own:
             lobby.close()

@@ -18,6 +18,10 @@ table unknown) ends the session, with one line for the terminal.
 Before the start the table shows the lobby (who sits where); anyone seated
 may fill the free seats with bots (``b``) and start (``g``), as the lobby
 API allows.
+
+The table's chat (:mod:`.chat`) is told in the log among the game's
+sentences, in its own style; ``m`` opens a line to write a message (Enter
+sends, Escape closes it), and the server's refusals are one note each.
 """
 
 from __future__ import annotations
@@ -30,13 +34,24 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from dragonante.i18n import t
 from dragonante.interfaces.tui.base import TableBase
+from dragonante.interfaces.tui.chat import (
+    ChatInput,
+    ChatMessages,
+    chat_line,
+    mute_note,
+    note_line,
+    plain,
+    refusal,
+)
 from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.lobby import JoinError, Lobby, Seating
 from dragonante.interfaces.tui.log import LogPanel
@@ -60,9 +75,16 @@ class OnlineTableApp(TableBase):
 
     KEYS_TEXT = "online.keys"
     HELP_TEXT = "online.help"
+    CSS = (
+        TableBase.CSS
+        + """
+    #chat-input { height: 1; padding: 0 1; background: $accent 20%; }
+    """
+    )
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
         Binding("b", "bots", show=False),
         Binding("g", "start", show=False),
+        Binding("m", "chat", show=False),
     ]
 
     def __init__(
@@ -89,6 +111,24 @@ class OnlineTableApp(TableBase):
         self.connections = 0
         self.summarized = 0
         self.over_shown = False
+        #: The chat messages seen, kept to tell them again with the log.
+        self.chat = ChatMessages()
+
+    def compose(self) -> ComposeResult:
+        """The table's panels, with the chat's line (hidden until ``m``) above the keys."""
+        for widget in super().compose():
+            if isinstance(widget, Widget) and widget.id == "keys":
+                chat = ChatInput(
+                    placeholder=t("online.chat.placeholder", self.lang),
+                    max_length=self.seating.chat_max,
+                    compact=True,
+                    select_on_focus=False,  # back from a new question: keep typing on
+                    id="chat-input",
+                )
+                chat.display = False
+                chat.can_focus = False  # a hidden line never takes the keys (nor the first focus)
+                yield chat
+            yield widget
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -175,21 +215,62 @@ class OnlineTableApp(TableBase):
         if kind == "error":
             self._error(frame)
             return False
+        if kind in ("chat", "chat_history", "mute"):
+            self._chat(frame)
+            return False
         if kind not in ("state", "update", "table"):
             return False  # pong, or a frame a newer server added
         fresh, start = source.apply(frame)
         self.narrator = source.narrator()
         if fresh:
-            self.query_one(LogPanel).clear()
+            self.retell()
             self.summarized = len(source.events)  # what happened before is no news
-        self.tell(source.tell(start, self.narrator))
+        else:
+            self.tell(source.tell(start, self.narrator))
         self.redraw()
         self._summaries(start)
         return False
 
+    def retell(self) -> None:
+        """The log told again from the first event, each chat message where it came."""
+        log = self.query_one(LogPanel)
+        log.clear()
+        source = self.source
+        told = 0
+        for position, msg in self.chat.placed:
+            position = min(position, len(source.events))
+            if position > told:
+                self.tell(source.tell(told, self.narrator, position))
+                told = position
+            log.write(chat_line(msg, self.lang))
+        self.tell(source.tell(told, self.narrator))
+
+    def _chat(self, frame: dict[str, Any]) -> None:
+        """A message, the history on joining, or a mute: into the log."""
+        log = self.query_one(LogPanel)
+        kind = frame["type"]
+        position = len(self.source.events)
+        if kind == "mute":
+            names = self.source.names()
+            log.write(note_line(mute_note(frame, self.lang, self.source.seat, names)))
+            return
+        messages = self.chat.history(frame, position) if kind == "chat_history" else []
+        if kind == "chat" and self.chat.add(frame, position):
+            messages = [frame]
+        for msg in messages:
+            log.write(chat_line(msg, self.lang))
+
+    def note(self, text: str) -> None:
+        """One line of the chat's own in the log (a refusal, not connected)."""
+        self.query_one(LogPanel).write(note_line(text))
+
     def _error(self, frame: dict[str, Any]) -> None:
         code = frame.get("code")
         message = str(frame.get("message") or code)
+        refused = refusal(frame, self.lang)
+        if refused is not None:
+            self.note(refused)
+            return
         if code in ("bad_token", "unknown_table"):
             self.failure = t(f"online.closed.{code}", self.lang, code=self.seating.code)
             return
@@ -247,6 +328,9 @@ class OnlineTableApp(TableBase):
         if note is not None:
             snap = replace(snap, prompt=None)  # no answering while the connection is away
         self.draw(snap, waiting)
+        chat = self.query_one(ChatInput)
+        if chat.display and len(self.screen_stack) == 1:
+            chat.focus()  # a new question does not take the keys from a message being written
 
     # --- the person ---------------------------------------------------------------
 
@@ -256,6 +340,39 @@ class OnlineTableApp(TableBase):
             self.redraw(t("online.reconnecting", self.lang))
             return
         self.send({"type": "answer", "decision": message.decision_id, "answer": message.answer})
+
+    def action_chat(self) -> None:
+        """Open the line to write a chat message (at the table, not over a page)."""
+        if len(self.screen_stack) > 1:
+            return
+        chat = self.query_one(ChatInput)
+        chat.display = True
+        chat.can_focus = True
+        chat.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter: send the message (an empty line just closes)."""
+        event.stop()
+        text = plain(event.value, self.seating.chat_max)
+        self.close_chat()
+        if not text:
+            return
+        if self.ws is None:
+            self.note(t("online.chat.not_connected", self.lang))
+            return
+        self.send({"type": "chat", "text": text})
+
+    def on_chat_input_cancelled(self, event: ChatInput.Cancelled) -> None:
+        event.stop()
+        self.close_chat()
+
+    def close_chat(self) -> None:
+        """Hide and empty the chat line; the keys go back to the answers."""
+        chat = self.query_one(ChatInput)
+        chat.value = ""
+        chat.display = False
+        chat.can_focus = False
+        self.query_one("#answers", OptionList).focus()
 
     def action_bots(self) -> None:
         self._manage("fill_bots")

@@ -157,8 +157,8 @@ class Settings:
     #: the longest is ``turns.TURN_MAX``.
     turn_min: float = 10.0
     #: Freeze what survives each full garbage collection, so the next examines
-    #: only newer objects; examine everything again once the frozen objects
-    #: have doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
+    #: only newer objects; examine everything again once the interpreter's
+    #: memory has doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
     #: full-collection pauses of tens of milliseconds instead of hundreds
     #: with a thousand tables (``docs/benchmarks.md``, "Web server load").
     refreeze: bool = True

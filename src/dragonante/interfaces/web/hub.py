@@ -271,8 +271,19 @@ class Hub:
             },
             "loop_lag_ms": {"p50": pct(lags, 50), "p99": pct(lags, 99), "max": pct(lags, 100)},
             "gc_pause_ms": {
-                "young": {"count": len(young), "p99": pct(young, 99), "max": pct(young, 100)},
-                "full": {"count": len(full), "p50": pct(full, 50), "max": pct(full, 100)},
+                "young": {
+                    "count": len(young),
+                    "p50": pct(young, 50),
+                    "p99": pct(young, 99),
+                    "max": pct(young, 100),
+                    "total": round(self.gc.total_ms[0] + self.gc.total_ms[1], 1),
+                },
+                "full": {
+                    "count": len(full),
+                    "p50": pct(full, 50),
+                    "max": pct(full, 100),
+                    "total": round(self.gc.total_ms[2], 1),
+                },
                 "frozen": gc.get_freeze_count(),
                 "thaws": self.gc.thaws,
             },

@@ -48,6 +48,9 @@ class GcWatch:
         self, refreeze: bool = False, thaw_after: float = 600.0, growth: float = 2.0
     ) -> None:
         self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
+        #: Time spent collecting since start-up, by generation (ms): how much
+        #: of the event loop's time the collector takes, whatever the deque kept.
+        self.total_ms = [0.0, 0.0, 0.0]
         self._started = 0.0
         self.refreeze = refreeze
         self.thaw_after = thaw_after
@@ -76,7 +79,10 @@ class GcWatch:
             self._started = time.perf_counter()
             return
         ms = (time.perf_counter() - self._started) * 1000
-        self.pauses_ms.append((ms, info.get("generation", -1)))
+        generation = info.get("generation", -1)
+        self.pauses_ms.append((ms, generation))
+        if 0 <= generation < len(self.total_ms):
+            self.total_ms[generation] += ms
         if full:
             gc.freeze()
             if self._thawing:

@@ -521,3 +521,23 @@ def test_serve_passes_the_lobby_default_abilities(
     assert_one_line_error(cli(["serve", "--ability-visibility", "public"]), "needs --abilities")
     # several processes share tables through PostgreSQL only
     assert_one_line_error(cli(["serve", "--db", db, "--workers", "2"]), "needs PostgreSQL")
+
+
+def test_serve_compresses_frames_only_when_asked(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seen: list[dict[str, object]] = []
+
+    def fake_run(app: object, **kwargs: object) -> None:
+        seen.append(kwargs)
+        raise ServeCalled
+
+    monkeypatch.setattr("dragonante.interfaces.cli.serve._check_port", lambda h, p, lang: None)
+    monkeypatch.setattr("uvicorn.run", fake_run)
+    db = str(tmp_path / "t.sqlite")
+    with pytest.raises(ServeCalled):
+        cli(["serve", "--db", db])
+    with pytest.raises(ServeCalled):
+        cli(["serve", "--db", db, "--ws-compression"])
+    assert [k["ws_per_message_deflate"] for k in seen] == [False, True]
+    assert all(k["proxy_headers"] is False for k in seen)

@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from dragonante.interfaces.web.app import create_app
 from dragonante.interfaces.web.hub import Hub, Settings
-from dragonante.interfaces.web.protocol import TRANSPORT_MAX
+from dragonante.interfaces.web.protocol import transport_options
 
 
 def free_port() -> int:
@@ -35,8 +35,15 @@ def free_port() -> int:
 class LiveServer:
     """``dragonante serve`` in a background thread; stop() and start again to restart."""
 
-    def __init__(self, db: str, settings: Settings | None = None, port: int | None = None) -> None:
+    def __init__(
+        self,
+        db: str,
+        settings: Settings | None = None,
+        port: int | None = None,
+        compression: bool = False,
+    ) -> None:
         self.db = db
+        self.compression = compression
         self.settings = settings or Settings(bot_delay=0)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -48,12 +55,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         self.app = create_app(self.db, self.settings)
         config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=self.port,
-            ws_max_size=TRANSPORT_MAX,
-            log_level="warning",
-            proxy_headers=False,  # as ``serve``: only --trusted-proxy is believed
+            self.app, **transport_options("127.0.0.1", self.port, "warning", self.compression)
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -179,3 +179,27 @@ def test_a_flood_of_messages_is_slowed_down(server: LiveServer):
     codes = [m.get("code") for m in seat.drain(0.3)]
     assert "busy" in codes
     seat.close()
+
+
+@pytest.mark.parametrize("compression", [False, True])
+def test_permessage_deflate_only_when_the_server_is_asked(
+    tmp_path_factory: pytest.TempPathFactory, compression: bool
+):
+    """Browsers offer permessage-deflate (so does this client); ``serve``
+    accepts it only with ``--ws-compression``, and a game plays the same."""
+    db = str(tmp_path_factory.mktemp("deflate") / "t.sqlite")
+    live = LiveServer(db, compression=compression).start()
+    try:
+        with live.http() as http:
+            code, tokens, _host = make_table(http, SMALL, ["Ann", "Bob"], bots=1)
+        ann, bob = Seat(live, code, tokens[0]), Seat(live, code, tokens[1])
+        for s in (ann, bob):
+            assert s.ws.response is not None
+            extensions = s.ws.response.headers.get("Sec-WebSocket-Extensions", "")
+            assert ("permessage-deflate" in extensions) is compression
+        play([ann, bob], random.Random(7))
+        assert ann.wait_over()["view"]["phase"] == "over"
+        for s in (ann, bob):
+            s.close()
+    finally:
+        live.stop()

@@ -12,7 +12,7 @@ import errno
 import json
 import os
 import socket
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -113,6 +113,12 @@ def serve(
     ] = None,
     workers: Annotated[int, typer.Option(help=helptext("opt.serve_workers"), min=1, max=64)] = 1,
     lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
+    ws_compression: Annotated[
+        bool,
+        typer.Option(
+            "--ws-compression/--no-ws-compression", help=helptext("opt.serve_ws_compression")
+        ),
+    ] = False,
     lang: LangOpt = None,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
@@ -126,7 +132,7 @@ def serve(
     from dragonante.interfaces.web.cluster import WORKER_ENV, ClusterSettings, worker_config
     from dragonante.interfaces.web.db import database_url, open_database
     from dragonante.interfaces.web.hub import Settings
-    from dragonante.interfaces.web.protocol import TRANSPORT_MAX
+    from dragonante.interfaces.web.protocol import transport_options
 
     lang = check_lang(lang)
     if log_level not in LOG_LEVELS:
@@ -226,18 +232,7 @@ def serve(
         )
     else:
         typer.echo(t("serve.serving", lang, host=host, port=port, database=database))
-    transport: dict[str, Any] = {
-        "host": host,
-        "port": port,
-        "ws_max_size": TRANSPORT_MAX,
-        "log_level": log_level,
-        "ws_ping_interval": 20,
-        "ws_ping_timeout": 20,
-        # uvicorn would otherwise believe X-Forwarded-For from any loopback
-        # peer and rewrite the client address the limits count; the server
-        # decides itself, from --trusted-proxy (``limits.client_address``).
-        "proxy_headers": False,
-    }
+    transport = transport_options(host, port, log_level, ws_compression)
     if workers == 1:
         uvicorn.run(create_app(settings=settings, engine=engine, cluster=cluster), **transport)
         return

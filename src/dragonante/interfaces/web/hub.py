@@ -157,8 +157,8 @@ class Settings:
     #: the longest is ``turns.TURN_MAX``.
     turn_min: float = 10.0
     #: Freeze what survives each full garbage collection, so the next examines
-    #: only newer objects; examine everything again once the frozen objects
-    #: have doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
+    #: only newer objects; examine everything again once the interpreter's
+    #: memory has doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
     #: full-collection pauses of tens of milliseconds instead of hundreds
     #: with a thousand tables (``docs/benchmarks.md``, "Web server load").
     refreeze: bool = True
@@ -271,8 +271,19 @@ class Hub:
             },
             "loop_lag_ms": {"p50": pct(lags, 50), "p99": pct(lags, 99), "max": pct(lags, 100)},
             "gc_pause_ms": {
-                "young": {"count": len(young), "p99": pct(young, 99), "max": pct(young, 100)},
-                "full": {"count": len(full), "p50": pct(full, 50), "max": pct(full, 100)},
+                "young": {
+                    "count": len(young),
+                    "p50": pct(young, 50),
+                    "p99": pct(young, 99),
+                    "max": pct(young, 100),
+                    "total": round(self.gc.total_ms[0] + self.gc.total_ms[1], 1),
+                },
+                "full": {
+                    "count": len(full),
+                    "p50": pct(full, 50),
+                    "max": pct(full, 100),
+                    "total": round(self.gc.total_ms[2], 1),
+                },
                 "frozen": gc.get_freeze_count(),
                 "thaws": self.gc.thaws,
             },

@@ -29,6 +29,35 @@ PROTOCOL_VERSION = 1
 MAX_MESSAGE = 2048
 TRANSPORT_MAX = 65536
 
+#: Seconds between the transport's pings, and before an unanswered one closes the socket.
+PING_SECONDS = 20.0
+
+
+def transport_options(
+    host: str, port: int, log_level: str = "info", compression: bool = False
+) -> dict[str, Any]:
+    """How uvicorn carries the sockets (``serve``, and the tests' live server).
+
+    ``compression``: negotiate permessage-deflate when the browser offers it.
+    Off by default: a frame is a seat's whole view (~1.3 kB), and deflating
+    each one for each socket took ~10 % of the server's CPU at a thousand
+    tables, plus a zlib state per socket (``docs/web.md``, "Compression").
+    """
+    return {
+        "host": host,
+        "port": port,
+        "ws_max_size": TRANSPORT_MAX,
+        "log_level": log_level,
+        "ws_ping_interval": PING_SECONDS,
+        "ws_ping_timeout": PING_SECONDS,
+        # uvicorn would otherwise believe X-Forwarded-For from any loopback
+        # peer and rewrite the client address the limits count; the server
+        # decides itself, from --trusted-proxy (``limits.client_address``).
+        "proxy_headers": False,
+        "ws_per_message_deflate": compression,
+    }
+
+
 #: Error codes sent in ``{"type": "error", "code": ...}``.
 ERROR_CODES = (
     "malformed",

@@ -8,6 +8,15 @@ the next transaction (group commit), so a hundred tables answering at once
 cost one fsync, not a hundred.  If a grouped transaction fails, its jobs are
 retried one per transaction, so one bad job (say, a duplicate answer number)
 fails alone and the others still commit.
+
+Answers are the hot path (about one job per accepted answer), so they skip
+the ORM's unit of work, whose flush holds the interpreter lock the event loop
+needs: :func:`~dragonante.interfaces.web.store.add_answer` only appends a row
+to the transaction's :class:`Batch`, and the writer inserts the whole
+group's answers with one ``executemany`` just before the commit.  The batch
+also names the tables the transaction writes to, for the fences (the
+cluster's ownership check, ``web/cluster.py``) that run in the transaction
+right before that insert.
 """
 
 from __future__ import annotations
@@ -18,15 +27,53 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table, insert
 from sqlalchemy.orm import Session, sessionmaker
+
+from dragonante.interfaces.web.db import AnswerRow
 
 T = TypeVar("T")
 
 #: Most jobs one transaction takes; bounds the work a failed group repeats.
 MAX_GROUP = 512
+
+#: Where a writer session keeps its :class:`Batch` (``Session.info``).
+BATCH = "dragonante.batch"
+
+#: The Core insert of answer rows (the ORM's flush is what the hot path avoids).
+INSERT_ANSWERS = insert(cast(Table, AnswerRow.__table__))
+
+
+class Batch:
+    """What the jobs of one transaction leave for its end, and what they touch.
+
+    Every store function that writes rows belonging to a table registers the
+    table here (answers and seats in :attr:`touched`, new tables in
+    :attr:`made`): the fences see exactly these codes, so a process that lost
+    a table cannot slip an answer or a seat past the ownership check.
+    """
+
+    __slots__ = ("answers", "made", "touched")
+
+    def __init__(self) -> None:
+        #: ``answers`` rows, inserted with one ``executemany`` before the commit.
+        self.answers: list[dict[str, Any]] = []
+        #: Codes of tables whose answers or seats this transaction writes.
+        self.touched: set[str] = set()
+        #: Codes of tables this transaction creates.
+        self.made: set[str] = set()
+
+    @staticmethod
+    def of(s: Session) -> Batch | None:
+        """The batch of a writer session (None: a session the writer did not open)."""
+        batch: Batch | None = s.info.get(BATCH)
+        return batch
+
+
+#: A check run inside every transaction before its commit; raising refuses it all.
+Fence = Callable[[Session, Batch], None]
 
 
 class StorageError(RuntimeError):
@@ -69,11 +116,21 @@ class Writer:
         self.jobs = 0
         #: Recent transaction durations (ms), for ``/api/stats`` and the load test.
         self.commit_ms: deque[float] = deque(maxlen=5000)
+        self._fences: list[Fence] = []
 
     @property
     def sessions(self) -> sessionmaker[Session]:
-        """The session factory of the database thread (``web/cluster.py`` hooks its flushes)."""
+        """The session factory of the database thread."""
         return self._sessions
+
+    def add_fence(self, fence: Fence) -> None:
+        """Run ``fence(session, batch)`` in every transaction from now on, after
+        the jobs and before their answers are inserted and committed."""
+        self._fences.append(fence)
+
+    def remove_fence(self, fence: Fence) -> None:
+        if fence in self._fences:
+            self._fences.remove(fence)
 
     async def run(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn(session)`` on the database thread; returns once it is committed."""
@@ -84,8 +141,8 @@ class Writer:
 
     def run_sync(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn`` in its own transaction on the calling thread (start-up only)."""
-        with self._sessions.begin() as s:
-            return fn(s)
+        result: T = self._transaction([fn])[0]
+        return result
 
     def close(self) -> None:
         """Finish the queued jobs, then stop the thread and the engine."""
@@ -113,13 +170,23 @@ class Writer:
             if stop:
                 return
 
+    def _transaction(self, fns: list[Callable[[Session], Any]]) -> list[Any]:
+        """Run ``fns`` in one transaction; their answers go in with one insert."""
+        with self._sessions.begin() as s:
+            batch = Batch()
+            s.info[BATCH] = batch
+            results = [fn(s) for fn in fns]
+            s.flush()  # rows of the rare ORM jobs (tables, seats) first; cheap when none
+            for fence in self._fences:
+                fence(s, batch)
+            if batch.answers:
+                s.connection().execute(INSERT_ANSWERS, batch.answers)
+        return results
+
     def _commit(self, group: list[_Job]) -> None:
-        results: list[Any] = []
         started = time.perf_counter()
         try:
-            with self._sessions.begin() as s:
-                # One flush at commit: the ORM batches the group's inserts.
-                results.extend(job.fn(s) for job in group)
+            results = self._transaction([job.fn for job in group])
         except Exception:
             if len(group) == 1:
                 self._one(group[0])
@@ -135,8 +202,7 @@ class Writer:
 
     def _one(self, job: _Job) -> None:
         try:
-            with self._sessions.begin() as s:
-                result = job.fn(s)
+            result = self._transaction([job.fn])[0]
         except Exception as e:
             _settle(job, None, StorageError(f"the database refused the write: {e}"))
             return

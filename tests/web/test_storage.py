@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -115,7 +116,7 @@ def test_answers_of_many_tables_commit_in_one_group(tmp_path: Path):
     results = asyncio.run(main())
     assert results == [f"{c}/{n}" for n in range(3) for c in codes]  # each job's own result
     for code in codes:
-        table = writer.run_sync(lambda s, code=code: store.load_table(s, code))
+        table = writer.run_sync(partial(store.load_table, code=code))
         assert table is not None
         assert table.answers == [len(code) + n for n in range(3)]
         assert table.decision_ids == [10, 11, 12]
@@ -144,7 +145,7 @@ def test_a_duplicate_answer_fails_alone_and_the_rest_of_its_group_commits(tmp_pa
         await asyncio.sleep(0.05)  # all queued behind the held job
         release.set()
         await held
-        results = await asyncio.gather(*jobs, return_exceptions=True)
+        results: list[object] = await asyncio.gather(*jobs, return_exceptions=True)
         # The group failed as a whole, then each job ran alone: three commits.
         assert writer.commits - commits == 1 + 3
         return results

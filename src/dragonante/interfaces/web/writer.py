@@ -22,6 +22,7 @@ right before that insert.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 import time
@@ -91,16 +92,26 @@ class _Job:
         self.future = future
 
 
-def _settle(job: _Job, result: Any, error: BaseException | None) -> None:
-    def done() -> None:
+def _settle(settled: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    """Hand results back to their event loops: one wake-up per loop and group,
+    not one per job (each wake-up is a system call on both threads)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, Any, BaseException | None]]] = {}
+    for item in settled:
+        by_loop.setdefault(item[0].loop, []).append(item)
+    for loop, items in by_loop.items():
+        # A loop that closed meanwhile waits for nothing; the thread goes on.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_done, items)
+
+
+def _done(items: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    for job, result, error in items:
         if job.future.done():
-            return
+            continue
         if error is not None:
             job.future.set_exception(error)
         else:
             job.future.set_result(result)
-
-    job.loop.call_soon_threadsafe(done)
 
 
 class Writer:
@@ -197,15 +208,14 @@ class Writer:
         self.commit_ms.append((time.perf_counter() - started) * 1000)
         self.commits += 1
         self.jobs += len(group)
-        for job, result in zip(group, results, strict=True):
-            _settle(job, result, None)
+        _settle([(job, result, None) for job, result in zip(group, results, strict=True)])
 
     def _one(self, job: _Job) -> None:
         try:
             result = self._transaction([job.fn])[0]
         except Exception as e:
-            _settle(job, None, StorageError(f"the database refused the write: {e}"))
+            _settle([(job, None, StorageError(f"the database refused the write: {e}"))])
             return
         self.commits += 1
         self.jobs += 1
-        _settle(job, result, None)
+        _settle([(job, result, None)])

@@ -127,7 +127,8 @@ class Writer:
         self.jobs = 0
         #: Recent transaction durations (ms), for ``/api/stats`` and the load test.
         self.commit_ms: deque[float] = deque(maxlen=5000)
-        self._fences: list[Fence] = []
+        #: Replaced, never changed in place: the database thread may be reading it.
+        self._fences: tuple[Fence, ...] = ()
 
     @property
     def sessions(self) -> sessionmaker[Session]:
@@ -137,11 +138,10 @@ class Writer:
     def add_fence(self, fence: Fence) -> None:
         """Run ``fence(session, batch)`` in every transaction from now on, after
         the jobs and before their answers are inserted and committed."""
-        self._fences.append(fence)
+        self._fences = (*self._fences, fence)
 
     def remove_fence(self, fence: Fence) -> None:
-        if fence in self._fences:
-            self._fences.remove(fence)
+        self._fences = tuple(f for f in self._fences if f != fence)
 
     async def run(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn(session)`` on the database thread; returns once it is committed."""

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,126 @@ def test_answers_commit_in_groups_and_a_bad_one_fails_alone(tmp_path: Path):
 
     asyncio.run(main())
     assert writer.commits < writer.jobs  # several answers shared a transaction
+    writer.close()
+
+
+async def _held(writer: Writer) -> tuple[threading.Event, asyncio.Future[None]]:
+    """Block the database thread until the returned event is set, so the jobs
+    queued meanwhile are taken together as one group; the future is the
+    holding job's."""
+    release, busy = threading.Event(), threading.Event()
+
+    def hold(_s: Session) -> None:
+        busy.set()
+        release.wait(10)
+
+    held = asyncio.ensure_future(writer.run(hold))
+    assert await asyncio.to_thread(busy.wait, 10)
+    return release, held
+
+
+def test_answers_of_many_tables_commit_in_one_group(tmp_path: Path):
+    writer = Writer(open_database(str(tmp_path / "w.db")))
+    codes = [f"T{i:05d}" for i in range(40)]
+
+    def create(s: Session) -> None:
+        for i, code in enumerate(codes):
+            store.create_table(s, code, {"players": 2}, i, "h")
+
+    writer.run_sync(create)
+
+    def answer(code: str, n: int) -> Callable[[Session], str]:
+        def job(s: Session) -> str:
+            store.add_answer(s, code, n, n + 10, n % 2, len(code) + n)
+            return f"{code}/{n}"
+
+        return job
+
+    async def main() -> list[str]:
+        commits = writer.commits
+        release, held = await _held(writer)
+        jobs = [asyncio.ensure_future(writer.run(answer(c, n))) for n in range(3) for c in codes]
+        await asyncio.sleep(0.05)  # all queued behind the held job
+        release.set()
+        await held
+        results = await asyncio.gather(*jobs)
+        assert writer.commits - commits == 2  # the held job, then one for all 120 answers
+        return results
+
+    results = asyncio.run(main())
+    assert results == [f"{c}/{n}" for n in range(3) for c in codes]  # each job's own result
+    for code in codes:
+        table = writer.run_sync(partial(store.load_table, code=code))
+        assert table is not None
+        assert table.answers == [len(code) + n for n in range(3)]
+        assert table.decision_ids == [10, 11, 12]
+    writer.close()
+
+
+def test_a_duplicate_answer_fails_alone_and_the_rest_of_its_group_commits(tmp_path: Path):
+    writer = Writer(open_database(str(tmp_path / "w.db")))
+    writer.run_sync(lambda s: store.create_table(s, "AAAAAA", {"players": 2}, 1, "h"))
+    writer.run_sync(lambda s: store.create_table(s, "BBBBBB", {"players": 2}, 2, "h"))
+    writer.run_sync(lambda s: store.add_answer(s, "AAAAAA", 0, 1, 0, 5))
+
+    def answer(code: str, n: int, value: int) -> Callable[[Session], None]:
+        return lambda s: store.add_answer(s, code, n, n + 1, 0, value)
+
+    async def main() -> list[object]:
+        release, held = await _held(writer)
+        commits = writer.commits
+        jobs = [
+            asyncio.ensure_future(writer.run(answer("AAAAAA", 1, 6))),
+            asyncio.ensure_future(writer.run(answer("BBBBBB", 0, 7))),
+            # Answer 0 of AAAAAA is stored already: the primary key refuses it.
+            asyncio.ensure_future(writer.run(answer("AAAAAA", 0, 9))),
+            asyncio.ensure_future(writer.run(answer("BBBBBB", 1, 8))),
+        ]
+        await asyncio.sleep(0.05)  # all queued behind the held job
+        release.set()
+        await held
+        results: list[object] = await asyncio.gather(*jobs, return_exceptions=True)
+        # The group failed as a whole, then each job ran alone: three commits.
+        assert writer.commits - commits == 1 + 3
+        return results
+
+    results = asyncio.run(main())
+    assert results[0] is None and results[1] is None and results[3] is None
+    assert isinstance(results[2], StorageError)
+    assert "refused" in str(results[2])
+    a = writer.run_sync(lambda s: store.load_table(s, "AAAAAA"))
+    b = writer.run_sync(lambda s: store.load_table(s, "BBBBBB"))
+    assert a is not None and b is not None
+    assert a.answers == [5, 6] and b.answers == [7, 8]
+    writer.close()
+
+
+def test_the_last_answer_and_the_end_of_the_game_are_stored_together(tmp_path: Path):
+    writer = Writer(open_database(str(tmp_path / "w.db")))
+    writer.run_sync(lambda s: store.create_table(s, "AAAAAA", {"players": 2}, 1, "h"))
+    writer.run_sync(lambda s: store.start_table(s, "AAAAAA", store.now()))
+
+    def last(s: Session) -> None:  # what Hub._submit_now commits when the game ends
+        store.add_answer(s, "AAAAAA", 2, 3, 1, 4)
+        store.finish_table(s, "AAAAAA", [1], "f" * 64)
+
+    async def main() -> None:
+        await asyncio.gather(
+            writer.run(lambda s: store.add_answer(s, "AAAAAA", 0, 1, 0, 2)),
+            writer.run(lambda s: store.add_answer(s, "AAAAAA", 1, 2, 1, 3)),
+        )
+        await writer.run(last)
+        with pytest.raises(StorageError):  # nothing is added after the last answer twice
+            await writer.run(last)
+
+    asyncio.run(main())
+    table = writer.run_sync(lambda s: store.load_table(s, "AAAAAA"))
+    assert table is not None
+    assert table.status == store.FINISHED and table.finished_at is not None
+    assert table.winners == [1] and table.final_digest == "f" * 64
+    assert table.answers == [2, 3, 4] and table.decision_ids == [1, 2, 3]
+    assert writer.run_sync(store.load_live) == []
+    assert [t.code for t in writer.run_sync(store.list_finished)] == ["AAAAAA"]
     writer.close()
 
 

@@ -53,16 +53,16 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Engine, event, select
+from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session
 
 from dragonante.engine.config import ConfigError, config_from_dict
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.db import AnswerRow, SeatRow, TableRow
+from dragonante.interfaces.web.db import TableRow
 from dragonante.interfaces.web.hub import Hub
 from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING, StoredTable
 from dragonante.interfaces.web.tables import abilities_brief
-from dragonante.interfaces.web.writer import StorageError
+from dragonante.interfaces.web.writer import Batch, StorageError
 
 log = logging.getLogger("dragonante.web")
 
@@ -190,6 +190,33 @@ class _Remote:
         self.task: asyncio.Task[None] | None = None
 
 
+def ownership_fence(session: Session, batch: Batch, me: str) -> None:
+    """Inside a transaction, before its commit: the tables it creates become
+    process ``me``'s, and it may write answers or seats only of tables ``me``
+    still owns.  The row locks (``FOR UPDATE``) make a concurrent takeover
+    wait for this commit, and a takeover that committed first is seen, so no
+    answer or seat is ever stored by a process that lost its table."""
+    if batch.made:
+        session.execute(
+            update(TableRow)
+            .where(TableRow.code.in_(batch.made), TableRow.owner.is_(None))
+            .values(owner=me)
+        )
+    touched = batch.touched - batch.made
+    if not touched:
+        return
+    owned = set(
+        session.scalars(
+            select(TableRow.code)
+            .where(TableRow.code.in_(sorted(touched)), TableRow.owner == me)
+            .with_for_update()
+        )
+    )
+    lost = touched - owned
+    if lost:
+        raise StorageError(f"table {', '.join(sorted(lost))} is now run by another process")
+
+
 class Cluster:
     """This process's membership: heartbeat, table ownership, and the relay."""
 
@@ -234,7 +261,7 @@ class Cluster:
             "VALUES (%s, %s, %s, now(), now())",
             (self.id, socket.gethostname()[:255], os.getpid()),
         )
-        event.listen(self.hub.writer.sessions, "before_flush", self._fence)
+        self.hub.writer.add_fence(self._fence)
         self._tasks = [
             asyncio.create_task(self._listen_loop()),
             asyncio.create_task(self._send_loop()),
@@ -268,8 +295,7 @@ class Cluster:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        with contextlib.suppress(psycopg.Error):
-            event.remove(self.hub.writer.sessions, "before_flush", self._fence)
+        self.hub.writer.remove_fence(self._fence)
         for conn in (self._listen, self._send, self._query):
             if conn is not None:
                 with contextlib.suppress(psycopg.Error):
@@ -277,32 +303,9 @@ class Cluster:
 
     # ------------------------------------------------------------- ownership
 
-    def _fence(self, session: Session, _context: Any, _instances: Any) -> None:
-        """On the database thread, inside every transaction: a new table is this
-        process's; an answer or seat is stored only while this process owns its
-        table (the row lock makes a concurrent takeover wait for the commit)."""
-        made: set[str] = set()
-        touched: set[str] = set()
-        for obj in session.new:
-            if isinstance(obj, TableRow):
-                obj.owner = obj.owner or self.id
-                made.add(obj.code)
-            elif isinstance(obj, AnswerRow | SeatRow):
-                touched.add(obj.table_code)
-        touched -= made
-        if not touched:
-            return
-        with session.no_autoflush:
-            owned = set(
-                session.scalars(
-                    select(TableRow.code)
-                    .where(TableRow.code.in_(touched), TableRow.owner == self.id)
-                    .with_for_update()
-                )
-            )
-        lost = touched - owned
-        if lost:
-            raise StorageError(f"table {', '.join(sorted(lost))} is now run by another process")
+    def _fence(self, session: Session, batch: Batch) -> None:
+        """The writer's fence (:meth:`Writer.add_fence`), on the database thread."""
+        ownership_fence(session, batch, self.id)
 
     async def _q(self, query: str, params: Any = ()) -> list[tuple[Any, ...]]:
         """One statement on the control connection (heartbeat, lookups, claims)."""

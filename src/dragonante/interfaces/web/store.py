@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
 from dragonante.interfaces.web.db import AnswerRow, SeatRow, TableRow
+from dragonante.interfaces.web.writer import INSERT_ANSWERS, Batch
 
 OPEN = "open"
 PLAYING = "playing"
@@ -96,6 +97,9 @@ def create_table(
     gm_hash: str | None = None,
     turn_seconds: float | None = None,
 ) -> None:
+    batch = Batch.of(s)
+    if batch is not None:
+        batch.made.add(code)  # the cluster's fence makes it this process's table
     s.add(
         TableRow(
             code=code,
@@ -112,6 +116,9 @@ def create_table(
 
 
 def put_seat(s: Session, code: str, info: SeatInfo) -> None:
+    batch = Batch.of(s)
+    if batch is not None:
+        batch.touched.add(code)  # fenced: only the table's owner seats people
     s.add(
         SeatRow(
             table_code=code,
@@ -151,10 +158,26 @@ def expire_table(s: Session, code: str) -> None:
 
 
 def add_answer(s: Session, code: str, n: int, decision_id: int, seat: int, answer: int) -> None:
-    """Store the ``n``-th answer (0-based); the primary key refuses a second ``n``."""
-    s.add(
-        AnswerRow(table_code=code, n=n, decision_id=decision_id, seat=seat, answer=answer, at=now())
-    )
+    """Store the ``n``-th answer (0-based); the primary key refuses a second ``n``.
+
+    In a writer transaction the row waits in its :class:`Batch` and goes in
+    with the group's other answers (one ``executemany``, no ORM flush) right
+    before the commit, after the fences: a job does not see its own answer.
+    """
+    row = {
+        "table_code": code,
+        "n": n,
+        "decision_id": decision_id,
+        "seat": seat,
+        "answer": answer,
+        "at": now(),
+    }
+    batch = Batch.of(s)
+    if batch is None:
+        s.execute(INSERT_ANSWERS, [row])
+        return
+    batch.answers.append(row)
+    batch.touched.add(code)
 
 
 def set_last_gambit(s: Session, code: str, n: int) -> None:

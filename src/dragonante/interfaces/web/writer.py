@@ -8,25 +8,73 @@ the next transaction (group commit), so a hundred tables answering at once
 cost one fsync, not a hundred.  If a grouped transaction fails, its jobs are
 retried one per transaction, so one bad job (say, a duplicate answer number)
 fails alone and the others still commit.
+
+Answers are the hot path (about one job per accepted answer), so they skip
+the ORM's unit of work, whose flush holds the interpreter lock the event loop
+needs: :func:`~dragonante.interfaces.web.store.add_answer` only appends a row
+to the transaction's :class:`Batch`, and the writer inserts the whole
+group's answers with one ``executemany`` just before the commit.  The batch
+also names the tables the transaction writes to, for the fences (the
+cluster's ownership check, ``web/cluster.py``) that run in the transaction
+right before that insert.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table, insert
 from sqlalchemy.orm import Session, sessionmaker
+
+from dragonante.interfaces.web.db import AnswerRow
 
 T = TypeVar("T")
 
 #: Most jobs one transaction takes; bounds the work a failed group repeats.
 MAX_GROUP = 512
+
+#: Where a writer session keeps its :class:`Batch` (``Session.info``).
+BATCH = "dragonante.batch"
+
+#: The Core insert of answer rows (the ORM's flush is what the hot path avoids).
+INSERT_ANSWERS = insert(cast(Table, AnswerRow.__table__))
+
+
+class Batch:
+    """What the jobs of one transaction leave for its end, and what they touch.
+
+    Every store function that writes rows belonging to a table registers the
+    table here (answers and seats in :attr:`touched`, new tables in
+    :attr:`made`): the fences see exactly these codes, so a process that lost
+    a table cannot slip an answer or a seat past the ownership check.
+    """
+
+    __slots__ = ("answers", "made", "touched")
+
+    def __init__(self) -> None:
+        #: ``answers`` rows, inserted with one ``executemany`` before the commit.
+        self.answers: list[dict[str, Any]] = []
+        #: Codes of tables whose answers or seats this transaction writes.
+        self.touched: set[str] = set()
+        #: Codes of tables this transaction creates.
+        self.made: set[str] = set()
+
+    @staticmethod
+    def of(s: Session) -> Batch | None:
+        """The batch of a writer session (None: a session the writer did not open)."""
+        batch: Batch | None = s.info.get(BATCH)
+        return batch
+
+
+#: A check run inside every transaction before its commit; raising refuses it all.
+Fence = Callable[[Session, Batch], None]
 
 
 class StorageError(RuntimeError):
@@ -44,16 +92,26 @@ class _Job:
         self.future = future
 
 
-def _settle(job: _Job, result: Any, error: BaseException | None) -> None:
-    def done() -> None:
+def _settle(settled: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    """Hand results back to their event loops: one wake-up per loop and group,
+    not one per job (each wake-up is a system call on both threads)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, Any, BaseException | None]]] = {}
+    for item in settled:
+        by_loop.setdefault(item[0].loop, []).append(item)
+    for loop, items in by_loop.items():
+        # A loop that closed meanwhile waits for nothing; the thread goes on.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_done, items)
+
+
+def _done(items: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    for job, result, error in items:
         if job.future.done():
-            return
+            continue
         if error is not None:
             job.future.set_exception(error)
         else:
             job.future.set_result(result)
-
-    job.loop.call_soon_threadsafe(done)
 
 
 class Writer:
@@ -69,11 +127,21 @@ class Writer:
         self.jobs = 0
         #: Recent transaction durations (ms), for ``/api/stats`` and the load test.
         self.commit_ms: deque[float] = deque(maxlen=5000)
+        #: Replaced, never changed in place: the database thread may be reading it.
+        self._fences: tuple[Fence, ...] = ()
 
     @property
     def sessions(self) -> sessionmaker[Session]:
-        """The session factory of the database thread (``web/cluster.py`` hooks its flushes)."""
+        """The session factory of the database thread."""
         return self._sessions
+
+    def add_fence(self, fence: Fence) -> None:
+        """Run ``fence(session, batch)`` in every transaction from now on, after
+        the jobs and before their answers are inserted and committed."""
+        self._fences = (*self._fences, fence)
+
+    def remove_fence(self, fence: Fence) -> None:
+        self._fences = tuple(f for f in self._fences if f != fence)
 
     async def run(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn(session)`` on the database thread; returns once it is committed."""
@@ -84,8 +152,8 @@ class Writer:
 
     def run_sync(self, fn: Callable[[Session], T]) -> T:
         """Run ``fn`` in its own transaction on the calling thread (start-up only)."""
-        with self._sessions.begin() as s:
-            return fn(s)
+        result: T = self._transaction([fn])[0]
+        return result
 
     def close(self) -> None:
         """Finish the queued jobs, then stop the thread and the engine."""
@@ -113,13 +181,23 @@ class Writer:
             if stop:
                 return
 
+    def _transaction(self, fns: list[Callable[[Session], Any]]) -> list[Any]:
+        """Run ``fns`` in one transaction; their answers go in with one insert."""
+        with self._sessions.begin() as s:
+            batch = Batch()
+            s.info[BATCH] = batch
+            results = [fn(s) for fn in fns]
+            s.flush()  # rows of the rare ORM jobs (tables, seats) first; cheap when none
+            for fence in self._fences:
+                fence(s, batch)
+            if batch.answers:
+                s.connection().execute(INSERT_ANSWERS, batch.answers)
+        return results
+
     def _commit(self, group: list[_Job]) -> None:
-        results: list[Any] = []
         started = time.perf_counter()
         try:
-            with self._sessions.begin() as s:
-                # One flush at commit: the ORM batches the group's inserts.
-                results.extend(job.fn(s) for job in group)
+            results = self._transaction([job.fn for job in group])
         except Exception:
             if len(group) == 1:
                 self._one(group[0])
@@ -130,16 +208,14 @@ class Writer:
         self.commit_ms.append((time.perf_counter() - started) * 1000)
         self.commits += 1
         self.jobs += len(group)
-        for job, result in zip(group, results, strict=True):
-            _settle(job, result, None)
+        _settle([(job, result, None) for job, result in zip(group, results, strict=True)])
 
     def _one(self, job: _Job) -> None:
         try:
-            with self._sessions.begin() as s:
-                result = job.fn(s)
+            result = self._transaction([job.fn])[0]
         except Exception as e:
-            _settle(job, None, StorageError(f"the database refused the write: {e}"))
+            _settle([(job, None, StorageError(f"the database refused the write: {e}"))])
             return
         self.commits += 1
         self.jobs += 1
-        _settle(job, result, None)
+        _settle([(job, result, None)])

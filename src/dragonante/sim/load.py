@@ -425,8 +425,12 @@ def _play(settings: LoadSettings, base: str, start_at: float) -> LoadReport:
     report.compression = settings.compression
     factory, report.client_loop = _loop_factory(settings.uvloop)
     thresholds = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
+    # Not if the caller has frozen objects of its own: unfreezing them would
+    # be a change to the caller's collector.
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.collect()
+        gc.freeze()
     gc.set_threshold(CLIENT_GC_THRESHOLD, *thresholds[1:])
     started = time.monotonic() + max(0.0, start_at - time.time())
     cpu = time.process_time()
@@ -435,7 +439,8 @@ def _play(settings: LoadSettings, base: str, start_at: float) -> LoadReport:
     finally:
         report.client_cpu_s = time.process_time() - cpu
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        if freeze:
+            gc.unfreeze()
     report.seconds = time.monotonic() - started
     return report
 

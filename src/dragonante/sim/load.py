@@ -14,11 +14,25 @@ By default the server is started for the run as a separate process (so the
 clients and the server do not share one core's event loop), on a fresh
 SQLite file, and stopped at the end.  Only loopback addresses are ever
 contacted; the run is bounded in time and stops by itself.
+
+The clients usually share the machine's cores with the server they measure,
+so every bit of CPU they burn is taken from it.  They still behave like
+browsers (each frame is received, decompressed and parsed whole; the answer
+is a random legal one sent after the think time), but the harness around
+them is kept lean: the event loop is uvloop when it is installed, frames are
+taken as bytes and parsed once with orjson, the clients send no keep-alive
+pings of their own (a browser's WebSocket cannot; the server's pings are
+still answered), and the cyclic garbage collector runs rarely (the parsed
+frames are trees freed by reference counting; collecting every 700
+allocations only cost time and, in its long pauses, latency that would be
+charged to the server).  ``client_cpu_s`` in the report is what the clients
+cost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import ipaddress
 import json
 import os
@@ -30,17 +44,25 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import WebSocketException
+from websockets.exceptions import ConnectionClosedOK, WebSocketException
 
 #: How long the started server gets to come up.
 START_TIMEOUT = 30.0
+
+#: The clients' young-generation collection threshold (CPython's default is
+#: 700): see the module's docstring.
+CLIENT_GC_THRESHOLD = 50_000
+
+#: How long client processes get to start (import, spawn) before playing.
+PROCS_START = 5.0
 
 
 class LoadError(RuntimeError):
@@ -63,6 +85,12 @@ class LoadSettings:
     warmup: float = 10.0
     #: Processes of the started server (``serve --workers``; >1 needs PostgreSQL).
     server_workers: int = 1
+    #: Offer permessage-deflate, as browsers do (the server decides).
+    compression: bool = True
+    #: Processes playing the clients (the tables are shared out among them).
+    client_procs: int = 1
+    #: Run the clients' event loop on uvloop when it is installed.
+    uvloop: bool = True
 
 
 @dataclass(slots=True)
@@ -87,6 +115,16 @@ class LoadReport:
     #: (with several processes: of the one that answered).
     server: dict[str, Any] = field(default_factory=dict)
     server_workers: int = 1
+    #: CPU seconds the clients used (user + system, every client process).
+    client_cpu_s: float = 0.0
+    client_procs: int = 1
+    #: "uvloop" or "asyncio" (the clients' event loop).
+    client_loop: str = "asyncio"
+    #: Whether the clients offered permessage-deflate ...
+    compression: bool = True
+    #: ... the WebSockets opened, and how many of them the server compresses.
+    sockets: int = 0
+    deflate_sockets: int = 0
 
     @staticmethod
     def percentiles(samples: list[float]) -> dict[str, float]:
@@ -116,8 +154,27 @@ class LoadReport:
             frames_per_second=self.frames_received / self.seconds if self.seconds else 0.0,
             latency_ms=self.percentiles(self.latencies_ms),
             warmup_latency_ms=self.percentiles(self.warmup_latencies_ms),
+            client_cpu_s_per_1000_frames=(
+                self.client_cpu_s / self.frames_received * 1000 if self.frames_received else 0.0
+            ),
         )
         return d
+
+    def merge(self, other: LoadReport) -> None:
+        """Add the counts and samples of another client process's share of the run."""
+        self.games_started += other.games_started
+        self.games_finished += other.games_finished
+        self.answers += other.answers
+        self.frames_received += other.frames_received
+        self.bytes_received += other.bytes_received
+        self.errors += other.errors
+        for code, n in other.refused.items():
+            self.refused[code] = self.refused.get(code, 0) + n
+        self.latencies_ms += other.latencies_ms
+        self.warmup_latencies_ms += other.warmup_latencies_ms
+        self.client_cpu_s += other.client_cpu_s
+        self.sockets += other.sockets
+        self.deflate_sockets += other.deflate_sockets
 
     def text(self) -> str:
         d = self.to_dict()
@@ -136,6 +193,10 @@ class LoadReport:
                 **d["warmup_latency_ms"]
             ),
             f"errors: {self.errors}" + (f" refused: {self.refused}" if self.refused else ""),
+            f"clients: {self.client_cpu_s:.1f} CPU s "
+            f"({d['client_cpu_s_per_1000_frames']:.3f} per 1,000 frames) in "
+            f"{self.client_procs} process(es), {self.client_loop} event loop; "
+            f"{self.deflate_sockets} of {self.sockets} sockets compressed",
         ]
         if self.server:
             c, lag = self.server.get("commit_ms", {}), self.server.get("loop_lag_ms", {})
@@ -225,16 +286,40 @@ class _Run:
         rng = random.Random(self.rng.random())
         sent_at: dict[int, float] = {}
         answered: set[int] = set()
-        async with connect(f"{self.ws_base}/ws/{code}", max_size=2**22) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token, "lang": "en"}))
+        steady, deadline = self.steady, self.deadline
+        perf, mono, loads = time.perf_counter, time.monotonic, orjson.loads
+        async with connect(
+            f"{self.ws_base}/ws/{code}",
+            max_size=2**22,
+            compression="deflate" if self.s.compression else None,
+            # A browser's WebSocket sends no pings (the server's are answered),
+            # and pings from thousands of clients would only cost CPU here.
+            ping_interval=None,
+            # Loopback only: never through a proxy named in the environment.
+            proxy=None,
+        ) as ws:
+            rep.sockets += 1
+            if ws.protocol.extensions:  # permessage-deflate is the only one offered
+                rep.deflate_sockets += 1
+            await ws.send(orjson.dumps({"type": "hello", "token": token, "lang": "en"}), text=True)
             ready.set()
-            async for frame in ws:
-                now = time.perf_counter()
+            recv = ws.recv
+            while True:
+                try:
+                    # Bytes, not str: orjson parses (and validates) the UTF-8
+                    # itself, so decoding to a str first would be done twice.
+                    frame = await recv(decode=False)
+                except ConnectionClosedOK:
+                    return
+                now = perf()
                 rep.frames_received += 1
                 rep.bytes_received += len(frame)
-                # orjson: the clients share this machine's cores with the server
-                # they measure, so parsing ~4,000 frames a second must stay cheap.
-                msg = orjson.loads(frame)
+                # The whole frame is parsed, as a browser's JSON.parse does:
+                # finding just the ack and the question in the bytes would
+                # save a few per cent of the client's CPU (orjson is the cheap
+                # part of a frame, the WebSocket layer the dear one) and stop
+                # the client from noticing a malformed frame.
+                msg = loads(frame)
                 kind = msg.get("type")
                 if kind == "error":
                     rep.refused[msg["code"]] = rep.refused.get(msg["code"], 0) + 1
@@ -244,7 +329,7 @@ class _Run:
                 ack = msg.get("ack")
                 if ack is not None and ack in sent_at:
                     ms = (now - sent_at.pop(ack)) * 1000
-                    if time.monotonic() < self.steady:
+                    if mono() < steady:
                         rep.warmup_latencies_ms.append(ms)
                     else:
                         rep.latencies_ms.append(ms)
@@ -256,7 +341,7 @@ class _Run:
                 if q is not None and q.get("options") and q["id"] not in answered:
                     answered.add(q["id"])
                     await self.answer(ws, q, rng, sent_at)
-                if time.monotonic() > self.deadline:
+                if mono() > deadline:
                     return
 
     async def answer(
@@ -266,7 +351,9 @@ class _Run:
             await asyncio.sleep(self.s.think_ms / 1000 * (0.5 + rng.random()))
         choice = q["options"][rng.randrange(len(q["options"]))]
         sent[q["id"]] = time.perf_counter()
-        await ws.send(json.dumps({"type": "answer", "decision": q["id"], "answer": choice}))
+        await ws.send(
+            orjson.dumps({"type": "answer", "decision": q["id"], "answer": choice}), text=True
+        )
         self.report.answers += 1
 
     async def slot(self) -> None:
@@ -292,7 +379,9 @@ class _Run:
                 self.report.errors += 1
                 await asyncio.sleep(0.5)
 
-    async def main(self) -> None:
+    async def main(self, start_at: float) -> None:
+        """Play from ``start_at`` (``time.time()``, shared by every client process)."""
+        await asyncio.sleep(max(0.0, start_at - time.time()))
         self.deadline = time.monotonic() + self.s.seconds
         self.steady = time.monotonic() + min(self.s.warmup, self.s.seconds / 2)
         tasks = [asyncio.create_task(self.slot()) for _ in range(self.s.tables)]
@@ -302,12 +391,99 @@ class _Run:
         await asyncio.gather(*pending, return_exceptions=True)
 
 
+def _loop_factory(want_uvloop: bool) -> tuple[Callable[[], asyncio.AbstractEventLoop], str]:
+    """uvloop's event loop if wanted and installed (it comes with uvicorn[standard]),
+    else asyncio's: uvloop's loop does the sockets' and timers' bookkeeping in C,
+    which is most of what the clients cost apart from the WebSocket layer."""
+    if want_uvloop:
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            return uvloop.new_event_loop, "uvloop"
+    return asyncio.new_event_loop, "asyncio"
+
+
+def _run_loop(
+    factory: Callable[[], asyncio.AbstractEventLoop], main: Coroutine[Any, Any, None]
+) -> None:
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main)
+
+
+def _play(settings: LoadSettings, base: str, start_at: float) -> LoadReport:
+    """Play ``settings.tables`` table slots in this process; the report of this share.
+
+    The cyclic collector is made rare for the run (see the module's docstring)
+    and what exists before it (modules, the settings) is frozen out of its
+    scans; both are put back afterwards, since this may run inside a larger
+    program (the tests).
+    """
+    report = LoadReport(settings.tables, settings.players, settings.think_ms, 0.0)
+    report.warmup = min(settings.warmup, settings.seconds / 2)
+    report.compression = settings.compression
+    factory, report.client_loop = _loop_factory(settings.uvloop)
+    thresholds = gc.get_threshold()
+    # Not if the caller has frozen objects of its own: unfreezing them would
+    # be a change to the caller's collector.
+    freeze = gc.get_freeze_count() == 0
+    if freeze:
+        gc.collect()
+        gc.freeze()
+    gc.set_threshold(CLIENT_GC_THRESHOLD, *thresholds[1:])
+    started = time.monotonic() + max(0.0, start_at - time.time())
+    cpu = time.process_time()
+    try:
+        _run_loop(factory, _Run(settings, base, report).main(start_at))
+    finally:
+        report.client_cpu_s = time.process_time() - cpu
+        gc.set_threshold(*thresholds)
+        if freeze:
+            gc.unfreeze()
+    report.seconds = time.monotonic() - started
+    return report
+
+
+def _play_in_processes(settings: LoadSettings, base: str, procs: int) -> LoadReport:
+    """Share the table slots out among ``procs`` client processes and merge their reports.
+
+    The processes are spawned (not forked: the caller may have threads) and all
+    start playing at the same moment, once every one has had time to start.
+    """
+    import multiprocessing
+
+    start_at = time.time() + PROCS_START
+    shares = [
+        replace(
+            settings,
+            tables=settings.tables // procs + (1 if i < settings.tables % procs else 0),
+            seed=settings.seed + i,
+            client_procs=1,
+        )
+        for i in range(procs)
+    ]
+    cpu = time.process_time()
+    with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_play, share, base, start_at) for share in shares]
+        parts = [f.result() for f in futures]
+    report = parts[0]
+    report.tables = settings.tables
+    for part in parts[1:]:
+        report.merge(part)
+        report.seconds = max(report.seconds, part.seconds)
+    report.client_cpu_s += time.process_time() - cpu
+    return report
+
+
 def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = None) -> LoadReport:
     """Run the benchmark; starts (and stops) a server unless ``settings.url`` is given."""
     say = progress or (lambda _msg: None)
     proc: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory(prefix="dragonante-load-")
     server_log = os.path.join(tmp.name, "server.log")
+    if settings.client_procs < 1:
+        raise LoadError("--client-procs must be at least 1")
     if settings.url:
         base = settings.url.rstrip("/")
         if not base.startswith(("http://", "https://")):
@@ -363,13 +539,14 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
             with open(server_log, encoding="utf-8", errors="replace") as f:
                 tail = f.read()[-2000:].strip()
             raise LoadError(f"{e}{': ' + tail if tail else ''}") from None
-        report = LoadReport(settings.tables, settings.players, settings.think_ms, 0.0)
-        report.server_workers = settings.server_workers if not settings.url else 1
-        report.warmup = min(settings.warmup, settings.seconds / 2)
+        procs = min(settings.client_procs, settings.tables)
         say(f"playing {settings.tables} tables for {settings.seconds:g} s ...")
-        started = time.monotonic()
-        asyncio.run(_Run(settings, base, report).main())
-        report.seconds = time.monotonic() - started
+        if procs > 1:
+            report = _play_in_processes(settings, base, procs)
+        else:
+            report = _play(settings, base, time.time())
+        report.server_workers = settings.server_workers if not settings.url else 1
+        report.client_procs = procs
         try:
             report.server = _http(base, "GET", "/api/stats")
         except (urllib.error.URLError, OSError, ValueError):

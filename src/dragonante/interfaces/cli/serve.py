@@ -266,6 +266,12 @@ def loadtest(
     server_workers: Annotated[
         int, typer.Option(help=helptext("opt.load_server_workers"), min=1, max=16)
     ] = 1,
+    compression: Annotated[
+        bool, typer.Option("--compression/--no-compression", help=helptext("opt.load_compression"))
+    ] = True,
+    client_procs: Annotated[
+        int, typer.Option(help=helptext("opt.load_client_procs"), min=1, max=16)
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
     lang: LangOpt = None,
 ) -> None:
@@ -288,6 +294,8 @@ def loadtest(
         seed=seed,
         warmup=warmup,
         server_workers=server_workers,
+        compression=compression,
+        client_procs=client_procs,
     )
     try:
         report = run_load(settings, progress=None if as_json else typer.echo)
@@ -340,6 +348,16 @@ def load_lines(report: LoadReport, lang: str) -> list[str]:
         t("load.refused", lang, errors=report.errors, refused=report.refused)
         if report.refused
         else t("load.errors", lang, errors=report.errors),
+        t(
+            "load.clients",
+            lang,
+            cpu=f"{report.client_cpu_s:.1f}",
+            per=f"{d['client_cpu_s_per_1000_frames']:.3f}",
+            procs=report.client_procs,
+            loop=report.client_loop,
+            deflate=report.deflate_sockets,
+            sockets=report.sockets,
+        ),
     ]
     if report.server:
         server = report.server

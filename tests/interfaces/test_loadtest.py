@@ -41,7 +41,7 @@ def assert_played(report: LoadReport) -> None:
     assert per == pytest.approx(report.client_cpu_s / report.frames_received * 1000)
 
 
-def test_default_run_offers_compression_on_uvloop() -> None:
+def test_default_run_offers_compression_the_server_declines() -> None:
     pytest.importorskip("uvloop")
     thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
     report = run_load(quick())
@@ -49,9 +49,15 @@ def test_default_run_offers_compression_on_uvloop() -> None:
     assert gc.get_threshold() == thresholds and gc.get_freeze_count() == frozen
     assert_played(report)
     assert report.client_loop == "uvloop" and report.client_procs == 1
-    # Browsers offer permessage-deflate and the server takes it: so do the clients.
-    assert report.compression and report.deflate_sockets == report.sockets
+    # The clients offer permessage-deflate as browsers do; ``serve`` declines it by default.
+    assert report.compression and report.sockets > 0 and report.deflate_sockets == 0
     assert "clients: " in report.text()
+
+
+def test_a_server_started_with_compression_compresses_every_socket() -> None:
+    report = run_load(quick(server_compression=True))
+    assert_played(report)
+    assert report.sockets > 0 and report.deflate_sockets == report.sockets
 
 
 def test_no_compression_on_the_asyncio_loop() -> None:
@@ -125,6 +131,10 @@ def test_cli_passes_the_client_options(monkeypatch: pytest.MonkeyPatch, cli: Cli
 
     result = cli(["loadtest", "--json"])
     assert result.code == 0 and got[1].compression and got[1].client_procs == 1
+    assert not got[1].server_compression
+
+    result = cli(["loadtest", "--server-compression", "--json"])
+    assert result.code == 0 and got[2].server_compression
 
 
 def test_cli_refuses_zero_client_processes(cli: Cli) -> None:

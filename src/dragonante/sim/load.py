@@ -87,6 +87,8 @@ class LoadSettings:
     server_workers: int = 1
     #: Offer permessage-deflate, as browsers do (the server decides).
     compression: bool = True
+    #: Start the server with ``--ws-compression`` (``serve`` declines it by default).
+    server_compression: bool = False
     #: Processes playing the clients (the tables are shared out among them).
     client_procs: int = 1
     #: Run the clients' event loop on uvloop when it is installed.
@@ -529,6 +531,8 @@ def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = Non
             "--workers",
             str(settings.server_workers),
         ]
+        if settings.server_compression:
+            cmd.append("--ws-compression")
         say(f"starting a server on {base} ...")
         with open(server_log, "wb") as out:
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out)

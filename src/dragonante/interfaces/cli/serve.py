@@ -269,6 +269,13 @@ def loadtest(
     compression: Annotated[
         bool, typer.Option("--compression/--no-compression", help=helptext("opt.load_compression"))
     ] = True,
+    server_compression: Annotated[
+        bool,
+        typer.Option(
+            "--server-compression/--no-server-compression",
+            help=helptext("opt.load_server_compression"),
+        ),
+    ] = False,
     client_procs: Annotated[
         int, typer.Option(help=helptext("opt.load_client_procs"), min=1, max=16)
     ] = 1,
@@ -295,6 +302,7 @@ def loadtest(
         warmup=warmup,
         server_workers=server_workers,
         compression=compression,
+        server_compression=server_compression,
         client_procs=client_procs,
     )
     try:

@@ -231,7 +231,16 @@ class Hub:
 
     def adopt(self, stored: StoredTable) -> LiveTable | None:
         """Take over one table another server process owned (``web/cluster.py``):
-        rebuilt from the database like :meth:`resume`, then started like :meth:`begin`."""
+        rebuilt from the database like :meth:`resume`, then started like :meth:`begin`.
+
+        None (and nothing replaced) if the table is live here already: a
+        heartbeat's claim can see a table this process has just committed
+        before :meth:`create_table` puts it in memory, and a copy loaded
+        meanwhile must not replace the table that holds the connections (they
+        would get no frame again) and the seats taken since.
+        """
+        if stored.code in self.tables:
+            return None
         try:
             table = LiveTable(stored)
         except (ConfigError, IllegalAnswer, KeyError) as e:

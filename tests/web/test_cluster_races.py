@@ -77,6 +77,7 @@ def test_a_claim_racing_a_new_table_does_not_replace_it(db: str) -> None:
             assert hub.tables[code] is table
             assert hub.tables[code].seats[seat].name == "Ann"
         finally:
+            await hub.close()  # also its garbage-collector hook
             await cluster.close()
             writer.close()
 
@@ -111,6 +112,7 @@ def test_identical_relay_messages_in_one_batch_all_arrive(db: str) -> None:
             assert got[4:] == ['ic0ffee {"type":"sync"}']
         finally:
             await listener.close()
+            await hub.close()  # also its garbage-collector hook
             await cluster.close()
             writer.close()
 

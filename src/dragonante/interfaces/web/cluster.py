@@ -58,7 +58,7 @@ from sqlalchemy.orm import Session
 
 from dragonante.engine.config import ConfigError, config_from_dict
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.db import AnswerRow, SeatRow, TableRow
+from dragonante.interfaces.web.db import AnswerRow, ChatRow, MuteRow, SeatRow, TableRow
 from dragonante.interfaces.web.hub import Hub
 from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING, StoredTable
 from dragonante.interfaces.web.tables import abilities_brief
@@ -279,7 +279,7 @@ class Cluster:
 
     def _fence(self, session: Session, _context: Any, _instances: Any) -> None:
         """On the database thread, inside every transaction: a new table is this
-        process's; an answer or seat is stored only while this process owns its
+        process's; an answer, seat, chat message or mute is stored only while this process owns its
         table (the row lock makes a concurrent takeover wait for the commit)."""
         made: set[str] = set()
         touched: set[str] = set()
@@ -287,7 +287,7 @@ class Cluster:
             if isinstance(obj, TableRow):
                 obj.owner = obj.owner or self.id
                 made.add(obj.code)
-            elif isinstance(obj, AnswerRow | SeatRow):
+            elif isinstance(obj, AnswerRow | SeatRow | ChatRow | MuteRow):
                 touched.add(obj.table_code)
         touched -= made
         if not touched:

@@ -42,7 +42,6 @@ from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.engine.views import events_for
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.limits import (
     RateLimiter,
     SocketCounter,
@@ -242,7 +241,7 @@ class Hub:
         if stored.code in self.tables:
             return None
         try:
-            table = LiveTable(stored)
+            table = self._adopt(LiveTable(stored))
         except (ConfigError, IllegalAnswer, KeyError) as e:
             log.error("table %s cannot be taken over: %s", stored.code, e)
             return None
@@ -327,7 +326,7 @@ class Hub:
     def _adopt(self, table: LiveTable) -> LiveTable:
         """Give a table loaded or made now the server's per-table settings."""
         table.away_after = self.settings.away_after
-        table.chat = ChatRoom(self.settings.chat_history)
+        table.chat.resize(self.settings.chat_history)
         return table
 
     def live_count(self) -> int:

@@ -230,3 +230,75 @@ def test_killing_the_owner_loses_no_acknowledged_answer(
         assert http.get("/api/stats").json()["cluster"]["process"] == owner_id
     for s in (*before, *after):
         s.close()
+
+
+def _reconnect(server: Server, code: str, token: str | None, started: float) -> Seat:
+    """Connect to ``server`` until it runs the table (it takes it over first)."""
+    while True:
+        again: Seat | None
+        try:
+            again = seat_at(server, code, token)
+        except (InvalidStatus, AssertionError):  # refused or closed: not taken over yet
+            again = None
+        if again is not None and again.welcome["type"] == "welcome":
+            return again
+        if again is not None:
+            again.close()
+        assert time.monotonic() - started < 4 * LEASE + 20, "the table was not taken over"
+        time.sleep(0.3)
+
+
+def test_chat_history_and_mutes_survive_a_takeover(db: str) -> None:
+    """The host's mutes and the recent chat are the table's, not its process's:
+    after the owner is killed, the process that takes the table over shows
+    the same history, keeps the same people muted and numbers on."""
+    a, b = Server(db), Server(db)
+    try:
+        a.wait_up(), b.wait_up()
+        config = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+        with a.http() as http:
+            code, tokens, host = make_table(http, config, ["Ann", "Bob"], bots=1)
+        ann, bob = seat_at(a, code, tokens[0]), seat_at(b, code, tokens[1])  # direct, relayed
+        watcher = seat_at(b, code, None)
+        assert watcher.wait(lambda m: m["type"] == "chat_history")["spectator"] == 1
+        said = [(ann, "hello <b>all</b>"), (bob, "hi"), (watcher, "boo")]
+        for who, words in said:
+            who.send({"type": "chat", "text": words})
+            ann.wait(lambda m, w=words: m["type"] == "chat" and m["text"] == w)
+        with b.http() as http:  # relayed to the owner
+            for body in ({"seat": 1}, {"spectator": 1}):
+                r = http.post(
+                    f"/api/tables/{code}/mute",
+                    json=body,
+                    headers={"Authorization": f"Bearer {host}"},
+                )
+                assert r.status_code == 200, r.text
+        ann.wait(lambda m: m["type"] == "mute" and m["spectator"] == 1)
+        a.stop(signal.SIGKILL)
+
+        started = time.monotonic()
+        ann2 = _reconnect(b, code, tokens[0], started)
+        history = ann2.wait(lambda m: m["type"] == "chat_history")
+        assert [(m["id"], m["text"]) for m in history["messages"]] == [
+            (1, "hello <b>all</b>"), (2, "hi"), (3, "boo")
+        ]  # fmt: skip
+        assert history["messages"][2]["spectator"] == 1
+        assert history["muted_seats"] == [1] and history["muted_spectators"] == [1]
+        bob2 = _reconnect(b, code, tokens[1], started)
+        bob2.send({"type": "chat", "text": "let me speak"})
+        assert bob2.wait(lambda m: m["type"] == "error")["code"] == "muted"
+        # A new spectator never gets a number already used, and the muted
+        # spectator's address stays muted.
+        watcher2 = _reconnect(b, code, None, started)
+        assert watcher2.wait(lambda m: m["type"] == "chat_history")["spectator"] == 2
+        watcher2.send({"type": "chat", "text": "boo again"})
+        assert watcher2.wait(lambda m: m["type"] == "error")["code"] == "muted"
+        ann2.send({"type": "chat", "text": "still here"})
+        said_again = bob2.wait(lambda m: m["type"] == "chat")
+        # Numbering goes on (refused messages use numbers too): never an old one.
+        assert said_again["text"] == "still here" and said_again["id"] > 3
+        for s in (ann, bob, watcher, ann2, bob2, watcher2):
+            s.close()
+    finally:
+        a.stop()
+        b.stop()

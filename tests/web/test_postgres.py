@@ -98,7 +98,11 @@ def _owners(writer: Writer) -> dict[str, Any]:
     return dict(rows.all())
 
 
-def test_the_fence_refuses_answers_and_seats_of_another_process_table(
+#: A chat frame as ``social.py`` stores it.
+CHAT = {"type": "chat", "id": 1, "seat": 0, "spectator": None, "name": "Ann", "text": "hi", "at": 0}
+
+
+def test_the_fence_refuses_answers_seats_and_chat_of_another_process_table(
     fenced: tuple[Writer, str],
 ) -> None:
     writer, _url = fenced
@@ -130,6 +134,10 @@ def test_the_fence_refuses_answers_and_seats_of_another_process_table(
                 writer.run(lambda s: store.put_seat(s, "THEIRS", SeatInfo(1, "Bo", BOT, "easy")))
             ),
             asyncio.ensure_future(writer.run(_answer("MINE01", 1))),
+            asyncio.ensure_future(writer.run(lambda s: store.add_chat(s, "THEIRS", CHAT, 50))),
+            asyncio.ensure_future(
+                writer.run(lambda s: store.set_mutes(s, "THEIRS", "seat", ["0"], True))
+            ),
         ]
         await asyncio.sleep(0.05)
         release.set()
@@ -138,7 +146,7 @@ def test_the_fence_refuses_answers_and_seats_of_another_process_table(
 
     results = asyncio.run(main())
     assert results[0] is None and results[3] is None
-    for refused in (results[1], results[2]):
+    for refused in (results[1], results[2], results[4], results[5]):
         assert isinstance(refused, StorageError)
         assert "THEIRS is now run by another process" in str(refused)
     mine = writer.run_sync(lambda s: store.load_table(s, "MINE01"))
@@ -146,6 +154,13 @@ def test_the_fence_refuses_answers_and_seats_of_another_process_table(
     assert mine is not None and theirs is not None
     assert mine.answers == [1, 1] and theirs.answers == []
     assert list(theirs.seats) == [0]
+    assert (
+        writer.run_sync(lambda s: s.execute(text("SELECT count(*) FROM chat_messages")).scalar())
+        == 0
+    )
+    assert (
+        writer.run_sync(lambda s: s.execute(text("SELECT count(*) FROM chat_mutes")).scalar()) == 0
+    )
 
 
 def test_a_takeover_in_progress_holds_the_answer_until_it_ends(

@@ -323,10 +323,21 @@ class _Run:
                 # the client from noticing a malformed frame.
                 msg = loads(frame)
                 kind = msg.get("type")
+                # Time is checked on every frame, not only on views: a seat
+                # leaving at the deadline may leave unread the view that asks
+                # it the next question (with a second process relaying its
+                # frames it can be a frame behind the others), and then the
+                # others get no view again, only the seating frame that says it
+                # left.  Checked on views alone, they would wait for ever.
+                late = time.monotonic() > self.deadline
                 if kind == "error":
                     rep.refused[msg["code"]] = rep.refused.get(msg["code"], 0) + 1
+                    if late:
+                        return
                     continue
                 if kind not in ("state", "update") or "view" not in msg:
+                    if late:
+                        return
                     continue  # the table's seating, or a state from before the start
                 ack = msg.get("ack")
                 if ack is not None and ack in sent_at:

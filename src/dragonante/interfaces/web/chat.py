@@ -15,9 +15,12 @@ Why each rule:
 * The author is named only by the server: a seat by its public name, a
   spectator by a number the server gave its connection.  The server adds
   nothing else, so chat carries no game information beyond what people type.
-* History is the last :data:`CHAT_HISTORY` messages in memory, sent to
-  whoever connects: chat is table talk, not part of the game's record, so it
-  is not stored and a restart forgets it.
+* History is the last :data:`CHAT_HISTORY` messages, sent to whoever
+  connects.  Chat is table talk, not part of the game's record (replays and
+  records never show it), but the recent messages and the host's mutes are
+  kept in the database beside the table (``chat_messages``, ``chat_mutes``):
+  the process that takes a table over from one that died (``cluster.py``),
+  or a restarted server, shows the same history and keeps the same people muted.
 """
 
 from __future__ import annotations
@@ -61,6 +64,32 @@ class ChatRoom:
         self.muted_addresses: set[str] = set()
         #: The number the next spectator connection gets.
         self.next_spectator = 1
+
+    def resize(self, history: int) -> None:
+        """Keep the last ``history`` messages (the server's setting)."""
+        self.messages = deque(self.messages, maxlen=max(1, history))
+
+    def restore(self, messages: list[dict[str, Any]], mutes: list[tuple[str, str]]) -> None:
+        """Take back what the database kept of this room (``store.add_chat``,
+        ``store.set_mutes``): messages oldest first, mutes as ``(kind, value)``.
+
+        Numbering goes on after the kept messages; spectator numbers after
+        every number the messages and mutes name, so a new spectator is never
+        given the number of a muted one or of someone in the history.
+        """
+        self.messages.extend(messages)
+        for kind, value in mutes:
+            if kind == "seat":
+                self.muted_seats.add(int(value))
+            elif kind == "spectator":
+                self.muted_spectators.add(int(value))
+            elif kind == "address":
+                self.muted_addresses.add(value)
+        self.next_id = max([self.next_id, *(int(m["id"]) + 1 for m in messages)])
+        named = {int(m["spectator"]) for m in messages if m.get("spectator")}
+        self.next_spectator = max(
+            [self.next_spectator, *(n + 1 for n in named | self.muted_spectators)]
+        )
 
     def is_muted(self, seat: int | None, spectator: int, address: str) -> bool:
         if seat is not None:

@@ -457,7 +457,12 @@ class Cluster:
         to the owner), the connection id, a space, the frame as it is.  Most
         frames go this way: no second JSON encoding of an already encoded frame."""
         raw = f"{kind}{cid} {text}"
-        if len(raw) <= PART // 4 or len(raw.encode()) <= PART:
+        if "\x00" in raw:
+            # PostgreSQL text holds no NUL, and one refused notification
+            # would fail its whole batch (other clients' frames too): as JSON,
+            # the character travels escaped.
+            self._post(owner, {"k": "w" + kind, "c": cid, "t": text})
+        elif len(raw) <= PART // 4 or len(raw.encode()) <= PART:
             channel = owner if owner.startswith(PREFIX) else PREFIX + owner
             self._outbox.put_nowait((channel, raw))
         else:
@@ -476,19 +481,32 @@ class Cluster:
             self._outbox.put_nowait((channel, f"~{mid}~{i}~{n}~{text[i * PART : (i + 1) * PART]}"))
 
     async def _send_loop(self) -> None:
-        """The one sender: every waiting notification in one statement."""
+        """The one sender: every waiting notification in one statement.
+
+        A statement is one transaction, and PostgreSQL delivers identical
+        notifications of one transaction once: a batch ends before a
+        notification it already holds (a client's same frame twice, say the
+        same chat line), which then opens the next batch.
+        """
         assert self._send is not None
+        carry: tuple[str, str] | None = None
         while True:
-            first = await self._outbox.get()
+            first = carry if carry is not None else await self._outbox.get()
+            carry = None
             if first is None:
                 return
             batch = [first]
+            held = {first}
             stop = False
             while len(batch) < BATCH and not self._outbox.empty():
                 nxt = self._outbox.get_nowait()
                 if nxt is None:
                     stop = True
                     break
+                if nxt in held:
+                    carry = nxt
+                    break
+                held.add(nxt)
                 batch.append(nxt)
             try:
                 await self._send.execute(

@@ -109,6 +109,37 @@ class AnswerRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ChatRow(Base):
+    """One of a table's recent chat messages (the last ``chat_history`` are kept).
+
+    Stored so that the process that takes a table over (``web/cluster.py``)
+    or a restarted server shows late joiners the same history.
+    """
+
+    __tablename__ = "chat_messages"
+
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    #: The message's number at its table (``chat`` frame ``id``).
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The ``chat`` frame as sent (JSON): already cleaned and limited.
+    body: Mapped[str] = mapped_column(Text)
+
+
+class MuteRow(Base):
+    """A mute the host set: a seat, a spectator's number or a spectator's address."""
+
+    __tablename__ = "chat_mutes"
+
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    #: ``seat``, ``spectator`` or ``address``.
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
 class ProcessRow(Base):
     """A server process of a cluster and its last heartbeat (``web/cluster.py``)."""
 

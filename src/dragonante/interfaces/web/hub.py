@@ -42,7 +42,6 @@ from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.engine.views import events_for
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.limits import (
     RateLimiter,
     SocketCounter,
@@ -231,9 +230,18 @@ class Hub:
 
     def adopt(self, stored: StoredTable) -> LiveTable | None:
         """Take over one table another server process owned (``web/cluster.py``):
-        rebuilt from the database like :meth:`resume`, then started like :meth:`begin`."""
+        rebuilt from the database like :meth:`resume`, then started like :meth:`begin`.
+
+        None (and nothing replaced) if the table is live here already: a
+        heartbeat's claim can see a table this process has just committed
+        before :meth:`create_table` puts it in memory, and a copy loaded
+        meanwhile must not replace the table that holds the connections (they
+        would get no frame again) and the seats taken since.
+        """
+        if stored.code in self.tables:
+            return None
         try:
-            table = LiveTable(stored)
+            table = self._adopt(LiveTable(stored))
         except (ConfigError, IllegalAnswer, KeyError) as e:
             log.error("table %s cannot be taken over: %s", stored.code, e)
             return None
@@ -329,7 +337,7 @@ class Hub:
     def _adopt(self, table: LiveTable) -> LiveTable:
         """Give a table loaded or made now the server's per-table settings."""
         table.away_after = self.settings.away_after
-        table.chat = ChatRoom(self.settings.chat_history)
+        table.chat.resize(self.settings.chat_history)
         return table
 
     def live_count(self) -> int:

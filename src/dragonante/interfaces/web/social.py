@@ -57,6 +57,8 @@ class Social:
         muted author (``muted``), an empty or too long text, or too many
         messages (``chat_rate``).
         """
+        from dragonante.interfaces.web.hub import HubError  # here: hub imports this module
+
         table = client.table
         async with table.lock:
             room = table.chat
@@ -68,6 +70,13 @@ class Social:
             who = str(seat) if seat is not None else f"s{client.spectator}"
             key = f"{table.code}/{who}"
             self.limits.check(key, client.address)
+            # Stored before anyone sees it, like an answer: the process that
+            # takes the table over shows late joiners the same history.
+            keep = room.messages.maxlen or 1
+            try:
+                await self.hub._write(partial(store.add_chat, code=table.code, msg=msg, keep=keep))
+            except HubError as e:
+                raise ProtocolError(e.code, e.detail) from None
             room.messages.append(msg)
             self.hub._announce(table, msg)
 
@@ -90,11 +99,15 @@ class Social:
             if seat is not None:
                 if type(seat) is not int or seat not in table.seats:
                     raise HubError("bad_seat", "that seat is empty")
+                await self._store_mutes(table.code, [("seat", str(seat))], muted)
                 (room.muted_seats.add if muted else room.muted_seats.discard)(seat)
             else:
                 if type(spectator) is not int or spectator < 1:
                     raise HubError("bad_field", "spectator must be a spectator's number")
                 watching = [c for c in table.clients if c.spectator == spectator]
+                changed = [("spectator", str(spectator))]
+                changed += [("address", c.address) for c in watching if c.address]
+                await self._store_mutes(table.code, changed, muted)
                 if muted:
                     room.muted_spectators.add(spectator)
                     room.muted_addresses.update(c.address for c in watching if c.address)
@@ -104,6 +117,15 @@ class Social:
             frame = {"type": "mute", "seat": seat, "spectator": spectator, "muted": muted}
             self.hub._announce(table, frame)
         return frame
+
+    async def _store_mutes(self, code: str, changed: list[tuple[str, str]], muted: bool) -> None:
+        """Store a mute change before it takes effect (a takeover keeps it)."""
+
+        def write(s: Session) -> None:
+            for kind in dict.fromkeys(k for k, _ in changed):
+                store.set_mutes(s, code, kind, [v for k, v in changed if k == kind], muted)
+
+        await self.hub._write(write)
 
     # --------------------------------------------------------------- removal
 

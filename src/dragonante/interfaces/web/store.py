@@ -18,7 +18,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
-from dragonante.interfaces.web.db import AnswerRow, SeatRow, TableRow
+from dragonante.interfaces.web.db import AnswerRow, ChatRow, MuteRow, SeatRow, TableRow
 from dragonante.interfaces.web.writer import INSERT_ANSWERS, Batch
 
 OPEN = "open"
@@ -82,6 +82,11 @@ class StoredTable:
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     answers: list[int] = field(default_factory=list)
     decision_ids: list[int] = field(default_factory=list)
+    #: Recent ``chat`` frames, oldest first, and the host's mutes as
+    #: ``(kind, value)`` pairs (``seat``/``spectator``/``address``): loaded
+    #: with the answers (a table being run), not for the lobby's lists.
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    mutes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def code_taken(s: Session, code: str) -> bool:
@@ -115,10 +120,16 @@ def create_table(
     )
 
 
-def put_seat(s: Session, code: str, info: SeatInfo) -> None:
+def _fenced(s: Session, code: str) -> None:
+    """Mark ``code`` as written by this transaction: with several processes the
+    cluster's fence lets the commit through only while this process owns it."""
     batch = Batch.of(s)
     if batch is not None:
-        batch.touched.add(code)  # fenced: only the table's owner seats people
+        batch.touched.add(code)
+
+
+def put_seat(s: Session, code: str, info: SeatInfo) -> None:
+    _fenced(s, code)  # only the table's owner seats people
     s.add(
         SeatRow(
             table_code=code,
@@ -197,6 +208,27 @@ def finish_table(s: Session, code: str, winners: list[int], digest: str) -> None
     )
 
 
+def add_chat(s: Session, code: str, msg: dict[str, Any], keep: int) -> None:
+    """Store one ``chat`` frame; only the table's last ``keep`` messages stay."""
+    _fenced(s, code)
+    s.add(ChatRow(table_code=code, id=msg["id"], body=json.dumps(msg, separators=(",", ":"))))
+    s.execute(delete(ChatRow).where(ChatRow.table_code == code, ChatRow.id <= msg["id"] - keep))
+
+
+def set_mutes(s: Session, code: str, kind: str, values: list[str], muted: bool) -> None:
+    """Mute (or unmute) ``values`` of one ``kind`` at a table (idempotent)."""
+    if not values:
+        return
+    _fenced(s, code)
+    s.execute(
+        delete(MuteRow).where(
+            MuteRow.table_code == code, MuteRow.kind == kind, MuteRow.value.in_(values)
+        )
+    )
+    if muted:
+        s.add_all(MuteRow(table_code=code, kind=kind, value=v) for v in dict.fromkeys(values))
+
+
 def _aware(at: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; everything stored is UTC."""
     if at is not None and at.tzinfo is None:
@@ -242,6 +274,20 @@ def _fill(s: Session, tables: list[StoredTable], with_answers: bool) -> None:
         for code, answer, decision_id in rows:
             by_code[code].answers.append(answer)
             by_code[code].decision_ids.append(decision_id)
+        chat = s.execute(
+            select(ChatRow.table_code, ChatRow.body)
+            .where(ChatRow.table_code.in_(codes))
+            .order_by(ChatRow.table_code, ChatRow.id)
+        )
+        for code, body in chat:
+            by_code[code].chat.append(json.loads(body))
+        mutes = s.execute(
+            select(MuteRow.table_code, MuteRow.kind, MuteRow.value).where(
+                MuteRow.table_code.in_(codes)
+            )
+        )
+        for code, kind, value in mutes:
+            by_code[code].mutes.append((kind, value))
 
 
 def load_table(s: Session, code: str, with_answers: bool = True) -> StoredTable | None:

@@ -165,6 +165,7 @@ class LiveTable:
         self.turn_deadline = 0.0
         #: The table's chat (``chat.ChatRoom``); the rematch table's code, if any.
         self.chat = ChatRoom()
+        self.chat.restore(stored.chat, stored.mutes)
         self.rematch = stored.rematch
         #: When this table was last asked for (``time.monotonic``): a finished
         #: table leaves memory once nobody has looked at it for a while.

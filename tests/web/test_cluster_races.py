@@ -1,0 +1,119 @@
+"""Races of one cluster member (``web/cluster.py``), staged in one process.
+
+The multi-process tests (``test_multiprocess.py``) run real servers; here one
+:class:`Cluster` runs on the test's event loop, so an interleaving that a
+busy server meets once in many runs can be staged exactly.  Each run uses a
+fresh PostgreSQL schema of ``DRAGONANTE_TEST_PG_URL`` (dropped afterwards).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterator
+
+import psycopg
+import pytest
+from sqlalchemy import create_engine, text
+
+from dragonante.interfaces.web.cluster import Cluster, ClusterSettings
+from dragonante.interfaces.web.db import database_url, open_database
+from dragonante.interfaces.web.hub import Hub, Settings
+from dragonante.interfaces.web.writer import Writer
+
+PG_URL = os.environ.get("DRAGONANTE_TEST_PG_URL", "")
+
+pytestmark = pytest.mark.skipif(
+    not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test several processes"
+)
+
+
+@pytest.fixture(scope="module")
+def db() -> Iterator[str]:
+    schema = "races_" + secrets.token_hex(4)
+    engine = create_engine(database_url(PG_URL))
+    with engine.begin() as c:
+        c.execute(text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in PG_URL else "?"
+    yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    with engine.begin() as c:
+        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    engine.dispose()
+
+
+async def _until(check: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.001)
+
+
+def test_a_claim_racing_a_new_table_does_not_replace_it(db: str) -> None:
+    """A heartbeat's claim of "tables this process owns but does not run" can
+    see a table the moment it is committed, before ``create_table`` puts it in
+    memory; the copy it loads must not replace the live table afterwards (the
+    seats taken and sockets connected meanwhile would be on a table nobody
+    plays: the load test's table slot that never finished)."""
+
+    async def scenario() -> None:
+        writer = Writer(open_database(db))
+        hub = Hub(writer, Settings(bot_delay=0))
+        # A long lease: no heartbeat of its own during the test.
+        cluster = Cluster(hub, object(), ClusterSettings(lease=120))
+        await cluster.start()
+        try:
+            table, _host, _gm = await hub.create_table({"players": 3})
+            code = table.code
+            # As if create_table's last line had not run yet: committed, not in memory.
+            del hub.tables[code]
+            claim = asyncio.create_task(cluster._claim_orphans(limit=None))
+            await _until(lambda: code in cluster._adopting)  # its copy is loading
+            hub.tables[code] = table  # create_table's last line runs
+            seat, _token = await hub.take_seat(code, None, "Ann")
+            await claim
+            assert hub.tables[code] is table
+            assert hub.tables[code].seats[seat].name == "Ann"
+        finally:
+            await hub.close()  # also its garbage-collector hook
+            await cluster.close()
+            writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_identical_relay_messages_in_one_batch_all_arrive(db: str) -> None:
+    """PostgreSQL delivers one of several identical notifications sent in one
+    transaction; the relay sends a burst in one statement, so two identical
+    frames of one client (the same chat line twice, two pings) would lose one."""
+
+    async def scenario() -> None:
+        writer = Writer(open_database(db))
+        hub = Hub(writer, Settings(bot_delay=0))
+        cluster = Cluster(hub, object(), ClusterSettings(lease=120))
+        await cluster.start()
+        url = cluster.url
+        listener = await psycopg.AsyncConnection.connect(url, autocommit=True)
+        try:
+            channel = "dragonante_" + secrets.token_hex(8)
+            await listener.execute(f"LISTEN {channel}".encode())
+            frame = '{"type":"ping"}'
+            for _ in range(3):  # queued together: one statement
+                cluster._frame(channel, "i", "c0ffee", frame)
+            # A NUL (no PostgreSQL text may hold one) travels escaped, and
+            # does not cost the batch's other frames.
+            cluster._frame(channel, "i", "c0ffee", '{"text":"a\x00b"}')
+            cluster._frame(channel, "i", "c0ffee", '{"type":"sync"}')
+            got = [note.payload async for note in listener.notifies(timeout=2)]
+            assert got[:3] == ["ic0ffee " + frame] * 3
+            assert json.loads(got[3]) == {"k": "wi", "c": "c0ffee", "t": '{"text":"a\x00b"}'}
+            assert got[4:] == ['ic0ffee {"type":"sync"}']
+        finally:
+            await listener.close()
+            await hub.close()  # also its garbage-collector hook
+            await cluster.close()
+            writer.close()
+
+    asyncio.run(scenario())

@@ -19,7 +19,7 @@ import asyncio
 import gc
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from functools import cache
 from pathlib import Path
@@ -46,6 +46,7 @@ from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.web.chat import CHAT_MAX
 from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSettings
 from dragonante.interfaces.web.db import open_database
+from dragonante.interfaces.web.headers import SecurityHeaders
 from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
 from dragonante.interfaces.web.limits import client_address
 from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
@@ -87,11 +88,6 @@ PLAY_FOR_FUN_GOLD = 8
 #: How the lobby lets a table give abilities (``fixed`` lists are a game-master's
 #: notes: the command line and scenarios have them, the lobby form does not).
 LOBBY_ASSIGNMENTS = ("random", "draft")
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-)
 
 
 @cache
@@ -287,18 +283,6 @@ def create_app(
         peer = request.client.host if request.client else None
         return client_address(peer, request.headers, hub_of(request).trusted)
 
-    @app.middleware("http")
-    async def headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        if request.url.path.startswith("/static/"):
-            response.headers["Cache-Control"] = "no-cache"
-        return response
-
     index = STATIC / "index.html"
 
     @app.get("/", include_in_schema=False)
@@ -443,6 +427,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if cluster is not None:
         app.add_middleware(ClusterRouter)
+    app.add_middleware(SecurityHeaders)  # outermost: relayed answers carry them too
     return app
 
 

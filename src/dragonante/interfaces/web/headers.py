@@ -3,7 +3,8 @@
 Starlette's ``@app.middleware("http")`` (``BaseHTTPMiddleware``) runs each
 request in an anyio task group and left a reference cycle behind for every
 request with a body (task group, cancel scope, a cancelled error with its
-traceback: ``tests/web/test_headers.py``); the load test sends six per table.  The garbage collector must find those; the server freezes the
+traceback: ``tests/web/test_headers.py``); the load test sends six per
+table.  The garbage collector must find those; the server freezes the
 survivors of full collections (``stats.GcWatch``), so such cycles pile up
 until a collection that examines the whole heap, the longest pause there
 is.  Adding headers to the ``http.response.start`` message needs none of

@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dragonante.engine.game import apply
+from dragonante.interfaces.web import tables
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
 from dragonante.interfaces.web.tables import LiveTable, seat_view
@@ -88,9 +89,12 @@ def play(
         table.answers.append(answer)
         answers += 1
         start = clock()
+        # Hub._broadcast shares what the views have in common (older code had no SharedParts).
+        shared_parts = getattr(tables, "SharedParts", None)
+        extra = () if shared_parts is None else (shared_parts(table, state),)
         for k in kinds:
             seat, is_gm = k
-            body = seat_view(table, state, seat, lang, log_pos[k], is_gm)
+            body = seat_view(table, state, seat, lang, log_pos[k], is_gm, *extra)
             body["type"] = "update"
             text = encode(body)
             log_pos[k] = body["log_size"]

@@ -282,9 +282,23 @@ class Narrator:
 
     # --- names -----------------------------------------------------------
 
+    def is_me(self, seat: Any) -> bool:
+        """Whether ``seat`` names the seat narrated for (says "you").
+
+        Every sentence that depends on ``me`` asks here or in :meth:`is_subject`,
+        never by comparing with ``me`` itself: the web server narrates an event
+        once as a spectator and hands that sentence to every seat for which
+        each of these answers would have been the same (``web/narration.py``).
+        """
+        return bool(seat == self.me)
+
+    def is_subject(self, seat: Any) -> bool:
+        """Whether ``seat``, an event's subject, is the seat narrated for (``.you``)."""
+        return self.me is not None and bool(seat == self.me)
+
     def label(self, seat: int) -> str:
         """A seat as a name: in a table, a list, or as the subject ("You", "Bot 2")."""
-        if seat == self.me:
+        if self.is_me(seat):
             return t("seat.you_label", self.lang)
         return self._name(seat)
 
@@ -292,19 +306,19 @@ class Narrator:
         """A seat as the object of a verb or preposition ("pays 3 gold to you")."""
         if seat == -1:
             return t("seat.stakes", self.lang)
-        if seat == self.me:
+        if self.is_me(seat):
             return t("seat.you_object", self.lang)
         return self._name(seat)
 
     def in_flight_of(self, seat: int) -> str:
         """ "in Bot 2's flight" / "in your flight" (prepositions differ by language)."""
-        if seat == self.me:
+        if self.is_me(seat):
             return t("phrase.in_your_flight", self.lang)
         return t("phrase.in_flight_of", self.lang, name=self._name(seat))
 
     def from_hand_of(self, seat: int) -> str:
         """ "from Bot 2's hand" / "from your hand"."""
-        if seat == self.me:
+        if self.is_me(seat):
             return t("phrase.from_your_hand", self.lang)
         return t("phrase.from_hand_of", self.lang, name=self._name(seat))
 
@@ -382,7 +396,7 @@ class Narrator:
         key = "event.draw.cards"
         if data.get("drawn", 0) < data.get("asked", 0):
             key = "event.draw.cards.short"
-        if data["seat"] == self.me:
+        if self.is_me(data["seat"]):
             key += ".you"
         return t(
             key,
@@ -447,7 +461,7 @@ class Narrator:
             key += ".color"
         if not has(key, lang):
             return None
-        mine = subject is not None and self.me is not None and data.get(subject) == self.me
+        mine = subject is not None and self.is_subject(data.get(subject))
         if mine and has(key + ".you", lang):
             key += ".you"
         text = t(key, lang, **p)
@@ -590,11 +604,12 @@ class Narrator:
             return t("answer.all", lang)
         return card_label(answer, lang)
 
-    def prompt(self, state: GameState) -> Prompt | None:
+    def prompt(self, state: GameState, obs: dict[str, Any] | None = None) -> Prompt | None:
         """The narrated seat's pending question with numbered, labelled choices.
 
         None unless the pending question is this seat's.  Reads the
-        observation of this seat, its own question (``state.pending``, which
+        observation of this seat (``obs``, if the caller has already made
+        ``observe(state, me)``), its own question (``state.pending``, which
         the seat is entitled to: it is being asked) and the public
         would-trigger hint.
         """
@@ -602,11 +617,12 @@ class Narrator:
         d = state.pending
         if me is None or d is None or d.seat != me:
             return None
-        obs = observe(state, me)
+        if obs is None:
+            obs = observe(state, me)
         lang = self.lang
         flights: list[list[int]] = obs["flights"]
         owner = {c: p for p, f in enumerate(flights) for c in f}
-        totals = scoring_totals(state)
+        totals: list[int] = []  # made when a seat is the answer (most questions are cards)
         kind = d.kind
         ctx = d.ctx
         cards: list[Option] = []
@@ -619,6 +635,8 @@ class Narrator:
             elif kind == D.ANCESTRY_COLOR:
                 others.append(Option(a, ancestry_label(a, lang)))
             elif kind in D.SEAT_ANSWERS:
+                if not totals:
+                    totals = scoring_totals(state)
                 label = t(
                     "answer.seat",
                     lang,

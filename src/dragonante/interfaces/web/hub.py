@@ -67,6 +67,7 @@ from dragonante.interfaces.web.store import (
 from dragonante.interfaces.web.tables import (
     Client,
     LiveTable,
+    SharedParts,
     abilities_brief,
     gm_events,
     replay_state,
@@ -815,11 +816,16 @@ class Hub:
             return
         # Connections that would get the same frame share one view and one encoding.
         cache: dict[tuple[int | None, bool, str, int], tuple[str, int]] = {}
+        shared: SharedParts | None = None  # what the views have in common, made once
         for client in list(table.clients):
             key = (client.seat, client.gm, client.lang, client.log_pos)
             frame = cache.get(key)
             if frame is None:
-                body = seat_view(table, state, client.seat, client.lang, client.log_pos, client.gm)
+                if shared is None:
+                    shared = SharedParts(table, state)
+                body = seat_view(
+                    table, state, client.seat, client.lang, client.log_pos, client.gm, shared
+                )
                 body["type"] = "update"
                 frame = cache[key] = (encode(body), body["log_size"])
             text, client.log_pos = frame

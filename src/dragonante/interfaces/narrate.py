@@ -159,8 +159,29 @@ MONARCH_GIFT = 3
 SPY_PAYMENT = 2
 
 
+#: Words already made, by (function, value, language): the catalogs and the
+#: cards never change while the program runs, and the server says the same
+#: few hundred card names and amounts over and over.  Only plain ``int``
+#: values are kept (a bool or a float reads differently), and at most
+#: ``_SAID_MAX`` of them.
+_said: dict[tuple[str, int, str], str] = {}
+_SAID_MAX = 4096
+
+
+def _keep(key: tuple[str, int, str], text: str) -> str:
+    if len(_said) >= _SAID_MAX:
+        _said.clear()
+    _said[key] = text
+    return text
+
+
 def gold(amount: int, lang: str) -> str:
     """An amount of gold as players say it ("3 gold", Italian "3 mo")."""
+    if type(amount) is int:
+        said = _said.get(("gold", amount, lang))
+        if said is None:
+            said = _keep(("gold", amount, lang), t("unit.gold", lang, n=amount))
+        return said
     return t("unit.gold", lang, n=amount)
 
 
@@ -171,6 +192,15 @@ def card_count(count: int, lang: str) -> str:
 
 def card_label(card: int, lang: str) -> str:
     """A physical card as players say it: name and strength ("Red Dragon (12)")."""
+    if type(card) is int:
+        said = _said.get(("card", card, lang))
+        if said is None:
+            said = _keep(("card", card, lang), _card_label(card, lang))
+        return said
+    return _card_label(card, lang)
+
+
+def _card_label(card: Any, lang: str) -> str:
     if not isinstance(card, int) or not 0 <= card < len(ALL_CARDS):
         return t("word.no_card", lang)
     c = ALL_CARDS[card]

@@ -319,14 +319,18 @@ class SharedParts:
     """What the updates of one broadcast have in common, made once for all of them.
 
     ``Hub._broadcast`` builds a view per kind of connection after every
-    answer; the seats' names, the scored flight totals (public) and the
-    sentences of the new public events are the same for most of them.
-    Valid only while ``state`` does not change (one broadcast).
+    answer; the seats' names, the scored flight totals (public), the
+    spectator's view (whose entries no seat sees differently the seats'
+    views share: ``observe(..., public=)``) and the sentences of the new
+    public events are the same for most of them.  Valid only while
+    ``state`` does not change (one broadcast), and the views made with it
+    must not be changed in place (they share lists) - they are encoded.
     """
 
     def __init__(self, table: LiveTable, state: GameState) -> None:
         self.names = table.names()
         self.totals = scoring_totals(state)
+        self.public = observe(state, None)
         self.sentences = SharedSentences(self.names, state.config.rules.debt_model)
 
 
@@ -349,8 +353,9 @@ def seat_view(
     views have already made (the result is the same, only cheaper).
     """
     names = table.names() if shared is None else shared.names
+    public = None if shared is None else shared.public
     narrator = TableNarrator(names, lang, seat, state.config.rules.debt_model)
-    view = observe(state, None, gm=True) if gm else observe(state, seat)
+    view = observe(state, None, True, public) if gm else observe(state, seat, False, public)
     hints: list[int] = []
     answers: list[dict[str, Any]] = []
     question = view["question"]

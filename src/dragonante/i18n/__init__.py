@@ -49,7 +49,7 @@ def catalog(lang: str) -> dict[str, str]:
 
 def has(key: str, lang: str = DEFAULT_LANG) -> bool:
     """Whether ``key`` exists (used to pick optional variants such as ``.you``)."""
-    return key in catalog(lang if lang in LANGS else DEFAULT_LANG)
+    return key in (_loaded.get(lang) or catalog(lang if lang in LANGS else DEFAULT_LANG))
 
 
 def t(key: str, lang: str = DEFAULT_LANG, /, **params: Any) -> str:

@@ -168,6 +168,10 @@ _said: dict[tuple[str, int, str], str] = {}
 _SAID_MAX = 4096
 
 
+#: ``Narrator.question`` by (kind, language): it depends on nothing else.
+_questions: dict[tuple[str, str], str] = {}
+
+
 def _keep(key: tuple[str, int, str], text: str) -> str:
     if len(_said) >= _SAID_MAX:
         _said.clear()
@@ -602,10 +606,16 @@ class Narrator:
 
     def question(self, kind: str) -> str:
         """What a decision asks, in a few words ("play a card")."""
-        key = f"question.{kind}"
-        if has(key, self.lang):
-            return t(key, self.lang)
-        return t("question.unknown", self.lang, kind=kind.replace("_", " "))
+        said = _questions.get((kind, self.lang))
+        if said is None:
+            key = f"question.{kind}"
+            if has(key, self.lang):
+                said = t(key, self.lang)
+            else:
+                said = t("question.unknown", self.lang, kind=kind.replace("_", " "))
+            if len(_questions) < _SAID_MAX:
+                _questions[kind, self.lang] = said
+        return said
 
     def answer_label(self, kind: str, answer: int, ctx: Sequence[int] = ()) -> str:
         """A legal answer as a choice reads, without table context (log, auto answers)."""

@@ -89,7 +89,9 @@ class _Witness(Narrator):
     :meth:`Narrator.is_me` and :meth:`Narrator.is_subject` (seat numbers
     compared with ``me``).  Any other seat whose answers to the questions
     noted would all have been the same takes the same path through the
-    narration, so it gets the same sentence (:meth:`fits`).
+    narration, so it gets the same sentence (:meth:`tell`).  The two methods
+    repeat :class:`Narrator`'s (a super() call costs as much as they do);
+    ``tests/web/test_shared_views.py`` checks the sentences against it.
     """
 
     def __init__(self, names: list[str], lang: str, me: int | None, debt_model: str) -> None:

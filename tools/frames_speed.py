@@ -1,21 +1,25 @@
 """Measure the CPU the web server spends building update frames, per answer.
 
     .venv/bin/python tools/frames_speed.py [--seconds 3] [--seeds 1,2,3]
-        [--abilities] [--lang en|it] [--watchers] [--profile] [--digest]
+        [--abilities] [--lang en|it] [--watchers] [--seats 4] [--profile] [--digest]
 
 After every accepted answer ``Hub._broadcast`` builds, for each kind of
 connection, ``seat_view`` and encodes it once.  This plays seeded random
 4-player games through a :class:`LiveTable` (no database, no sockets) and,
 after each answer, does the same for the four seats (``--watchers``: a
 spectator and, at a hidden-abilities table, a game-master too), timing only
-that part.  It prints microseconds per frame and per answer (CPU time of
+that part (``--seats``: only the first seats have a connection, as at a
+table of people and bots).  It prints microseconds per frame and per answer (CPU time of
 this process, ``time.process_time``, so other processes on a shared machine
 disturb it less than wall-clock time).
 
 ``--digest`` prints a SHA-256 of every frame built, in order, and plays each
 seed's game once: two versions of the code that print the same digest sent
-byte-identical frames.  ``--profile`` runs the loop under cProfile and
-prints the top functions by cumulative time.
+byte-identical frames; to compare two versions, run the tool of this one
+with ``PYTHONPATH`` pointing at the other's ``src`` (an exported tree of
+an older commit), interleaved, since a shared machine drifts.
+``--profile`` runs the loop under cProfile and prints the top functions
+by cumulative time.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ def play(
     lang: str,
     watchers: bool,
     digest: Any | None,
+    seats: int = 4,
 ) -> tuple[int, int, float]:
     """One game: (answers, frames, CPU seconds spent building and encoding frames)."""
     table = new_table(config, seed)
@@ -72,7 +77,7 @@ def play(
     assert state is not None
     gm = bool(table.config.abilities.enabled and not table.config.abilities.public)
     # (seat, gm) per connection kind; every connection starts with what it has seen.
-    kinds: list[tuple[int | None, bool]] = [(p, False) for p in range(4)]
+    kinds: list[tuple[int | None, bool]] = [(p, False) for p in range(seats)]
     if watchers:
         kinds.append((None, False))
         if gm:
@@ -91,7 +96,7 @@ def play(
         start = clock()
         # Hub._broadcast shares what the views have in common (older code had no SharedParts).
         shared_parts = getattr(tables, "SharedParts", None)
-        extra = () if shared_parts is None else (shared_parts(table, state),)
+        extra = () if shared_parts is None or len(kinds) < 2 else (shared_parts(table, state),)
         for k in kinds:
             seat, is_gm = k
             body = seat_view(table, state, seat, lang, log_pos[k], is_gm, *extra)
@@ -112,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--abilities", action="store_true", help="a hidden-abilities table")
     ap.add_argument("--lang", default="en", choices=("en", "it"))
     ap.add_argument("--watchers", action="store_true", help="a spectator and a game-master too")
+    ap.add_argument("--seats", type=int, default=4, help="seats with a connection (1-4)")
     ap.add_argument("--profile", action="store_true", help="print a cProfile summary")
     ap.add_argument("--digest", action="store_true", help="each seed once; print a frame digest")
     args = ap.parse_args(argv)
@@ -129,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             break
         if not args.digest and spent >= args.seconds:
             break
-        a, f, s = play(config, seeds[i % len(seeds)], args.lang, args.watchers, digest)
+        seed = seeds[i % len(seeds)]
+        a, f, s = play(config, seed, args.lang, args.watchers, digest, args.seats)
         answers, frames, spent = answers + a, frames + f, spent + s
         i += 1
     if profiler is not None:

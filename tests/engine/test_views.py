@@ -15,10 +15,11 @@ import pytest
 
 from dragonante.cards import card_number
 from dragonante.engine import GameConfig, apply
+from dragonante.engine.config import config_from_dict
 from dragonante.engine.determinize import determinize
 from dragonante.engine.position import Position, build_position
 from dragonante.engine.state import GameState
-from dragonante.engine.views import events_for, observe
+from dragonante.engine.views import SEAT_KEYS, events_for, observe
 from dragonante.sim.selfplay import play_random
 
 
@@ -205,3 +206,54 @@ def test_silver_seer_discards_face_down() -> None:
     # A re-deal for another seat may put other cards there: it cannot know.
     t = determinize(s, 1, 3)
     assert observe(t, 1) == observe(s, 1)
+
+
+def _check_public_share(s: GameState, differing: set[str]) -> None:
+    """``observe(s, seat, gm, public=observe(s, None))`` is ``observe(s, seat, gm)``,
+    key order included; notes which entries differ from the spectator's."""
+    public = observe(s, None)
+    for seat, gm in [(p, False) for p in range(s.n)] + [(None, False), (None, True)]:
+        whole = observe(s, seat, gm)
+        shared = observe(s, seat, gm, public)
+        assert shared == whole and list(shared) == list(whole)
+        differing.update(k for k in whole if whole[k] != public[k])
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"players": 4},
+        {"players": 5, "rules": {"ruleset": "emperors_gambit"}, "deck": {"preset": "eg_full"}},
+        {"players": 4, "abilities": {"system": "disks", "visibility": "hidden"}},
+        {"players": 3, "abilities": {"system": "skills", "assign": "draft"}},
+    ],
+)
+def test_views_from_the_public_one_equal_the_whole_ones(config: dict[str, Any]) -> None:
+    """Views made from the spectator's (the web server's broadcast) equal the whole
+    ones, and only the ``SEAT_KEYS`` entries ever differ from the spectator's (so
+    sharing the others gives no seat more than a spectator)."""
+    cfg = config_from_dict(config)
+    differing: set[str] = set()
+    for seed in range(4):
+        play_random(cfg, seed, on_step=lambda s: _check_public_share(s, differing))
+    assert not differing - set(SEAT_KEYS), differing
+    # the games did show seat-dependent entries
+    assert {"seat", "hand", "question", "my_ante", "known_in_hands"} <= differing
+    if cfg.abilities.enabled and not cfg.abilities.public:
+        assert "abilities" in differing
+
+
+def test_views_from_the_public_one_with_the_silver_seer() -> None:
+    """The Seer's private look and face-down discards (seat-only entries)."""
+    kw: dict[str, Any] = {"hands0": ["L-leg-silver-seer", "L-std-black-1"]}
+    s = position(
+        ["L-std-blue-2", "L-std-green-2"],
+        ["L-std-gold-2", "L-std-gold-4", "L-std-gold-6", "L-std-gold-8", "L-std-red-2"],
+        **kw,
+    )
+    differing: set[str] = set()
+    apply(s, card_number("L-leg-silver-seer"))
+    _check_public_share(s, differing)
+    apply(s, card_number("L-std-gold-6"))
+    _check_public_share(s, differing)
+    assert {"private_look", "discard"} <= differing <= set(SEAT_KEYS)

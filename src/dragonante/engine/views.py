@@ -25,35 +25,29 @@ from dragonante.engine.state import Event, GameState
 SPECTATOR = None
 
 
-def observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
+def observe(
+    s: GameState, seat: int | None, gm: bool = False, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A JSON-ready view of ``s`` for ``seat`` (or a spectator; ``gm``: a game-master).
 
     The learning environments call this at every step (issue 14), so it skips
     work on empty zones and masks; ``tests/agents/reference_encoding.py``
     keeps the plain version whose views it must equal.
+
+    ``public``: ``observe(s, None)`` of this very state, when the caller makes
+    views for several seats at once (the web server, after every answer).
+    The entries no seat sees differently are then taken from it - the same
+    list objects, not copies, so none of these views may be changed in place
+    - and only the seat's own are made (:data:`SEAT_KEYS`); the result is
+    equal, key order included.
     """
+    if public is not None:
+        return _seat_part(s, seat, gm, public)
     n = s.n
     d = s.pending
     ab = s.abilities
-    question: dict[str, Any] | None = None
-    if d is not None:
-        kind = d.kind if ab is None or gm else ab.question_for(d, seat)
-        question = {"id": d.id, "seat": d.seat, "kind": kind, "source": d.source}
-        if seat == d.seat:
-            question["options"] = list(d.options)
-    known_in_hands: dict[int, list[int]] = {}
-    if seat is not None:
-        known = s.known
-        if known:
-            get, bit = known.get, 1 << seat
-            for p in range(n):
-                if p != seat:
-                    # A known card anted face down is still "in that player's
-                    # hand" until the reveal: listing it elsewhere would leak the ante.
-                    held = [*s.hands[p], s.ante_choice[p]]
-                    cards = [c for c in held if c >= 0 and get(c, 0) & bit]
-                    if cards:
-                        known_in_hands[p] = sorted(cards)
+    question = _question(s, seat, gm)
+    known_in_hands = _known_in_hands(s, seat) if seat is not None and s.known else {}
     private_look: list[int] = []
     if d is not None and d.kind == SEER_KEEP and seat == d.seat:
         private_look = list(d.options)
@@ -105,6 +99,72 @@ def observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
         #: The D&D abilities as this seat may know them (None: the table has none).
         "abilities": None if ab is None else ab.view(s, seat, gm),
     }
+
+
+#: The entries of ``observe`` that depend on who looks (seat or game-master);
+#: every other one is the same for everyone.
+SEAT_KEYS = (
+    "seat",
+    "hand",
+    "known_in_hands",
+    "my_ante",
+    "private_look",
+    "discard",
+    "question",
+    "abilities",
+)
+
+
+def _seat_part(s: GameState, seat: int | None, gm: bool, public: dict[str, Any]) -> dict[str, Any]:
+    """``observe(s, seat, gm)`` from the spectator's view ``public``: the
+    :data:`SEAT_KEYS` made for ``seat`` as ``observe`` makes them, the rest shared."""
+    view = dict(public)  # observe's key order: replacing an entry keeps its place
+    if seat is None and not gm:
+        return view
+    ab = s.abilities
+    view["question"] = _question(s, seat, gm)
+    view["abilities"] = None if ab is None else ab.view(s, seat, gm)
+    if seat is None:
+        return view
+    d = s.pending
+    view["seat"] = seat
+    view["hand"] = list(s.hands[seat])
+    view["known_in_hands"] = _known_in_hands(s, seat) if s.known else {}
+    view["my_ante"] = s.ante_choice[seat]
+    if d is not None and d.kind == SEER_KEEP and seat == d.seat:
+        view["private_look"] = list(d.options)
+    else:
+        view["private_look"] = []
+    view["discard"] = visible_discards(s, seat)
+    return view
+
+
+def _question(s: GameState, seat: int | None, gm: bool) -> dict[str, Any] | None:
+    """The pending question as ``seat`` may see it (its options only if it is asked)."""
+    d = s.pending
+    if d is None:
+        return None
+    ab = s.abilities
+    kind = d.kind if ab is None or gm else ab.question_for(d, seat)
+    question: dict[str, Any] = {"id": d.id, "seat": d.seat, "kind": kind, "source": d.source}
+    if seat == d.seat:
+        question["options"] = list(d.options)
+    return question
+
+
+def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
+    """The cards ``seat`` knows in other hands (``s.known`` not empty)."""
+    known_in_hands: dict[int, list[int]] = {}
+    get, bit = s.known.get, 1 << seat
+    for p in range(s.n):
+        if p != seat:
+            # A known card anted face down is still "in that player's
+            # hand" until the reveal: listing it elsewhere would leak the ante.
+            held = [*s.hands[p], s.ante_choice[p]]
+            cards = [c for c in held if c >= 0 and get(c, 0) & bit]
+            if cards:
+                known_in_hands[p] = sorted(cards)
+    return known_in_hands
 
 
 def config_for(config: GameConfig, seat: int | None) -> GameConfig:

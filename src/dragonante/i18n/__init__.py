@@ -43,12 +43,13 @@ def catalog(lang: str) -> dict[str, str]:
         isinstance(k, str) and isinstance(v, str) for k, v in data.items()
     ):
         raise CatalogError(f"{lang}.json must be an object of string messages")
+    _loaded[lang] = data
     return data
 
 
 def has(key: str, lang: str = DEFAULT_LANG) -> bool:
     """Whether ``key`` exists (used to pick optional variants such as ``.you``)."""
-    return key in catalog(lang if lang in LANGS else DEFAULT_LANG)
+    return key in (_loaded.get(lang) or catalog(lang if lang in LANGS else DEFAULT_LANG))
 
 
 def t(key: str, lang: str = DEFAULT_LANG, /, **params: Any) -> str:
@@ -61,13 +62,23 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: Any) -> str:
     ``key`` and ``lang`` are positional-only so that messages may have
     placeholders of those names (``{lang}``, ``{key}``).
     """
-    table = catalog(lang if lang in LANGS else DEFAULT_LANG)
+    table = _loaded.get(lang) or catalog(lang if lang in LANGS else DEFAULT_LANG)
     message = table.get(key)
     if message is None:
         message = catalog(DEFAULT_LANG).get(key, key)
     if not params:
         return message
-    return message.format_map(_Params(params))
+    try:
+        # ``params`` is this call's own dict: no copy into _Params unless a
+        # placeholder is missing (the same text either way).
+        return message.format_map(params)
+    except KeyError:
+        return message.format_map(_Params(params))
+
+
+#: The catalogs already read, by language (``t`` is called for every word the
+#: server says: a dict lookup is cheaper than the ``cache`` wrapper's call).
+_loaded: dict[str, dict[str, str]] = {}
 
 
 def error_reason(error: BaseException, lang: str = DEFAULT_LANG, /) -> str:

@@ -159,8 +159,33 @@ MONARCH_GIFT = 3
 SPY_PAYMENT = 2
 
 
+#: Words already made, by (function, value, language): the catalogs and the
+#: cards never change while the program runs, and the server says the same
+#: few hundred card names and amounts over and over.  Only plain ``int``
+#: values are kept (a bool or a float reads differently), and at most
+#: ``_SAID_MAX`` of them.
+_said: dict[tuple[str, int, str], str] = {}
+_SAID_MAX = 4096
+
+
+#: ``Narrator.question`` by (kind, language): it depends on nothing else.
+_questions: dict[tuple[str, str], str] = {}
+
+
+def _keep(key: tuple[str, int, str], text: str) -> str:
+    if len(_said) >= _SAID_MAX:
+        _said.clear()
+    _said[key] = text
+    return text
+
+
 def gold(amount: int, lang: str) -> str:
     """An amount of gold as players say it ("3 gold", Italian "3 mo")."""
+    if type(amount) is int:
+        said = _said.get(("gold", amount, lang))
+        if said is None:
+            said = _keep(("gold", amount, lang), t("unit.gold", lang, n=amount))
+        return said
     return t("unit.gold", lang, n=amount)
 
 
@@ -171,6 +196,15 @@ def card_count(count: int, lang: str) -> str:
 
 def card_label(card: int, lang: str) -> str:
     """A physical card as players say it: name and strength ("Red Dragon (12)")."""
+    if type(card) is int:
+        said = _said.get(("card", card, lang))
+        if said is None:
+            said = _keep(("card", card, lang), _card_label(card, lang))
+        return said
+    return _card_label(card, lang)
+
+
+def _card_label(card: Any, lang: str) -> str:
     if not isinstance(card, int) or not 0 <= card < len(ALL_CARDS):
         return t("word.no_card", lang)
     c = ALL_CARDS[card]
@@ -282,9 +316,23 @@ class Narrator:
 
     # --- names -----------------------------------------------------------
 
+    def is_me(self, seat: Any) -> bool:
+        """Whether ``seat`` names the seat narrated for (says "you").
+
+        Every sentence that depends on ``me`` asks here or in :meth:`is_subject`,
+        never by comparing with ``me`` itself: the web server narrates an event
+        once as a spectator and hands that sentence to every seat for which
+        each of these answers would have been the same (``web/narration.py``).
+        """
+        return bool(seat == self.me)
+
+    def is_subject(self, seat: Any) -> bool:
+        """Whether ``seat``, an event's subject, is the seat narrated for (``.you``)."""
+        return self.me is not None and bool(seat == self.me)
+
     def label(self, seat: int) -> str:
         """A seat as a name: in a table, a list, or as the subject ("You", "Bot 2")."""
-        if seat == self.me:
+        if self.is_me(seat):
             return t("seat.you_label", self.lang)
         return self._name(seat)
 
@@ -292,19 +340,19 @@ class Narrator:
         """A seat as the object of a verb or preposition ("pays 3 gold to you")."""
         if seat == -1:
             return t("seat.stakes", self.lang)
-        if seat == self.me:
+        if self.is_me(seat):
             return t("seat.you_object", self.lang)
         return self._name(seat)
 
     def in_flight_of(self, seat: int) -> str:
         """ "in Bot 2's flight" / "in your flight" (prepositions differ by language)."""
-        if seat == self.me:
+        if self.is_me(seat):
             return t("phrase.in_your_flight", self.lang)
         return t("phrase.in_flight_of", self.lang, name=self._name(seat))
 
     def from_hand_of(self, seat: int) -> str:
         """ "from Bot 2's hand" / "from your hand"."""
-        if seat == self.me:
+        if self.is_me(seat):
             return t("phrase.from_your_hand", self.lang)
         return t("phrase.from_hand_of", self.lang, name=self._name(seat))
 
@@ -382,7 +430,7 @@ class Narrator:
         key = "event.draw.cards"
         if data.get("drawn", 0) < data.get("asked", 0):
             key = "event.draw.cards.short"
-        if data["seat"] == self.me:
+        if self.is_me(data["seat"]):
             key += ".you"
         return t(
             key,
@@ -447,7 +495,7 @@ class Narrator:
             key += ".color"
         if not has(key, lang):
             return None
-        mine = subject is not None and self.me is not None and data.get(subject) == self.me
+        mine = subject is not None and self.is_subject(data.get(subject))
         if mine and has(key + ".you", lang):
             key += ".you"
         text = t(key, lang, **p)
@@ -558,10 +606,16 @@ class Narrator:
 
     def question(self, kind: str) -> str:
         """What a decision asks, in a few words ("play a card")."""
-        key = f"question.{kind}"
-        if has(key, self.lang):
-            return t(key, self.lang)
-        return t("question.unknown", self.lang, kind=kind.replace("_", " "))
+        said = _questions.get((kind, self.lang))
+        if said is None:
+            key = f"question.{kind}"
+            if has(key, self.lang):
+                said = t(key, self.lang)
+            else:
+                said = t("question.unknown", self.lang, kind=kind.replace("_", " "))
+            if len(_questions) < _SAID_MAX:
+                _questions[kind, self.lang] = said
+        return said
 
     def answer_label(self, kind: str, answer: int, ctx: Sequence[int] = ()) -> str:
         """A legal answer as a choice reads, without table context (log, auto answers)."""
@@ -590,11 +644,12 @@ class Narrator:
             return t("answer.all", lang)
         return card_label(answer, lang)
 
-    def prompt(self, state: GameState) -> Prompt | None:
+    def prompt(self, state: GameState, obs: dict[str, Any] | None = None) -> Prompt | None:
         """The narrated seat's pending question with numbered, labelled choices.
 
         None unless the pending question is this seat's.  Reads the
-        observation of this seat, its own question (``state.pending``, which
+        observation of this seat (``obs``, if the caller has already made
+        ``observe(state, me)``), its own question (``state.pending``, which
         the seat is entitled to: it is being asked) and the public
         would-trigger hint.
         """
@@ -602,11 +657,12 @@ class Narrator:
         d = state.pending
         if me is None or d is None or d.seat != me:
             return None
-        obs = observe(state, me)
+        if obs is None:
+            obs = observe(state, me)
         lang = self.lang
         flights: list[list[int]] = obs["flights"]
         owner = {c: p for p, f in enumerate(flights) for c in f}
-        totals = scoring_totals(state)
+        totals: list[int] = []  # made when a seat is the answer (most questions are cards)
         kind = d.kind
         ctx = d.ctx
         cards: list[Option] = []
@@ -619,6 +675,8 @@ class Narrator:
             elif kind == D.ANCESTRY_COLOR:
                 others.append(Option(a, ancestry_label(a, lang)))
             elif kind in D.SEAT_ANSWERS:
+                if not totals:
+                    totals = scoring_totals(state)
                 label = t(
                     "answer.seat",
                     lang,

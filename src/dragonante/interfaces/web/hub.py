@@ -66,6 +66,7 @@ from dragonante.interfaces.web.store import (
 from dragonante.interfaces.web.tables import (
     Client,
     LiveTable,
+    SharedParts,
     abilities_brief,
     gm_events,
     replay_state,
@@ -834,11 +835,18 @@ class Hub:
             return
         # Connections that would get the same frame share one view and one encoding.
         cache: dict[tuple[int | None, bool, str, int], tuple[str, int]] = {}
-        for client in list(table.clients):
+        clients = list(table.clients)
+        # What the views have in common, made once (for one view it costs more than it saves).
+        shared: SharedParts | None = None
+        for client in clients:
             key = (client.seat, client.gm, client.lang, client.log_pos)
             frame = cache.get(key)
             if frame is None:
-                body = seat_view(table, state, client.seat, client.lang, client.log_pos, client.gm)
+                if shared is None and len(clients) > 1:
+                    shared = SharedParts(table, state)
+                body = seat_view(
+                    table, state, client.seat, client.lang, client.log_pos, client.gm, shared
+                )
                 body["type"] = "update"
                 frame = cache[key] = (encode(body), body["log_size"])
             text, client.log_pos = frame

@@ -21,7 +21,7 @@ from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import PLAY_PHASE, Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
 from dragonante.interfaces.web.chat import ChatRoom
-from dragonante.interfaces.web.narration import TableNarrator, t
+from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.store import (
     BOT,
@@ -316,6 +316,25 @@ def gm_events(log: list[Event], start: int = 0) -> list[Event]:
     return [e for e in log[start:] if e[0] is None or e[1] in GM_EVENTS]
 
 
+class SharedParts:
+    """What the updates of one broadcast have in common, made once for all of them.
+
+    ``Hub._broadcast`` builds a view per kind of connection after every
+    answer; the seats' names, the scored flight totals (public), the
+    spectator's view (whose entries no seat sees differently the seats'
+    views share: ``observe(..., public=)``) and the sentences of the new
+    public events are the same for most of them.  Valid only while
+    ``state`` does not change (one broadcast), and the views made with it
+    must not be changed in place (they share lists) - they are encoded.
+    """
+
+    def __init__(self, table: LiveTable, state: GameState) -> None:
+        self.names = table.names()
+        self.totals = scoring_totals(state)
+        self.public = observe(state, None)
+        self.sentences = SharedSentences(self.names, state.config.rules.debt_model)
+
+
 def seat_view(
     table: LiveTable,
     state: GameState,
@@ -323,6 +342,7 @@ def seat_view(
     lang: str,
     since: int,
     gm: bool = False,
+    shared: SharedParts | None = None,
 ) -> dict[str, Any]:
     """What one seat (or a spectator) may know now, plus its events from ``since``.
 
@@ -330,10 +350,13 @@ def seat_view(
     are public (names, what someone is deciding) or the seat's own (trigger
     hints on its own hand, its own question as a sentence with labelled
     answers).  ``gm``: a game-master's spectator view (every character's
-    abilities, no hidden card).
+    abilities, no hidden card).  ``shared``: the parts this broadcast's other
+    views have already made (the result is the same, only cheaper).
     """
-    narrator = TableNarrator(table.names(), lang, seat, state.config.rules.debt_model)
-    view = observe(state, None, gm=True) if gm else observe(state, seat)
+    names = table.names() if shared is None else shared.names
+    public = None if shared is None else shared.public
+    narrator = TableNarrator(names, lang, seat, state.config.rules.debt_model)
+    view = observe(state, None, True, public) if gm else observe(state, seat, False, public)
     hints: list[int] = []
     answers: list[dict[str, Any]] = []
     question = view["question"]
@@ -343,7 +366,7 @@ def seat_view(
         else:
             question["prompt"] = narrator.question(question["kind"])
         if seat is not None and question["seat"] == seat:
-            asked = narrator.prompt(state)
+            asked = narrator.prompt(state, None if gm else view)
             if asked is not None:
                 question["text"], answers = asked
     if seat is not None and not state.over and state.phase == PLAY_PHASE:
@@ -355,7 +378,10 @@ def seat_view(
         "hints": hints,
         "answers": answers,
         # public: the flights are on the table (the terminal client shows them)
-        "totals": scoring_totals(state),
-        "events": narrator.events(gm_events(log_, since) if gm else events_for(log_, seat, since)),
+        "totals": scoring_totals(state) if shared is None else shared.totals,
+        "events": narrator.events(
+            gm_events(log_, since) if gm else events_for(log_, seat, since),
+            None if shared is None else shared.sentences,
+        ),
         "log_size": len(log_),
     }

@@ -52,7 +52,7 @@ def test_survivors_are_frozen_and_thawed_when_memory_grows(watch: GcWatch):
 
     # Allocated blocks past ``growth`` times those after the last thaw: the
     # next full collection thaws (a smaller growth keeps the test's memory small).
-    watch.growth = 1.25
+    watch.factor = 1.25
     keep = [Node() for _ in range(sys.getallocatedblocks() // 3)]
     gc.collect()  # finds memory grown by a third: examines everything
     # (automatic full collections while ``keep`` grew may have thawed too)
@@ -82,3 +82,37 @@ def test_pauses_are_recorded_and_nothing_frozen_without_refreeze():
         assert gc.get_freeze_count() == 0 and w.thaws == 0
     finally:
         w.close()
+
+
+def test_the_growth_factor_adapts_to_what_thaws_free(watch: GcWatch):
+    """A heap that grows by live objects (a server filling up) makes thaws rarer;
+    one that grows by garbage brings the factor back (``GcWatch``'s docstring)."""
+    gc.collect()  # the first thaw: it sets the base and learns nothing
+    assert watch.factor == 4.0 and watch.thaws == 1  # a new server fills up: twice ``growth``
+    keep = [Node() for _ in range(sys.getallocatedblocks() // 2)]  # live growth
+    watch.factor = 1.25
+    gc.collect()
+    assert watch.thaws == 2 and watch.factor == 2.5, "little freed: the next thaw waits longer"
+    blocks_before, blocks_after = watch.thaw_log[-1][1:]
+    assert blocks_before - blocks_after < len(keep) / 4
+
+    watch._adapt(grown=1000, freed=100)
+    assert watch.factor == 5.0
+    for _ in range(5):
+        watch._adapt(grown=1000, freed=0)
+    assert watch.factor == watch.max_growth == 16.0
+    watch._adapt(grown=1000, freed=300)  # between a quarter and a half: unchanged
+    assert watch.factor == 16.0
+    watch._adapt(grown=1000, freed=600)  # mostly garbage: back to the configured growth
+    assert watch.factor == watch.growth == 2.0
+    del keep
+
+
+def test_young_thresholds_are_set_while_the_watch_runs_then_restored():
+    before = gc.get_threshold()
+    w = GcWatch(young=(10_000, 5))
+    try:
+        assert gc.get_threshold() == (10_000, 5, before[2])
+    finally:
+        w.close()
+    assert gc.get_threshold() == before

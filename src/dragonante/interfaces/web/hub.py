@@ -24,6 +24,7 @@ import gc
 import json
 import logging
 import secrets
+import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -158,11 +159,14 @@ class Settings:
     turn_min: float = 10.0
     #: Freeze what survives each full garbage collection, so the next examines
     #: only newer objects; examine everything again once the interpreter's
-    #: memory has doubled or ``thaw_after`` seconds have passed (``stats.GcWatch``):
-    #: full-collection pauses of tens of milliseconds instead of hundreds
-    #: with a thousand tables (``docs/benchmarks.md``, "Web server load").
+    #: memory has grown a few times or ``thaw_after`` seconds have passed
+    #: (``stats.GcWatch``): full-collection pauses of tens of milliseconds
+    #: instead of hundreds with a thousand tables (``docs/benchmarks.md``,
+    #: "Web server load").  Also sets the collector's thresholds while the
+    #: hub runs (``young_threshold``; None leaves CPython's).
     refreeze: bool = True
     thaw_after: float = 600.0
+    young_threshold: tuple[int, int] | None = (10_000, 5)
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -194,7 +198,11 @@ class Hub:
         self.answers_accepted = 0
         self._inflight: set[asyncio.Future[None]] = set()
         self.loop_lag_ms: deque[float] = deque(maxlen=5000)
-        self.gc = GcWatch(self.settings.refreeze, self.settings.thaw_after)
+        self.gc = GcWatch(
+            self.settings.refreeze,
+            self.settings.thaw_after,
+            young=self.settings.young_threshold if self.settings.refreeze else None,
+        )
         st = self.settings
         self.limiters = {
             "tables": RateLimiter(st.limit_tables, st.limit_window),
@@ -295,6 +303,9 @@ class Hub:
                 },
                 "frozen": gc.get_freeze_count(),
                 "thaws": self.gc.thaws,
+                "thaw_log": [list(t) for t in self.gc.thaw_log],
+                "growth_factor": self.gc.factor,
+                "blocks": sys.getallocatedblocks(),
             },
         }
 

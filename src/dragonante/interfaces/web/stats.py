@@ -38,6 +38,24 @@ class GcWatch:
     under about ``growth - 1`` times the live objects, as with any
     generational collector; the long pauses come as rarely as that allows.
 
+    The factor adapts.  A server filling up (tables opening, games growing
+    their logs) grows by live objects, not garbage, and every doubling would
+    cost a pause as long as the heap is big.  So each thaw compares what it
+    freed with what had grown since the last: when less than a quarter of
+    the growth was garbage, the next thaw waits for twice the factor (up to
+    ``max_growth``); when at least half was, the factor returns to
+    ``growth``.  The bound on dead memory holds wherever garbage is what
+    grows; where it is not, there is little garbage to bound.
+
+    ``young``: the collector's first two thresholds while the watch runs
+    (restored by :meth:`close`).  CPython collects the youngest objects
+    after every 700 allocations net; a server building four seat views per
+    answer allocates that many in a fraction of an answer, so at a thousand
+    tables it collected ~36 times a second (4.6 % of the event loop's time)
+    and promoted views still being sent.  Every 10,000, with a middle
+    generation collected every 5th time, the young collections take less
+    than half the time in all (``docs/benchmarks.md``).
+
     The growth is read from ``sys.getallocatedblocks`` (a walk over the
     allocator's arenas, ~0.1 ms), not ``gc.get_freeze_count``: that one walks
     every frozen object, ~60 ms with a thousand tables' objects, and it ran
@@ -45,7 +63,12 @@ class GcWatch:
     """
 
     def __init__(
-        self, refreeze: bool = False, thaw_after: float = 600.0, growth: float = 2.0
+        self,
+        refreeze: bool = False,
+        thaw_after: float = 600.0,
+        growth: float = 2.0,
+        max_growth: float = 16.0,
+        young: tuple[int, int] | None = None,
     ) -> None:
         self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
         #: Time spent collecting since start-up, by generation (ms): how much
@@ -55,12 +78,23 @@ class GcWatch:
         self.refreeze = refreeze
         self.thaw_after = thaw_after
         self.growth = growth
+        self.max_growth = max_growth
+        #: The growth factor the next thaw waits for (adapts between the two
+        #: above); the first waits for twice ``growth``: a new server fills up.
+        self.factor = min(2 * growth, max_growth)
         #: Full collections that started with everything unfrozen.
         self.thaws = 0
+        #: The thaws' pauses (ms) and the blocks before and after each one.
+        self.thaw_log: deque[tuple[float, int, int]] = deque(maxlen=100)
+        self._before = 0
         self._thawed_at = time.monotonic()
         self._thawing = False
         #: Allocated blocks right after the last collection that examined everything.
         self._base = 0
+        self._thresholds = gc.get_threshold()
+        self._young = young
+        if young is not None:
+            gc.set_threshold(*young, self._thresholds[2])
         gc.callbacks.append(self._callback)
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
@@ -72,9 +106,10 @@ class GcWatch:
             if full:
                 now = time.monotonic()
                 blocks = sys.getallocatedblocks()
-                if blocks >= self.growth * self._base or now - self._thawed_at >= self.thaw_after:
+                if blocks >= self.factor * self._base or now - self._thawed_at >= self.thaw_after:
                     self._thawed_at = now
                     self._thawing = True
+                    self._before = blocks
                     gc.unfreeze()
             self._started = time.perf_counter()
             return
@@ -88,11 +123,25 @@ class GcWatch:
             if self._thawing:
                 self._thawing = False
                 self.thaws += 1
-                self._base = sys.getallocatedblocks()
+                after = sys.getallocatedblocks()
+                self.thaw_log.append((round(ms, 1), self._before, after))
+                self._adapt(grown=self._before - self._base, freed=self._before - after)
+                self._base = after
+
+    def _adapt(self, grown: int, freed: int) -> None:
+        """The next thaw's growth factor, from what this one found (class docstring)."""
+        if grown <= 0 or self._base == 0:
+            return  # the first thaw, or nothing grew: nothing to learn
+        if freed < grown / 4:
+            self.factor = min(self.factor * 2, self.max_growth)
+        elif freed >= grown / 2:
+            self.factor = self.growth
 
     def close(self) -> None:
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._callback)
+        if self._young is not None:
+            gc.set_threshold(*self._thresholds)
 
 
 def percentile(data: list[float], q: float) -> float | None:

@@ -233,7 +233,10 @@ def test_hostile_messages_from_a_page_are_refused(browser: Any, server: ServerPr
     )
     assert out["forged"] == [["bad_token"], 4401]
     assert out["bob"] == ["not_your_turn", "malformed", "bad_field", "too_large"]
-    assert out["huge"] == 1009
+    # Closed as too big.  Uncompressed (``serve``'s default), the server refuses
+    # the frame from its header and closes while the browser is still sending
+    # it, so the browser may see the reset (1006) before the close frame (1009).
+    assert out["huge"] in (1009, 1006)
     assert http_step(server, code) == 0  # nothing changed
     # The page itself still plays: its answer is accepted.
     page.locator("#question .answer").first.click()

@@ -140,8 +140,8 @@ class GcWatch:
     def close(self) -> None:
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._callback)
-        if self._young is not None:
-            gc.set_threshold(*self._thresholds)
+        if self._young is not None and gc.get_threshold()[:2] == self._young:
+            gc.set_threshold(*self._thresholds)  # unless someone has changed them since
 
 
 def percentile(data: list[float], q: float) -> float | None:

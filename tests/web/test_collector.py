@@ -88,7 +88,7 @@ def test_the_growth_factor_adapts_to_what_thaws_free(watch: GcWatch):
     """A heap that grows by live objects (a server filling up) makes thaws rarer;
     one that grows by garbage brings the factor back (``GcWatch``'s docstring)."""
     gc.collect()  # the first thaw: it sets the base and learns nothing
-    assert watch.factor == 4.0 and watch.thaws == 1  # a new server fills up: twice ``growth``
+    assert watch.factor == 8.0 and watch.thaws == 1  # a new server fills up: 4 x ``growth``
     keep = [Node() for _ in range(sys.getallocatedblocks() // 2)]  # live growth
     watch.factor = 1.25
     gc.collect()

@@ -116,3 +116,19 @@ def test_young_thresholds_are_set_while_the_watch_runs_then_restored():
     finally:
         w.close()
     assert gc.get_threshold() == before
+
+
+def test_a_full_collection_is_started_when_one_is_due():
+    w = GcWatch(refreeze=True, full_every=3600.0)
+    try:
+        gc.collect()
+        assert not w.collect_if_due(), "one just ran"
+        fulls = sum(1 for _ms, gen in w.pauses_ms if gen == 2)
+        w.full_every = 0.0
+        assert w.collect_if_due()
+        assert sum(1 for _ms, gen in w.pauses_ms if gen == 2) == fulls + 1
+        w.full_every = None
+        assert not w.collect_if_due()
+    finally:
+        w.close()
+        gc.unfreeze()

@@ -167,6 +167,8 @@ class Settings:
     refreeze: bool = True
     thaw_after: float = 600.0
     young_threshold: tuple[int, int] | None = (10_000, 5)
+    #: Seconds between full collections the server starts itself (``GcWatch.full_every``).
+    full_every: float | None = 5.0
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -202,6 +204,7 @@ class Hub:
             self.settings.refreeze,
             self.settings.thaw_after,
             young=self.settings.young_threshold if self.settings.refreeze else None,
+            full_every=self.settings.full_every if self.settings.refreeze else None,
         )
         st = self.settings
         self.limiters = {
@@ -316,6 +319,7 @@ class Hub:
             before = loop.time()
             await asyncio.sleep(interval)
             self.loop_lag_ms.append(max(0.0, (loop.time() - before - interval) * 1000))
+            self.gc.collect_if_due()
 
     async def close(self) -> None:
         """Stop bots and timers, let answers being committed finish, drop clients."""

@@ -56,6 +56,14 @@ class GcWatch:
     generation collected every 5th time, the young collections take less
     than half the time in all (``docs/benchmarks.md``).
 
+    ``full_every``: with the survivors frozen, a full collection examines
+    what was promoted since the last one, so its pause grows with the time
+    between them; CPython starts one only once that much exceeds a quarter
+    of the old generation, which at a thousand tables meant one every ~25 s
+    of ~200 ms.  :meth:`collect_if_due` (called by the hub's watch loop)
+    starts one when ``full_every`` seconds have passed without: the same
+    work in pauses of tens of milliseconds.
+
     The growth is read from ``sys.getallocatedblocks`` (a walk over the
     allocator's arenas, ~0.1 ms), not ``gc.get_freeze_count``: that one walks
     every frozen object, ~60 ms with a thousand tables' objects, and it ran
@@ -69,6 +77,7 @@ class GcWatch:
         growth: float = 2.0,
         max_growth: float = 16.0,
         young: tuple[int, int] | None = None,
+        full_every: float | None = None,
     ) -> None:
         self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
         #: Time spent collecting since start-up, by generation (ms): how much
@@ -94,6 +103,8 @@ class GcWatch:
         self._thawing = False
         #: Allocated blocks right after the last collection that examined everything.
         self._base = 0
+        self.full_every = full_every
+        self._last_full = time.monotonic()
         self._thresholds = gc.get_threshold()
         self._young = young
         if young is not None:
@@ -121,6 +132,8 @@ class GcWatch:
         self.pauses_ms.append((ms, generation))
         if 0 <= generation < len(self.total_ms):
             self.total_ms[generation] += ms
+        if generation == FULL:
+            self._last_full = time.monotonic()
         if full:
             gc.freeze()
             if self._thawing:
@@ -130,6 +143,13 @@ class GcWatch:
                 self.thaw_log.append((round(ms, 1), self._before, after))
                 self._adapt(grown=self._before - self._base, freed=self._before - after)
                 self._base = after
+
+    def collect_if_due(self) -> bool:
+        """Start a full collection if ``full_every`` seconds passed without one."""
+        if self.full_every is None or time.monotonic() - self._last_full < self.full_every:
+            return False
+        gc.collect()
+        return True
 
     def _adapt(self, grown: int, freed: int) -> None:
         """The next thaw's growth factor, from what this one found (class docstring)."""

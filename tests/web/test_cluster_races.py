@@ -13,7 +13,8 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import Any
 
 import psycopg
 import pytest
@@ -114,6 +115,44 @@ def test_identical_relay_messages_in_one_batch_all_arrive(db: str) -> None:
             await listener.close()
             await hub.close()  # also its garbage-collector hook
             await cluster.close()
+            writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_relayed_socket_that_closes_leaves_no_relay_behind(db: str) -> None:
+    """A browser whose socket landed on a process that does not own its table
+    goes away while the owner has nothing more to send: the relay must end
+    (it used to wait for the owner's next frame for ever, one per socket)."""
+
+    async def scenario() -> None:
+        writer = Writer(open_database(db))
+        hub = Hub(writer, Settings(bot_delay=0))
+        cluster = Cluster(hub, object(), ClusterSettings(lease=120))
+        await cluster.start()
+        try:
+            incoming: asyncio.Queue[dict[str, object]] = asyncio.Queue()
+            sent: list[dict[str, object]] = []
+
+            async def receive() -> dict[str, object]:
+                return await incoming.get()
+
+            async def send(message: MutableMapping[str, Any]) -> None:
+                sent.append(dict(message))
+
+            scope = {"type": "websocket", "path": "/ws/ABCDEF", "headers": []}
+            incoming.put_nowait({"type": "websocket.connect"})
+            relay = asyncio.create_task(cluster.relay_socket("elsewhere", scope, receive, send))
+            await _until(lambda: len(cluster.relays) == 1)
+            (cid,) = cluster.relays
+            cluster._to_relay(cid, {"type": "websocket.accept"})  # the owner accepts
+            await _until(lambda: bool(sent))
+            incoming.put_nowait({"type": "websocket.disconnect", "code": 1001})
+            await asyncio.wait_for(relay, 5)
+            assert cluster.relays == {} and sent[0]["type"] == "websocket.accept"
+        finally:
+            await cluster.close()
+            await hub.close()
             writer.close()
 
     asyncio.run(scenario())

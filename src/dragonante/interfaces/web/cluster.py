@@ -730,6 +730,9 @@ class Cluster:
                 if message["type"] == "websocket.disconnect":
                     self._post(owner, {"k": "wg", "c": cid, "code": message.get("code", 1000)})
                     gone.set()
+                    # Wake the loop below: it may be waiting for a frame the
+                    # owner will never send, and would hold the relay for ever.
+                    relay.queue.put_nowait({"type": "relay.gone"})
                     return
                 if message.get("text") is not None:
                     self._frame(owner, "i", cid, message["text"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import secrets
 import time
 from collections.abc import Callable, Iterator, MutableMapping
@@ -18,14 +17,12 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlalchemy import create_engine, text
 
 from dragonante.interfaces.web.cluster import Cluster, ClusterSettings
-from dragonante.interfaces.web.db import database_url, open_database
+from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import Hub, Settings
 from dragonante.interfaces.web.writer import Writer
-
-PG_URL = os.environ.get("DRAGONANTE_TEST_PG_URL", "")
+from tests.web.pg import PG_URL, fresh_schema
 
 pytestmark = pytest.mark.skipif(
     not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test several processes"
@@ -34,15 +31,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def db() -> Iterator[str]:
-    schema = "races_" + secrets.token_hex(4)
-    engine = create_engine(database_url(PG_URL))
-    with engine.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    with engine.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    engine.dispose()
+    with fresh_schema("races") as url:
+        yield url
 
 
 async def _until(check: Callable[[], bool], seconds: float = 10.0) -> None:

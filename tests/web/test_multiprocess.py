@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 import signal
 import subprocess
 import sys
@@ -31,8 +30,7 @@ from dragonante.engine.records import digest, record_from_dict, replay
 from dragonante.interfaces.web.db import database_url
 from tests.web.helpers import LiveServer, Seat, free_port, make_table, play
 from tests.web.leaks import check_frames
-
-PG_URL = os.environ.get("DRAGONANTE_TEST_PG_URL", "")
+from tests.web.pg import PG_URL, fresh_schema
 
 pytestmark = pytest.mark.skipif(
     not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test several processes"
@@ -86,15 +84,8 @@ def seat_at(server: Server, code: str, token: str | None) -> Seat:
 
 @pytest.fixture(scope="module")
 def db() -> Iterator[str]:
-    schema = "multi_" + secrets.token_hex(4)
-    engine = create_engine(database_url(PG_URL))
-    with engine.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    with engine.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    engine.dispose()
+    with fresh_schema("multi") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

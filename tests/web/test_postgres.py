@@ -8,9 +8,7 @@ local PostgreSQL and sets it); skipped otherwise.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import secrets
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,8 +24,7 @@ from dragonante.interfaces.web.db import database_url, open_database
 from dragonante.interfaces.web.store import BOT, SeatInfo
 from dragonante.interfaces.web.writer import Batch, StorageError, Writer
 from tests.web.helpers import LiveServer, Seat, make_table, play
-
-PG_URL = os.environ.get("DRAGONANTE_TEST_PG_URL", "")
+from tests.web.pg import PG_URL, fresh_schema
 
 pytestmark = pytest.mark.skipif(
     not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test PostgreSQL"
@@ -70,23 +67,15 @@ def test_a_game_on_postgresql_survives_a_restart():
 def fenced() -> Iterator[tuple[Writer, str]]:
     """A writer fenced as process ``me`` on a fresh schema (dropped afterwards),
     and the schema's URL for a second connection playing the other process."""
-    schema = "fence_" + secrets.token_hex(4)
-    admin = create_engine(database_url(PG_URL))
-    with admin.begin() as c:
-        c.execute(text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    url = f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    writer = Writer(open_database(url))
+    with fresh_schema("fence") as url:
+        writer = Writer(open_database(url))
 
-    def fence(s: Session, batch: Batch) -> None:
-        ownership_fence(s, batch, "me")
+        def fence(s: Session, batch: Batch) -> None:
+            ownership_fence(s, batch, "me")
 
-    writer.add_fence(fence)
-    yield writer, url
-    writer.close()
-    with admin.begin() as c:
-        c.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+        writer.add_fence(fence)
+        yield writer, url
+        writer.close()
 
 
 def _answer(code: str, n: int) -> Callable[[Session], None]:

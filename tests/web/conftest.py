@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, ServerProcess, WatchedBrowser
 from tests.web.helpers import LiveServer
+
+# The pages the running test opened (cleared before each test), for the report.
+WATCHES: list[PageWatch] = []
 
 
 @pytest.fixture(scope="module")
@@ -29,5 +32,28 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
+        yield WatchedBrowser(b, WATCHES)
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def _forget_pages() -> None:
+    WATCHES.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test reports what its pages saw and its server's log.
+
+    Timeouts in a real browser are the failures hardest to rerun: the report
+    must carry the evidence (page errors, frames, what was on screen).
+    """
+    report = yield
+    if report.when == "call" and report.failed:
+        for i, watch in enumerate(WATCHES):
+            report.sections.append((f"page {i}", watch.report()))
+        for name, value in getattr(item, "funcargs", {}).items():
+            if isinstance(value, ServerProcess) and value.log.exists():
+                tail = value.log.read_text(errors="replace")[-4000:]
+                report.sections.append((f"server log ({name})", tail))
+    return report

@@ -12,7 +12,14 @@ concurrent tables stays constant until the time is up.  The run measures
 
 By default the server is started for the run as a separate process (so the
 clients and the server do not share one core's event loop), on a fresh
-SQLite file, and stopped at the end.  Only loopback addresses are ever
+SQLite file, and stopped at the end.  With several server processes on
+PostgreSQL there are two ways to share the tables: ``serve --workers N`` on
+one port (the kernel spreads connections, so most seats are relayed to their
+table's process), or, with ``affinity``, N separate ``serve --affinity``
+processes on N ports, the clients playing the part of a proxy that routes
+each table to one process: every request naming a table goes to the process
+chosen by a hash of its code (creations go round the processes), and the
+table moves there once (``web/cluster.py``, "Table affinity").  Only loopback addresses are ever
 contacted; the run is bounded in time and stops by itself.
 
 The clients usually share the machine's cores with the server they measure,
@@ -44,6 +51,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
@@ -93,6 +101,9 @@ class LoadSettings:
     client_procs: int = 1
     #: Run the clients' event loop on uvloop when it is installed.
     uvloop: bool = True
+    #: With ``server_workers`` N: N ``serve --affinity`` processes on N ports,
+    #: each table's requests routed to one of them by its code (PostgreSQL).
+    affinity: bool = False
 
 
 @dataclass(slots=True)
@@ -127,6 +138,13 @@ class LoadReport:
     #: ... the WebSockets opened, and how many of them the server compresses.
     sockets: int = 0
     deflate_sockets: int = 0
+    #: The server processes were separate ``serve --affinity`` on their own
+    #: ports, each table routed to one of them ...
+    affinity: bool = False
+    #: ... and the tables that moved to the process their requests reached.
+    moved_tables: int = 0
+    #: Every process's ``/api/stats`` when there were several ports.
+    servers: list[dict[str, Any]] = field(default_factory=list)
 
     @staticmethod
     def percentiles(samples: list[float]) -> dict[str, float]:
@@ -185,6 +203,14 @@ class LoadReport:
             f"tables: {self.tables} concurrent x {self.players} seats, think {self.think_ms:g} ms, "
             f"{self.seconds:.1f} s, {self.server_workers} server process(es)",
             f"games: {self.games_started} started, {self.games_finished} finished",
+            *(
+                [
+                    f"routing: each table's requests to one of {self.server_workers} server "
+                    f"processes by its code (--affinity); {self.moved_tables} tables moved to it"
+                ]
+                if self.affinity
+                else []
+            ),
             f"answers: {self.answers} ({d['answers_per_second']:.0f}/s)",
             f"frames received: {self.frames_received} ({d['frames_per_second']:.0f}/s, "
             f"{self.bytes_received / 1e6:.1f} MB)",
@@ -257,11 +283,17 @@ def _wait_up(base: str, proc: subprocess.Popen[bytes] | None) -> None:
     raise LoadError(f"the server at {base} did not answer within {START_TIMEOUT:.0f} s")
 
 
+def route(bases: tuple[str, ...], code: str) -> str:
+    """The server a request naming table ``code`` goes to: one per table, as
+    a proxy hashing the table code would choose (stable across runs)."""
+    return bases[zlib.crc32(code.encode()) % len(bases)]
+
+
 class _Run:
-    def __init__(self, settings: LoadSettings, base: str, report: LoadReport) -> None:
+    def __init__(self, settings: LoadSettings, bases: tuple[str, ...], report: LoadReport) -> None:
         self.s = settings
-        self.base = base
-        self.ws_base = "ws" + base[4:]
+        self.bases = bases
+        self.made = 0
         self.report = report
         self.rng = random.Random(settings.seed)
         self.deadline = 0.0
@@ -271,11 +303,15 @@ class _Run:
         s = self.s
         config = {"players": s.players, "gold_per_player": s.gold_per_player}
 
+        create = self.bases[self.made % len(self.bases)]  # creations go round
+        self.made += 1
+
         def setup() -> tuple[str, list[str]]:
-            made = _http(self.base, "POST", "/api/tables", {"config": config})
+            made = _http(create, "POST", "/api/tables", {"config": config})
             code = made["code"]
+            base = route(self.bases, code)
             tokens = [
-                _http(self.base, "POST", f"/api/tables/{code}/seats", {"name": f"P{p}"})["token"]
+                _http(base, "POST", f"/api/tables/{code}/seats", {"name": f"P{p}"})["token"]
                 for p in range(s.players)
             ]
             return code, tokens
@@ -291,7 +327,7 @@ class _Run:
         steady, deadline = self.steady, self.deadline
         perf, mono, loads = time.perf_counter, time.monotonic, orjson.loads
         async with connect(
-            f"{self.ws_base}/ws/{code}",
+            f"ws{route(self.bases, code)[4:]}/ws/{code}",
             max_size=2**22,
             compression="deflate" if self.s.compression else None,
             # A browser's WebSocket sends no pings (the server's are answered),
@@ -382,7 +418,12 @@ class _Run:
                 ]
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 30)
                 await asyncio.to_thread(
-                    _http, self.base, "POST", f"/api/tables/{code}/start", None, tokens[0]
+                    _http,
+                    route(self.bases, code),
+                    "POST",
+                    f"/api/tables/{code}/start",
+                    None,
+                    tokens[0],
                 )
                 self.report.games_started += 1
                 await asyncio.gather(*seats)
@@ -425,7 +466,7 @@ def _run_loop(
         runner.run(main)
 
 
-def _play(settings: LoadSettings, base: str, start_at: float) -> LoadReport:
+def _play(settings: LoadSettings, bases: tuple[str, ...], start_at: float) -> LoadReport:
     """Play ``settings.tables`` table slots in this process; the report of this share.
 
     The cyclic collector is made rare for the run (see the module's docstring)
@@ -448,7 +489,7 @@ def _play(settings: LoadSettings, base: str, start_at: float) -> LoadReport:
     started = time.monotonic() + max(0.0, start_at - time.time())
     cpu = time.process_time()
     try:
-        _run_loop(factory, _Run(settings, base, report).main(start_at))
+        _run_loop(factory, _Run(settings, bases, report).main(start_at))
     finally:
         report.client_cpu_s = time.process_time() - cpu
         gc.set_threshold(*thresholds)
@@ -458,7 +499,7 @@ def _play(settings: LoadSettings, base: str, start_at: float) -> LoadReport:
     return report
 
 
-def _play_in_processes(settings: LoadSettings, base: str, procs: int) -> LoadReport:
+def _play_in_processes(settings: LoadSettings, bases: tuple[str, ...], procs: int) -> LoadReport:
     """Share the table slots out among ``procs`` client processes and merge their reports.
 
     The processes are spawned (not forked: the caller may have threads) and all
@@ -478,7 +519,7 @@ def _play_in_processes(settings: LoadSettings, base: str, procs: int) -> LoadRep
     ]
     cpu = time.process_time()
     with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(_play, share, base, start_at) for share in shares]
+        futures = [pool.submit(_play, share, bases, start_at) for share in shares]
         parts = [f.result() for f in futures]
     report = parts[0]
     report.tables = settings.tables
@@ -489,87 +530,119 @@ def _play_in_processes(settings: LoadSettings, base: str, procs: int) -> LoadRep
     return report
 
 
+def _server_command(settings: LoadSettings, port: int, db: str) -> list[str]:
+    """``dragonante serve`` as the run wants it: bots at machine speed, no limits."""
+    cmd = [
+        sys.executable,
+        "-c",
+        "from dragonante.interfaces.cli import main; main()",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "warning",
+        # Bots answering at machine speed exceed a person's message rate.
+        "--max-rate",
+        "10000",
+        # Every table and seat comes from this one address: no per-address limits.
+        "--limit-tables",
+        "0",
+        "--limit-seats",
+        "0",
+        "--limit-sockets",
+        "0",
+        "--max-sockets-per-address",
+        "0",
+        "--max-tables",
+        "0",
+        "--max-sockets",
+        "0",
+    ]
+    if settings.affinity:
+        cmd.append("--affinity")  # one process on this port
+    else:
+        cmd += ["--workers", str(settings.server_workers)]
+    if settings.server_compression:
+        cmd.append("--ws-compression")
+    return cmd
+
+
 def run_load(settings: LoadSettings, progress: Callable[[str], Any] | None = None) -> LoadReport:
-    """Run the benchmark; starts (and stops) a server unless ``settings.url`` is given."""
+    """Run the benchmark; starts (and stops) the server unless ``settings.url`` is given."""
     say = progress or (lambda _msg: None)
-    proc: subprocess.Popen[bytes] | None = None
+    procs_started: list[subprocess.Popen[bytes]] = []
     tmp = tempfile.TemporaryDirectory(prefix="dragonante-load-")
-    server_log = os.path.join(tmp.name, "server.log")
+    logs: list[str] = []
     if settings.client_procs < 1:
         raise LoadError("--client-procs must be at least 1")
+    shared = (settings.db or "").startswith("postgres")
     if settings.url:
+        if settings.affinity:
+            raise LoadError("--affinity starts its own servers: it cannot be used with --url")
         base = settings.url.rstrip("/")
         if not base.startswith(("http://", "https://")):
             raise LoadError("--url must start with http:// or https://")
         _check_loopback(base)
+        bases: tuple[str, ...] = (base,)
     else:
-        if settings.server_workers > 1 and not (settings.db or "").startswith("postgres"):
+        if settings.server_workers > 1 and not shared:
             raise LoadError("--server-workers above 1 needs --db postgresql://...")
-        port = _free_port()
-        base = f"http://127.0.0.1:{port}"
+        if settings.affinity and not shared:
+            raise LoadError("--affinity needs --db postgresql://...")
         db = settings.db or os.path.join(tmp.name, "load.sqlite3")
-        cmd = [
-            sys.executable,
-            "-c",
-            "from dragonante.interfaces.cli import main; main()",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            db,
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "warning",
-            # Bots answering at machine speed exceed a person's message rate.
-            "--max-rate",
-            "10000",
-            # Every table and seat comes from this one address: no per-address limits.
-            "--limit-tables",
-            "0",
-            "--limit-seats",
-            "0",
-            "--limit-sockets",
-            "0",
-            "--max-sockets-per-address",
-            "0",
-            "--max-tables",
-            "0",
-            "--max-sockets",
-            "0",
-            "--workers",
-            str(settings.server_workers),
-        ]
-        if settings.server_compression:
-            cmd.append("--ws-compression")
-        say(f"starting a server on {base} ...")
-        with open(server_log, "wb") as out:
-            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out)
+        ports = [_free_port() for _ in range(settings.server_workers if settings.affinity else 1)]
+        bases = tuple(f"http://127.0.0.1:{port}" for port in ports)
+        say(f"starting a server on {', '.join(bases)} ...")
+        for port in ports:
+            logs.append(os.path.join(tmp.name, f"server-{port}.log"))
+            with open(logs[-1], "wb") as out:
+                procs_started.append(
+                    subprocess.Popen(
+                        _server_command(settings, port, db),
+                        stdout=subprocess.DEVNULL,
+                        stderr=out,
+                    )
+                )
     try:
-        try:
-            _wait_up(base, proc)
-        except LoadError as e:
-            with open(server_log, encoding="utf-8", errors="replace") as f:
-                tail = f.read()[-2000:].strip()
-            raise LoadError(f"{e}{': ' + tail if tail else ''}") from None
+        for i, base in enumerate(bases):
+            try:
+                _wait_up(base, procs_started[i] if procs_started else None)
+            except LoadError as e:
+                tail = ""
+                if logs:
+                    with open(logs[i], encoding="utf-8", errors="replace") as f:
+                        tail = f.read()[-2000:].strip()
+                raise LoadError(f"{e}{': ' + tail if tail else ''}") from None
         procs = min(settings.client_procs, settings.tables)
         say(f"playing {settings.tables} tables for {settings.seconds:g} s ...")
         if procs > 1:
-            report = _play_in_processes(settings, base, procs)
+            report = _play_in_processes(settings, bases, procs)
         else:
-            report = _play(settings, base, time.time())
+            report = _play(settings, bases, time.time())
         report.server_workers = settings.server_workers if not settings.url else 1
         report.client_procs = procs
-        try:
-            report.server = _http(base, "GET", "/api/stats")
-        except (urllib.error.URLError, OSError, ValueError):
-            report.server = {}
+        report.affinity = settings.affinity
+        stats = []
+        for base in bases:
+            try:
+                stats.append(_http(base, "GET", "/api/stats"))
+            except (urllib.error.URLError, OSError, ValueError):
+                stats.append({})
+        report.server = stats[0]
+        if len(stats) > 1:
+            report.servers = stats
+        report.moved_tables = sum(int(st.get("cluster", {}).get("moved_in", 0)) for st in stats)
         return report
     finally:
-        if proc is not None:
+        for proc in procs_started:
             proc.terminate()
+        for proc in procs_started:
             try:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:

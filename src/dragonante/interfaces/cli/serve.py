@@ -113,6 +113,7 @@ def serve(
     ] = None,
     workers: Annotated[int, typer.Option(help=helptext("opt.serve_workers"), min=1, max=64)] = 1,
     lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
+    affinity: Annotated[bool, typer.Option(help=helptext("opt.serve_affinity"))] = False,
     ws_compression: Annotated[
         bool,
         typer.Option(
@@ -194,6 +195,10 @@ def serve(
     shared = engine.dialect.name == "postgresql"
     if workers > 1 and not shared:
         fail(t("serve.error.workers_sqlite", lang))
+    if affinity and not shared:
+        fail(t("serve.error.affinity_sqlite", lang))
+    if affinity and workers > 1:
+        fail(t("serve.error.affinity_workers", lang))
     settings = Settings(
         bot_delay=bot_delay,
         rate=max_rate,
@@ -217,7 +222,7 @@ def serve(
         # Sweep often enough that short settings (tests, demos) are honoured.
         sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
     )
-    cluster = ClusterSettings(lease=lease) if shared else None
+    cluster = ClusterSettings(lease=lease, affinity=affinity) if shared else None
     database = repr(engine.url)
     if workers > 1:
         typer.echo(
@@ -279,6 +284,7 @@ def loadtest(
     client_procs: Annotated[
         int, typer.Option(help=helptext("opt.load_client_procs"), min=1, max=16)
     ] = 1,
+    affinity: Annotated[bool, typer.Option(help=helptext("opt.load_affinity"))] = False,
     as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
     lang: LangOpt = None,
 ) -> None:
@@ -291,6 +297,10 @@ def loadtest(
     from dragonante.sim.load import LoadError, LoadSettings, run_load
 
     lang = check_lang(lang)
+    if affinity and url:
+        fail(t("load.error.affinity_url", lang))
+    if affinity and not (db or "").startswith("postgres"):
+        fail(t("load.error.affinity_db", lang))
     settings = LoadSettings(
         tables=tables,
         seconds=seconds,
@@ -304,6 +314,7 @@ def loadtest(
         compression=compression,
         server_compression=server_compression,
         client_procs=client_procs,
+        affinity=affinity,
     )
     try:
         report = run_load(settings, progress=None if as_json else typer.echo)
@@ -331,6 +342,11 @@ def load_lines(report: LoadReport, lang: str) -> list[str]:
             workers=report.server_workers,
         ),
         t("load.games", lang, started=report.games_started, finished=report.games_finished),
+        *(
+            [t("load.affinity", lang, workers=report.server_workers, moved=report.moved_tables)]
+            if report.affinity
+            else []
+        ),
         t("load.answers", lang, answers=report.answers, rate=f"{d['answers_per_second']:.0f}"),
         t(
             "load.frames",

@@ -27,6 +27,20 @@ process owns that table, relays the request there instead of serving it:
 Why PostgreSQL and not a sidecar: the database is already the one thing every
 process shares and must reach; ``LISTEN/NOTIFY`` costs no new service to run.
 
+**Table affinity** (``serve --affinity``, :meth:`Cluster.route`): behind a
+reverse proxy that sends every request naming a table to one process (a hash
+of the table code), the relay would carry about (N-1)/N of all frames for
+ever, since a table belongs to the process that happened to create it.  With
+affinity the process that receives a request for another live process's
+table asks the owner to hand it over instead (``gq``/``gr`` messages): the
+owner, holding the table's lock so no answer is half-way, moves the row's
+``owner`` to the asker, drops the table from memory and closes its sockets
+with 1012 (clients reconnect, and the proxy brings them to the new owner),
+and the asker rebuilds it from the database as a takeover does.  A table
+that moved stays put for ``min_stay`` seconds (asked again sooner, its owner
+refuses and the request is relayed), so a proxy that does not route by table
+cannot make tables bounce between processes.
+
 No accepted answer is lost when a process dies: answers are committed before
 they are acknowledged, as with one process.  A process that is only *slow*
 (its lease expired, the table was taken over) cannot corrupt the game: every
@@ -41,6 +55,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -100,6 +115,11 @@ class ClusterSettings:
     lease: float = 10.0
     #: Seconds a relayed HTTP request waits for the owner's answer.
     relay_timeout: float = 10.0
+    #: Move a table to the process its requests reach instead of relaying
+    #: them (``serve --affinity``: a proxy routes each table to one process).
+    affinity: bool = False
+    #: Seconds a table that moved stays before it may move again.
+    min_stay: float = 30.0
 
     @property
     def heartbeat(self) -> float:
@@ -238,6 +258,12 @@ class Cluster:
         self._parts: dict[str, list[str | None]] = {}
         self._outbox: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
         self._adopting: dict[str, asyncio.Future[None]] = {}
+        #: Handovers this process is asking for, by table code (one at a time).
+        self._asking: dict[str, asyncio.Future[bool]] = {}
+        #: When each table last moved here by a handover (``time.monotonic``).
+        self._arrived: dict[str, float] = {}
+        self.moved_in = 0
+        self.moved_out = 0
         self._query_lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
         self._requests: set[asyncio.Task[None]] = set()
@@ -374,20 +400,92 @@ class Cluster:
             del self._adopting[code]
             done.set_result(None)
 
-    def _drop(self, code: str) -> None:
-        """Another process runs this table now: stop ours, send clients there."""
+    def _drop(self, code: str, handed: bool = False) -> None:
+        """Another process runs this table now: stop ours, send clients there.
+
+        ``handed``: we gave it away (affinity), so its sockets close with
+        1012 ("reconnect") rather than as too slow (4429); either way clients
+        reconnect, and the router or the proxy takes them to the new owner."""
         table = self.hub.tables.pop(code, None)
         if table is None:
             return
-        log.warning("cluster: table %s is run by another process now", code)
-        for task in (table.bot_task, table.timer_task):
+        if handed:
+            log.info("cluster: table %s handed over", code)
+        else:
+            log.warning("cluster: table %s is run by another process now", code)
+        for task in (table.bot_task, table.timer_task, table.turn_task):
             if task is not None:
                 task.cancel()
         for client in list(table.clients):
-            # Closed as "too slow" (4429): clients reconnect, and the router
-            # sends them to the table's new owner.
-            client.overflowed = True
-            client.stop()
+            if handed:
+                client.close_with(SERVICE_RESTART, "the table moved; reconnect")
+            else:
+                client.overflowed = True
+                client.stop()
+
+    async def _ask_handover(self, owner: str, code: str) -> bool:
+        """Ask ``owner`` to hand ``code`` over to this process (affinity);
+        True once the database says it is ours.  Concurrent requests for one
+        table share one question."""
+        waiting = self._asking.get(code)
+        if waiting is not None:
+            return await asyncio.shield(waiting)
+        loop = asyncio.get_running_loop()
+        asked: asyncio.Future[bool] = loop.create_future()
+        self._asking[code] = asked
+        rid = secrets.token_hex(8)
+        reply: asyncio.Future[dict[str, Any]] = loop.create_future()
+        self._pending[rid] = reply
+        ok = False
+        try:
+            self._post(owner, {"k": "gq", "c": rid, "r": self.channel, "code": code})
+            answer = await asyncio.wait_for(reply, self.settings.relay_timeout)
+            ok = bool(answer.get("ok"))
+            if ok:  # ours in the database: run it before anyone is told
+                self.moved_in += 1
+                self._arrived[code] = time.monotonic()
+                await self._adopt(code)
+        except TimeoutError:
+            log.warning("cluster: process %s did not answer a handover of %s", owner, code)
+        finally:
+            self._pending.pop(rid, None)
+            del self._asking[code]
+            asked.set_result(ok)
+        return ok
+
+    async def _give(self, msg: dict[str, Any]) -> None:
+        """The owner's side of a handover: move the row, drop the table, say so.
+
+        Under the table's lock no answer is between its check and its commit;
+        a write already queued (a seat, a chat line) is refused by the fence
+        once the row names the other process, and its client retries there."""
+        rid, reply, code = msg["c"], msg["r"], str(msg["code"])
+        asker = reply.removeprefix(PREFIX)
+        ok = False
+        table = self.hub.tables.get(code)
+        stayed = time.monotonic() - self._arrived.get(code, -math.inf)
+        if self.settings.affinity and asker not in self.alive:
+            self.alive = await self._alive()  # a process started since the last beat
+        if (
+            self.settings.affinity
+            and table is not None
+            and table.status != FINISHED
+            and stayed >= self.settings.min_stay
+            and asker in self.alive
+        ):
+            async with table.lock:
+                if self.hub.tables.get(code) is table:
+                    rows = await self._q(
+                        "UPDATE game_tables SET owner = %s WHERE code = %s AND owner = %s "
+                        "AND status IN (%s, %s) RETURNING code",
+                        (asker, code, self.id, OPEN, PLAYING),
+                    )
+                    if rows:
+                        self._drop(code, handed=True)
+                        self._arrived.pop(code, None)
+                        self.moved_out += 1
+                        ok = True
+        self._post(reply, {"k": "gr", "c": rid, "ok": ok})
 
     async def route(self, code: str) -> str | None:
         """The process to send a request for ``code`` to; None: serve it here
@@ -408,6 +506,8 @@ class Cluster:
                 if owner not in self.alive:
                     self.alive = await self._alive()
                 if owner in self.alive:
+                    if self.settings.affinity and await self._ask_handover(str(owner), code):
+                        return None
                     return str(owner)
         return None
 
@@ -442,6 +542,10 @@ class Cluster:
             for code in set(live) - {r[0] for r in still} - set(self._adopting):
                 self._drop(code)
         await self._claim_orphans(limit=50)
+        now = time.monotonic()
+        for code, at in list(self._arrived.items()):
+            if now - at >= self.settings.min_stay:
+                del self._arrived[code]
         for relay in list(self.relays.values()):
             if relay.owner not in self.alive:
                 relay.queue.put_nowait({"type": "websocket.close", "code": SERVICE_RESTART})
@@ -541,11 +645,12 @@ class Cluster:
             payload = "".join(p for p in parts if p is not None)
         msg: dict[str, Any] = json.loads(payload)
         kind, cid = msg["k"], msg["c"]
-        if kind == "hq":
-            task = asyncio.create_task(self._serve_http(msg))
+        if kind in ("hq", "gq"):
+            work = self._serve_http(msg) if kind == "hq" else self._give(msg)
+            task = asyncio.create_task(work)
             self._requests.add(task)
             task.add_done_callback(self._requests.discard)
-        elif kind == "hr":
+        elif kind in ("hr", "gr"):
             future = self._pending.pop(cid, None)
             if future is not None and not future.done():
                 future.set_result(msg)
@@ -819,6 +924,9 @@ class Cluster:
             "relayed_in": len(self.relays),
             "relayed_out": len(self.remotes),
             "relayed_frames": self.relayed_frames,
+            "affinity": self.settings.affinity,
+            "moved_in": self.moved_in,
+            "moved_out": self.moved_out,
         }
 
 

@@ -17,6 +17,7 @@ from dragonante.interfaces.web.stats import GcWatch
 from dragonante.sim import load
 from dragonante.sim.load import LoadError, LoadReport, LoadSettings, run_load
 from tests.interfaces.conftest import Cli
+from tests.web.pg import PG_URL, fresh_schema
 
 
 def port() -> int:
@@ -83,7 +84,7 @@ def test_client_processes_share_the_tables_and_add_up() -> None:
 def test_no_more_client_processes_than_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[int] = []
 
-    def fake(settings: LoadSettings, base: str, procs: int) -> LoadReport:
+    def fake(settings: LoadSettings, bases: tuple[str, ...], procs: int) -> LoadReport:
         seen.append(procs)
         return LoadReport(settings.tables, settings.players, settings.think_ms, 1.0)
 
@@ -147,3 +148,41 @@ def test_cli_refuses_zero_client_processes(cli: Cli) -> None:
     result = cli(["loadtest", "--client-procs", "0"])
     assert result.code == 2 and "Traceback" not in result.err + result.out
     assert "--client-procs" in result.err
+
+
+def test_route_sends_every_request_of_a_table_to_one_server() -> None:
+    """As a proxy hashing the table code would: stable, and spread over the servers."""
+    bases = ("http://127.0.0.1:1", "http://127.0.0.1:2")
+    codes = [f"T{i:05d}" for i in range(400)]
+    first = [load.route(bases, c) for c in codes]
+    assert first == [load.route(bases, c) for c in codes]
+    assert 150 < first.count(bases[0]) < 250
+    assert {load.route(bases[:1], c) for c in codes} == {bases[0]}
+
+
+def test_affinity_needs_its_own_servers_on_postgresql(cli: Cli) -> None:
+    with pytest.raises(LoadError, match="--affinity needs --db postgresql"):
+        run_load(quick(affinity=True))
+    with pytest.raises(LoadError, match="--url"):
+        run_load(quick(affinity=True, url=f"http://127.0.0.1:{port()}"))
+    for args in (["--affinity"], ["--affinity", "--url", f"http://127.0.0.1:{port()}"]):
+        result = cli(["loadtest", *args])
+        assert result.code != 0 and "Traceback" not in result.err + result.out
+        assert "--affinity" in result.err and len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test")
+def test_affinity_runs_separate_servers_and_each_table_moves_to_its_own() -> None:
+    with fresh_schema("loadaff") as db:
+        report = run_load(quick(tables=4, seconds=5, db=db, server_workers=2, affinity=True))
+    assert_played(report)
+    assert report.affinity and report.server_workers == 2
+    assert len(report.servers) == 2
+    ids = {s["cluster"]["process"] for s in report.servers}
+    assert len(ids) == 2 and all(s["cluster"]["affinity"] for s in report.servers)
+    # Tables created on one process and routed to the other moved there once:
+    # no socket was relayed.
+    assert report.moved_tables >= 1
+    assert report.moved_tables == sum(s["cluster"]["moved_out"] for s in report.servers)
+    assert all(s["cluster"]["relayed_frames"] == 0 for s in report.servers)
+    assert "routing: each table's requests to one of 2 server processes" in report.text()

@@ -521,6 +521,10 @@ def test_serve_passes_the_lobby_default_abilities(
     assert_one_line_error(cli(["serve", "--ability-visibility", "public"]), "needs --abilities")
     # several processes share tables through PostgreSQL only
     assert_one_line_error(cli(["serve", "--db", db, "--workers", "2"]), "needs PostgreSQL")
+    # a table moving to its requests needs shared storage, and one process per port
+    assert_one_line_error(cli(["serve", "--db", db, "--affinity"]), "--affinity needs PostgreSQL")
+    refused = cli(["serve", "--db", db, "--affinity", "--workers", "2"])
+    assert_one_line_error(refused, "one process per port")
 
 
 def test_serve_compresses_frames_only_when_asked(

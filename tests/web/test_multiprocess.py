@@ -43,13 +43,14 @@ LEASE = 2.0
 class Server:
     """One ``dragonante serve`` subprocess (the tests kill it for real)."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, *args: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-c", "from dragonante.interfaces.cli import main; main()",
                "serve", "--port", str(self.port), "--db", db, "--bot-delay", "0",
-               "--lease", str(LEASE), "--log-level", "warning", "--max-rate", "1000"]  # fmt: skip
+               "--lease", str(LEASE), "--log-level", "warning", "--max-rate", "1000",
+               *args]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def wait_up(self) -> Server:

@@ -136,6 +136,8 @@ def serve(
     from dragonante.interfaces.web.protocol import transport_options
 
     lang = check_lang(lang)
+    if affinity and workers > 1:
+        fail(t("serve.error.affinity_workers", lang))
     if log_level not in LOG_LEVELS:
         fail(t("serve.error.log_level", lang, level=log_level, choices=", ".join(LOG_LEVELS)))
     default_ruleset, default_preset = engine_name(ruleset), engine_name(deck)
@@ -197,8 +199,6 @@ def serve(
         fail(t("serve.error.workers_sqlite", lang))
     if affinity and not shared:
         fail(t("serve.error.affinity_sqlite", lang))
-    if affinity and workers > 1:
-        fail(t("serve.error.affinity_workers", lang))
     settings = Settings(
         bot_delay=bot_delay,
         rate=max_rate,

@@ -475,11 +475,15 @@ class Cluster:
         ):
             async with table.lock:
                 if self.hub.tables.get(code) is table:
-                    rows = await self._q(
-                        "UPDATE game_tables SET owner = %s WHERE code = %s AND owner = %s "
-                        "AND status IN (%s, %s) RETURNING code",
-                        (asker, code, self.id, OPEN, PLAYING),
-                    )
+                    try:
+                        rows = await self._q(
+                            "UPDATE game_tables SET owner = %s WHERE code = %s AND owner = %s "
+                            "AND status IN (%s, %s) RETURNING code",
+                            (asker, code, self.id, OPEN, PLAYING),
+                        )
+                    except psycopg.Error as e:  # keep it; the asker relays
+                        log.error("cluster: handover of %s failed: %s", code, e)
+                        rows = []
                     if rows:
                         self._drop(code, handed=True)
                         self._arrived.pop(code, None)

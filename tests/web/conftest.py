@@ -55,6 +55,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     report (pages, frames, server log) still shows under "rerun" in the
     summary (``-ra``), and the rerun is counted there.
     """
+    if not items or not items[0].config.pluginmanager.hasplugin("rerunfailures"):
+        return  # the plugin turned off (-p no:rerunfailures): one run each
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RUNS - 1))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -399,6 +400,73 @@ def test_an_away_seat_is_handed_to_a_bot_from_the_page(browser: Any, tmp_path: P
         bob.wait_for_selector("#playing-as")
         expect(ann.locator("#away")).to_have_count(0)
         assert check_handover_frames(frames, 3) == 2
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def test_the_limits_refuse_clearly_in_the_page(browser: Any, tmp_path: Path):
+    """What the abuse limits look like to a person: a table that nobody starts
+    expires before the page's eyes; the third table in a row is refused in
+    the lobby in the page's language, with the wait the server asks for, and
+    no table is made; past the sockets allowed to one address a page says so
+    in its banner, and the pages already open go on working."""
+    errors: list[str] = []
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script("localStorage.setItem('dragonante.lang', 'it');")
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def create(server: ServerProcess) -> str | None:
+        page.goto(server.base + "/")
+        page.fill("#f-name", "Ann")
+        page.click("#create")
+        made = page.locator("#seating")
+        refused = page.locator("#create-form .error:not([hidden])")
+        expect(made.or_(refused)).to_be_visible()
+        return page.inner_text("#table-code") if made.count() else None
+
+    expiring = ServerProcess(tmp_path / "ttl.sqlite3", args=("--open-table-ttl", "3")).start()
+    try:  # a table nobody starts: it expires while its page is open
+        assert create(expiring) is not None
+        expect(page.locator("#table-gone")).to_contain_text("scaduto", timeout=20000)
+    finally:
+        expiring.stop()
+
+    server = ServerProcess(
+        tmp_path / "limits.sqlite3", args=("--limit-tables", "2", "--limit-sockets", "4")
+    ).start()
+    try:
+        first, second = create(server), create(server)
+        assert first and second and first != second
+        assert create(server) is None  # the third within the window: refused
+        error = page.locator("#create-form .error")
+        expect(error).to_contain_text("Troppe richieste")  # in the page's language
+        assert re.search(r"riprova tra \d+ s", error.inner_text()), error.inner_text()
+        with server.http() as http:
+            listed = {t["code"] for t in http.get("/api/tables").json()["open"]}
+        assert listed == {first, second}
+
+        # Sockets: the host's page of the second table holds one; spectators
+        # open more until the address has used its allowance.
+        page.goto(f"{server.base}/t/{second}")
+        page.wait_for_selector("#seating")
+        refused = None
+        for _ in range(6):
+            watcher = new_page(browser, errors)
+            watcher.goto(f"{server.base}/t/{second}")
+            try:
+                banner = watcher.locator(".banner")
+                expect(banner).to_contain_text("Too many requests", timeout=4000)
+            except AssertionError:
+                continue
+            refused = watcher
+            break
+        assert refused is not None, "no page was refused a socket"
+        # The page already connected still works: the host seats the bots.
+        page.click("#fill-bots")
+        expect(page.locator("#start:not([disabled])")).to_be_visible()
         assert errors == []
     finally:
         server.stop()

@@ -29,9 +29,21 @@ export async function api(method, path, body = undefined, token = undefined) {
     data = null;
   }
   if (!r.ok) {
-    throw new ApiError(r.status, data?.error || "error", data?.detail || r.statusText);
+    const code = data?.error || "error";
+    throw new ApiError(r.status, code, refusal(code, r) || data?.detail || r.statusText);
   }
   return data;
+}
+
+// Refusals by a limit, said in the reader's language (the server's detail is
+// English), with the wait the server asks for (Retry-After) when it gives one.
+const SAID_HERE = new Set(["rate_limited", "server_full", "expired", "unknown_table"]);
+
+function refusal(code, response) {
+  if (!SAID_HERE.has(code)) return null;
+  const wait = Number(response.headers.get("Retry-After"));
+  if (code === "rate_limited" && wait > 0) return t("error.rate_limited_wait", { seconds: wait });
+  return t(`error.${code}`);
 }
 
 // Seat and host tokens, per table code: localStorage keeps them across

@@ -19,8 +19,10 @@ table's process), or, with ``affinity``, N separate ``serve --affinity``
 processes on N ports, the clients playing the part of a proxy that routes
 each table to one process: every request naming a table goes to the process
 chosen by a hash of its code (creations go round the processes), and the
-table moves there once (``web/cluster.py``, "Table affinity").  Only loopback addresses are ever
-contacted; the run is bounded in time and stops by itself.
+table moves there once (``web/cluster.py``, "Table affinity").
+
+Only loopback addresses are ever contacted; the run is bounded in time and
+stops by itself.
 
 The clients usually share the machine's cores with the server they measure,
 so every bit of CPU they burn is taken from it.  They still behave like

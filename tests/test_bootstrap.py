@@ -91,3 +91,55 @@ def test_dev_sets_itself_up_on_the_distribution_python(tmp_path: Path) -> None:
     # the game runs on the distribution's Python, in the project's own .venv
     cfg = (tmp_path / ".venv" / "pyvenv.cfg").read_text()
     assert "home = /usr/bin" in cfg
+    # ``play`` and ``run`` install the player's set only: no research stack
+    site = next((tmp_path / ".venv" / "lib").glob("python3*/site-packages"))
+    for heavy in ("numpy", "matplotlib", "gymnasium", "pyspiel", "distributed", "pytest", "mypy"):
+        assert not (site / heavy).exists(), f"{heavy} is in a player's install"
+    assert _size_mb(tmp_path / ".venv") < 150
+    # the caller's working directory is kept: a relative path is the caller's
+    here = tmp_path / "my games"
+    here.mkdir()
+    shutil.copy2(ROOT / "tests" / "scenarios" / "rulebook" / "game_play_example.toml", here)
+    scenario = subprocess.run(
+        ["../dev", "run", "scenario", "run", "game_play_example.toml"],
+        cwd=here,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert scenario.returncode == 0, scenario.stdout + scenario.stderr
+    assert "1 passed, 0 failed" in scenario.stdout
+    # the hints say ``dragonante ...``: ``./dev run dragonante ...`` works too
+    named = subprocess.run(
+        ["./dev", "run", "dragonante", "skill-check", "--roll", "15", "--json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert named.returncode == 0, named.stderr
+    # a command that needs an extra names it, in one line
+    analyze = subprocess.run(
+        ["./dev", "run", "analyze", "--games", "1"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert analyze.returncode == 2
+    assert analyze.stderr.strip().splitlines() == [
+        "error: dragonante analyze needs the optional 'analysis' packages (numpy is not "
+        "installed): in a checkout run ./dev extra analysis, otherwise "
+        "pip install 'dragonante[analysis]'"
+    ]
+
+
+def _size_mb(folder: Path) -> float:
+    """The bytes of the files under ``folder``, in MB."""
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 1e6

@@ -1,10 +1,15 @@
 # Sourced by ./dev test: what the browser and database tests need.
 #
 # As root, install what is missing (Debian's Chromium for the browser tests,
-# PostgreSQL for the database test), start a local PostgreSQL and point
-# DRAGONANTE_TEST_PG_URL at a test database.  Every step is idempotent and
-# quiet; without root nothing is installed and those tests say in one line
-# why they are skipped.  DRAGONANTE_NO_INSTALL=1 skips all of it.
+# PostgreSQL for the database tests), start a local PostgreSQL with a
+# `dragonante` role and a `dragonante_test` database, and point
+# DRAGONANTE_TEST_PG_URL at it.  It says what it will do before doing it, and
+# stop_test_services (run when ./dev test ends) stops the PostgreSQL it
+# started.  Every step is idempotent; without root nothing is installed and
+# those tests say in one line why they are skipped.
+#   DRAGONANTE_NO_INSTALL=1     skip all of it (installs and the server)
+#   DRAGONANTE_KEEP_SERVICES=1  leave the PostgreSQL it started running
+#   DRAGONANTE_TEST_PG_URL=...  use your own database instead (nothing started)
 
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
@@ -19,7 +24,7 @@ install_missing() {
         echo "dev: cannot install ${need[*]} here (needs root and apt-get): those tests will be skipped" >&2
         return 0
     fi
-    echo "dev: installing ${need[*]}"
+    echo "dev: installing ${need[*]} with apt-get for the browser and database tests (DRAGONANTE_NO_INSTALL=1 skips this)"
     export DEBIAN_FRONTEND=noninteractive
     { apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null; } \
         || echo "dev: installing ${need[*]} failed: those tests will be skipped" >&2
@@ -33,7 +38,11 @@ start_postgres() {
     pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$version main" \
         || pg_createcluster "$version" main >/dev/null
     port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
-    pg_ctlcluster "$version" main start >/dev/null 2>&1 || true
+    if ! pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $4}' | grep -qx online; then
+        echo "dev: starting PostgreSQL $version on port $port for the database tests; stopped when the run ends (DRAGONANTE_KEEP_SERVICES=1 keeps it, DRAGONANTE_NO_INSTALL=1 skips it)"
+        pg_ctlcluster "$version" main start >/dev/null 2>&1 || true
+        STARTED_PG="$version"
+    fi
     for _ in $(seq 1 30); do
         pg_isready -q -h 127.0.0.1 -p "$port" && break
         sleep 1
@@ -45,7 +54,23 @@ start_postgres() {
     "${psql[@]}" -c "SELECT 1 FROM pg_database WHERE datname = 'dragonante_test'" | grep -q 1 \
         || runuser -u postgres -- createdb -p "$port" -O dragonante dragonante_test
     export DRAGONANTE_TEST_PG_URL="postgresql://dragonante:dragonante@127.0.0.1:$port/dragonante_test"
-    echo "dev: PostgreSQL $version on port $port for the database test"
+    echo "dev: PostgreSQL $version on port $port (role dragonante, database dragonante_test) for the database tests"
+}
+
+STARTED_PG=""
+
+# Stop what prepare_test_services started (not a server that was already
+# running), unless DRAGONANTE_KEEP_SERVICES=1.
+stop_test_services() {
+    [ -n "$STARTED_PG" ] || return 0
+    if [ "${DRAGONANTE_KEEP_SERVICES:-}" = 1 ]; then
+        echo "dev: PostgreSQL $STARTED_PG left running (DRAGONANTE_KEEP_SERVICES=1)"
+        return 0
+    fi
+    pg_ctlcluster "$STARTED_PG" main stop >/dev/null 2>&1 \
+        && echo "dev: stopped the PostgreSQL this run started" \
+        || echo "dev: could not stop PostgreSQL $STARTED_PG (pg_ctlcluster $STARTED_PG main stop)" >&2
+    STARTED_PG=""
 }
 
 prepare_test_services() {

@@ -8,3 +8,9 @@
 
 See ``docs/agents.md``.
 """
+
+from dragonante.extras import require
+
+# numpy, Gymnasium, PettingZoo and OpenSpiel are the 'agents' extra: a clear
+# message naming it beats a ModuleNotFoundError from the first submodule.
+require("agents", "dragonante.agents")

@@ -18,6 +18,7 @@ import typer
 # Typer carries its own copy of Click; its errors are these classes.
 from typer._click import exceptions as click_errors
 
+from dragonante.extras import MissingExtra
 from dragonante.i18n import t
 from dragonante.interfaces.cli import click_i18n
 from dragonante.interfaces.cli.app import UserError, app
@@ -48,6 +49,12 @@ def main(argv: list[str] | None = None) -> None:
         code = app(args=argv, prog_name="dragonante", standalone_mode=False)
     except UserError as e:
         typer.echo(t("cli.error.prefix", lang, message=str(e)), err=True)
+        sys.exit(2)
+    except MissingExtra as e:
+        message = t(
+            "cli.error.extra_missing", lang, extra=e.extra, feature=e.feature, module=e.module
+        )
+        typer.echo(t("cli.error.prefix", lang, message=message), err=True)
         sys.exit(2)
     except click_errors.NoArgsIsHelpError as e:
         # ``dragonante`` alone (or a group without a command): the help was

@@ -19,13 +19,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from dragonante.engine.config import GameConfig
+from dragonante.extras import require
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.parallel_options import (
@@ -49,10 +50,12 @@ from dragonante.interfaces.cli.table_options import (
     helptext,
     table_options,
 )
-from dragonante.sim.analysis.output import write_report
-from dragonante.sim.analysis.run import run_analysis
-from dragonante.sim.analysis.summary import Summary
 from dragonante.sim.parallel import Backend
+
+if TYPE_CHECKING:
+    # numpy and matplotlib are the 'analysis' extra: imported when the command
+    # runs, after the check that names the extra if it is missing.
+    from dragonante.sim.analysis.summary import Summary
 
 #: Show a progress bar from this many games on (shorter runs finish at once).
 PROGRESS_FROM = 1000
@@ -78,6 +81,9 @@ def analyze_command(
 ) -> None:
     """Play many games and report card, seat, ante, length and flight statistics."""
     lang = check_lang(lang)
+    require("analysis", "dragonante analyze")
+    from dragonante.sim.analysis.output import write_report
+
     if games < 1:
         raise UserError(t("cli.error.games", lang, games=games))
     backend = make_backend(workers, scheduler, lang)
@@ -117,6 +123,8 @@ def _run(
     lang: str,
 ) -> Summary:
     """Play the games, with a progress bar (on stderr) on long runs in a terminal."""
+    from dragonante.sim.analysis.run import run_analysis
+
     if quiet or games < PROGRESS_FROM or not sys.stderr.isatty():
         return run_analysis(config, specs, games, seed, backend)
     with Progress(

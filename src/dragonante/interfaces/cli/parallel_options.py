@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from dragonante.extras import require
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError
 from dragonante.interfaces.cli.table_options import helptext
@@ -44,6 +45,7 @@ def make_backend(workers: int | None, scheduler: str | None, lang: str) -> Backe
     if scheduler is not None:
         if workers is not None:
             raise UserError(t("cli.error.workers_and_scheduler", lang))
+        require("cluster", "--scheduler")
         try:
             return Backend(scheduler=scheduler)
         except BackendError as e:

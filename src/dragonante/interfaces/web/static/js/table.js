@@ -74,7 +74,7 @@ export function mountTable(root, code) {
   });
   const countdown = turnCountdown();
   const rematchSlot = h("div", { class: "rematch-slot" });
-  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, logBox, chat.el)), announcer));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
@@ -402,6 +402,14 @@ export function mountTable(root, code) {
     }));
   }
 
+  // A new question for this seat scrolled out of sight (a phone reading the
+  // seats or the log) comes back into view, with the hand below it.
+  function showQuestion(question) {
+    if (!question) return;
+    const r = question.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) question.scrollIntoView({ block: "nearest" });
+  }
+
   function renderAway() {
     append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
   }
@@ -424,9 +432,14 @@ export function mountTable(root, code) {
       const mine = mySeat !== null && !isGm && q && q.seat === mySeat && last.answers?.length;
       const fresh = Boolean(mine && q.id !== askedId);
       askedId = mine ? q.id : null;
-      main.append(renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy }));
+      const board = renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy });
+      // The summaries never push the question down: the slot sits after your
+      // part of the table (the dock), and from 700px it floats over the seats.
+      board.insertBefore(summarySlot, board.querySelector("#seats"));
+      main.append(board);
       fitNames(main);
       restoreFocus(main, focus, fresh);
+      if (fresh) showQuestion(main.querySelector("#question"));
       if (fresh) announcer.textContent = `${t("table.question")}: ${q.text || q.prompt}`;
     } else {
       main.append(h("p", { class: "muted" }, t("table.connecting")));

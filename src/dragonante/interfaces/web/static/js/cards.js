@@ -38,8 +38,9 @@ export function setChooser(fn, key = null) {
   chooser = fn;
   if (key !== chooserKey) {
     chooserKey = key;
-    // A pinned panel built for another question must not offer a stale choice.
-    if (shown !== null && pinned) showCard(shown, true, true);
+    // A panel built for another question (pinned, or shown by the hover of a
+    // mouse resting where the chosen card was) must not offer a stale choice.
+    if (shown !== null) showCard(shown, pinned, true);
   }
 }
 
@@ -139,7 +140,10 @@ function cardOf(target) {
 document.addEventListener("pointerover", (e) => {
   if (e.pointerType !== "mouse" || pinned) return;
   const n = cardOf(e.target);
+  // Off the cards, a hover's panel closes: also when its card was redrawn
+  // under a resting mouse (a detached card never gets its pointerout).
   if (n !== null) showCard(n, false);
+  else if (shown !== null) hideCard();
 });
 document.addEventListener("pointerout", (e) => {
   if (e.pointerType !== "mouse" || pinned) return;

@@ -231,6 +231,11 @@ def test_the_question_the_hand_and_the_table_on_one_screen(
     driver.click("#game-summary .ok")
     expect(driver.locator("#game-summary")).to_have_count(0)
     expect(driver.locator(".turn.over")).to_be_visible()
+    # The lobby's finished games crown the winners with the same SVG crown.
+    driver.goto(glance_server.base + "/")
+    game = driver.locator("#finished-games li", has_text=code)
+    expect(game.locator(".crown svg.icon-crown")).not_to_have_count(0)
+    assert not PICTOGRAPHS.findall(driver.inner_text("#finished-games"))
     for page in pages.values():
         page.context.close()
     assert not errors, errors
@@ -242,9 +247,15 @@ def wait_for_card_question(page: Any) -> int:
     A question of another kind (a seat, yes or no) is answered with "1"."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        if page.locator("#hand .card.option").count():
-            return int(page.get_attribute("#question", "data-decision") or "-1")
-        if page.locator("#question .answer:not([disabled])").count():
+        # One look at the page (two could straddle a redraw).
+        asked = page.evaluate(
+            """() => [document.querySelector('#question .answer:not([disabled])')
+                        ?.closest('#question').dataset.decision ?? null,
+                      document.querySelectorAll('#hand .card.option').length]"""
+        )
+        if asked[0] is not None and asked[1]:
+            return int(asked[0])
+        if asked[0] is not None:
             page.keyboard.press("1")
         page.wait_for_timeout(50)
     raise AssertionError("no question about the cards of the hand")
@@ -289,10 +300,10 @@ def test_a_click_on_a_card_in_the_hand_chooses_it(browser: Any, glance_server: S
     page.keyboard.press("1")
     expect(page.locator(f'#question[data-decision="{decision}"]')).to_have_count(0)
     assert sent[-1] == {"type": "answer", "decision": decision, "answer": first}, sent
-    count = len(sent)
 
     # A card that answers nothing opens its text and sends nothing.
     wait_for_card_question(page)
+    count = len(sent)
     plain = page.locator("#seats .flight .card:not(.option)").first
     plain.click()
     expect(page.locator("#card-detail")).to_be_visible()

@@ -28,6 +28,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from dragonante.engine.decisions import CODE_ANSWERS, SEAT_ANSWERS
+from dragonante.interfaces.web.tables import PRIVATE_KIND
 from tests.web.browser import CHROMIUM, ServerProcess
 from tests.web.helpers import make_table
 
@@ -394,5 +396,20 @@ def test_the_coins_land_beside_the_word_stakes(
             or coin["top"] >= word["bottom"] - 0.5
         )
         assert apart, (coin, word)
+    page.context.close()
+    assert not errors, errors
+
+
+def test_only_card_questions_mark_cards(browser: Any, glance_server: ServerProcess):
+    """The page's list of questions whose answers are not cards is the
+    engine's: otherwise a card whose number equals a seat or a yes/no code
+    would be marked, and a click on it would send that seat or code."""
+    errors: list[str] = []
+    page = open_seat(browser, errors, glance_server.base + "/", SCREENS["1280x800"])
+    page.wait_for_selector("#create")
+    kinds = page.evaluate(
+        "async () => [...(await import('/static/js/render.js')).NOT_CARD_KINDS].sort()"
+    )
+    assert kinds == sorted(SEAT_ANSWERS | CODE_ANSWERS | {PRIVATE_KIND})
     page.context.close()
     assert not errors, errors

@@ -8,8 +8,9 @@ import { icon } from "./icons.js";
 
 // Question kinds whose answers are seats or codes, not card numbers (the
 // engine's SEAT_ANSWERS and CODE_ANSWERS): a card whose number happens to
-// equal such an answer must not be offered as one.
-const NOT_CARD_KINDS = new Set(["choose_opponent", "adventurer_stack", "ability_seat", "blue_mode", "trigger_new", "use_ability", "draft_ability", "ancestry_color", "private"]);
+// equal such an answer must not be offered as one. (A browser test checks
+// this list against the engine.)
+export const NOT_CARD_KINDS = new Set(["choose_opponent", "adventurer_stack", "ability_seat", "blue_mode", "trigger_new", "use_ability", "draft_ability", "ancestry_color", "private"]);
 
 // A bot level's name in the current language (the engine's name if unknown).
 export function levelName(level) {

@@ -271,7 +271,11 @@ export function mountTable(root, code) {
       summaryEl(summary, {
         name: (p) => seatName(table, p),
         replay: summary.final ? `/r/${code}` : null,
-        onClose: () => { summary = null; renderSummary(); },
+        onClose: () => {
+          summary = null;
+          renderSummary();
+          main.querySelector("#seats")?.style.removeProperty("min-height");
+        },
       }),
     );
   }
@@ -402,6 +406,23 @@ export function mountTable(root, code) {
     }));
   }
 
+  // From 700px a gambit's summary floats over the seats, above your dock:
+  // the seats' area grows to hold it (as far as the screen allows, the dock
+  // staying on it), and a longer summary scrolls inside, so it never hides
+  // under the dock, nor the dock under it.
+  function fitSummary(board) {
+    const box = summarySlot.firstElementChild;
+    const ring = board.querySelector("#seats");
+    const dock = board.querySelector("#dock");
+    if (!box || !ring || !dock || box.classList.contains("final")) return;
+    if (getComputedStyle(summarySlot).position !== "absolute") return; // a phone: in the flow
+    const margin = 16;
+    const space = innerHeight - board.getBoundingClientRect().top - dock.offsetHeight - margin;
+    const height = Math.max(ring.offsetHeight, Math.min(box.scrollHeight + margin, space));
+    ring.style.minHeight = `${height}px`;
+    box.style.maxHeight = `${height - margin}px`;
+  }
+
   // A new question for this seat scrolled out of sight (a phone reading the
   // seats or the log) comes back into view, with the hand below it.
   function showQuestion(question) {
@@ -437,6 +458,7 @@ export function mountTable(root, code) {
       // part of the table (the dock), and from 700px it floats over the seats.
       board.insertBefore(summarySlot, board.querySelector("#seats"));
       main.append(board);
+      fitSummary(board);
       fitNames(main);
       restoreFocus(main, focus, fresh);
       if (fresh) showQuestion(main.querySelector("#question"));

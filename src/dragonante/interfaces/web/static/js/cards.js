@@ -38,8 +38,9 @@ export function setChooser(fn, key = null) {
   chooser = fn;
   if (key !== chooserKey) {
     chooserKey = key;
-    // A pinned panel built for another question must not offer a stale choice.
-    if (shown !== null && pinned) showCard(shown, true, true);
+    // A panel built for another question (pinned, or shown by the hover of a
+    // mouse resting where the chosen card was) must not offer a stale choice.
+    if (shown !== null) showCard(shown, pinned, true);
   }
 }
 
@@ -58,8 +59,9 @@ export function cardDescription(n) {
 }
 
 // A card drawn as a card: the SVG face (cardart.js) with the name laid over
-// it as text. opts: triggers (⚡ on your own hand), option (answers your
-// question), size ("small" for flights and zones).
+// it as text. opts: triggers (the bolt on your own hand), option (answers
+// your question: a click chooses it), key (that answer's number key, drawn
+// on the card), small (for flights and zones).
 export function cardEl(n, opts = {}) {
   const c = CARDS[n];
   if (!c) return h("div", { class: "card unknown" }, "?");
@@ -82,6 +84,7 @@ export function cardEl(n, opts = {}) {
     },
     cardSvg(c, { triggers: opts.triggers }),
     h("span", { class: "name", "aria-hidden": "true" }, cardName(n)),
+    opts.option && opts.key ? h("kbd", { class: "card-key", "aria-hidden": "true" }, String(opts.key)) : null,
   );
 }
 
@@ -115,8 +118,8 @@ export function fitNames(root) {
 }
 document.addEventListener("toggle", (e) => { if (e.target instanceof HTMLDetailsElement && e.target.open) fitNames(e.target); }, true);
 
-// Enter on a focused card that answers your question chooses it (a click or
-// tap opens its full text, with a "choose" button).
+// Enter on a focused card that answers your question chooses it, and so does
+// a click (a card that answers nothing opens its full text instead).
 document.addEventListener("keydown", (e) => {
   if (e.key !== "Enter" || e.repeat) return;
   const el = e.target instanceof Element ? e.target.closest(".card.option[data-card]") : null;
@@ -137,15 +140,31 @@ function cardOf(target) {
 document.addEventListener("pointerover", (e) => {
   if (e.pointerType !== "mouse" || pinned) return;
   const n = cardOf(e.target);
+  // Off the cards, a hover's panel closes: also when its card was redrawn
+  // under a resting mouse (a detached card never gets its pointerout).
   if (n !== null) showCard(n, false);
+  else if (shown !== null) hideCard();
 });
 document.addEventListener("pointerout", (e) => {
   if (e.pointerType !== "mouse" || pinned) return;
   if (cardOf(e.target) !== null && cardOf(e.relatedTarget) === null) hideCard();
 });
+// A tap first opens the card's text (with a "choose" button): on a phone
+// there is no hover to read a card before playing it. A second tap on the
+// same card chooses it. A mouse click chooses at once (hover shows the text).
+let pointer = "mouse";
+document.addEventListener("pointerdown", (e) => { pointer = e.pointerType; }, true);
 document.addEventListener("click", (e) => {
   const n = cardOf(e.target);
-  if (n !== null) showCard(n, true);
+  if (n === null) return;
+  const option = e.target.closest(".card.option[data-card]");
+  const choose = option && chooser ? chooser(n) : null;
+  if (choose && (pointer !== "touch" || (pinned && shown === n))) {
+    hideCard();
+    choose();
+    return;
+  }
+  showCard(n, true);
 });
 
 export function cardBack(count = 1) {

@@ -5,6 +5,7 @@ import { api, saveGmToken, saveHostToken, saveToken } from "./api.js";
 import { allCards } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import { icon } from "./icons.js";
 
 const ENDINGS = ["gambits", "target_gold", "players_remaining", "time_limit_minutes"];
 
@@ -211,7 +212,7 @@ export function mountLobby(root) {
     append(clear(lists), 
       list(t("lobby.open_tables"), live.open, (x) => h("li", {}, h("a", { href: `/t/${x.code}` }, x.code), " ", describe(x), " · ", t("lobby.seats", { taken: x.taken, players: x.players }), " ", h("span", { class: "muted" }, x.names.join(", "))), "open-tables"),
       list(t("lobby.playing_tables"), live.playing, (x) => h("li", {}, h("a", { href: `/t/${x.code}` }, x.code), " ", describe(x), " · ", x.names.join(", "), " ", h("a", { href: `/t/${x.code}`, class: "button" }, t("lobby.watch"))), "playing-tables"),
-      list(t("lobby.finished"), finished.games, (x) => h("li", {}, h("a", { href: `/r/${x.code}` }, x.code), " ", describe(x), " · ", x.seats.map((s, i) => (x.winners.includes(i) ? `♛ ${s?.name}` : s?.name)).join(", "), " ", h("a", { href: `/r/${x.code}`, class: "button" }, t("lobby.replay"))), "finished-games"),
+      list(t("lobby.finished"), finished.games, (x) => h("li", {}, h("a", { href: `/r/${x.code}` }, x.code), " ", describe(x), " · ", x.seats.map((s, i) => [i ? ", " : null, x.winners.includes(i) ? h("span", { class: "crown" }, icon("crown"), h("span", { class: "sr-only" }, `${t("seat.winner")}: `), s?.name) : s?.name]), " ", h("a", { href: `/r/${x.code}`, class: "button" }, t("lobby.replay"))), "finished-games"),
     );
   }
 

@@ -49,6 +49,8 @@ function flyCoin(from, to, delay) {
 export function animateEvents(board, events) {
   if (reducedMotion() || !board?.isConnected) return;
   const stakes = board.querySelector("#stakes");
+  // Coins land on the pile, beside the word "Stakes", never over it.
+  const pile = stakes?.querySelector(".coin.pile") ?? stakes;
   let coins = 0;
   let stakesMoved = false;
   for (const e of events) {
@@ -74,12 +76,12 @@ export function animateEvents(board, events) {
         break;
       case "pay":
         if (d.to === STAKES && d.paid > 0) {
-          flyCoin(seatEl(board, d.payer)?.querySelector(".hoard"), stakes, 90 * coins++);
+          flyCoin(seatEl(board, d.payer)?.querySelector(".hoard"), pile, 90 * coins++);
           stakesMoved = true;
         }
         break;
       case "ante_paid":
-        for (const seat of board.querySelectorAll(".seat")) flyCoin(seat.querySelector(".hoard"), stakes, 90 * coins++);
+        for (const seat of board.querySelectorAll(".seat")) flyCoin(seat.querySelector(".hoard"), pile, 90 * coins++);
         stakesMoved = true;
         break;
       case "color_flight":

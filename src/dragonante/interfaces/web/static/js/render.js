@@ -4,6 +4,13 @@ import { seatAbilities } from "./abilities.js";
 import { cardBack, cardEl, cardLabel, setChooser } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { icon } from "./icons.js";
+
+// Question kinds whose answers are seats or codes, not card numbers (the
+// engine's SEAT_ANSWERS and CODE_ANSWERS): a card whose number happens to
+// equal such an answer must not be offered as one. (A browser test checks
+// this list against the engine.)
+export const NOT_CARD_KINDS = new Set(["choose_opponent", "adventurer_stack", "ability_seat", "blue_mode", "trigger_new", "use_ability", "draft_ability", "ancestry_color", "private"]);
 
 // A bot level's name in the current language (the engine's name if unknown).
 export function levelName(level) {
@@ -42,7 +49,8 @@ function seatEl(view, table, p, { me, q, options }) {
   const bot = info?.kind === "bot";
   const online = bot || Boolean(table?.online?.[p]);
   const acting = Boolean(q && q.seat === p && view.phase !== "over");
-  const leads = view.leader === p && view.phase !== "over";
+  // Nobody leads before the ante is revealed (the ante decides who leads).
+  const leads = view.leader === p && view.phase === "play";
   const out = view.out?.includes(p);
   const name = seatName(table, p);
   const label = [
@@ -71,8 +79,8 @@ function seatEl(view, table, p, { me, q, options }) {
       p === me ? h("span", { class: "tag" }, t("seat.you")) : null,
       bot ? h("span", { class: "tag" }, t("seat.bot", { level: levelName(info.bot) })) : null,
       !online ? h("span", { class: "tag away" }, t("seat.away")) : null,
-      leads ? h("span", { class: "tag lead", title: t("table.leader") }, "♛ ", t("table.leader")) : null,
-      acting ? h("span", { class: "tag turn-mark" }, "▶ ", t("seat.turn")) : null,
+      leads ? h("span", { class: "tag lead", title: t("table.leader") }, icon("crown"), t("table.leader")) : null,
+      acting ? h("span", { class: "tag turn-mark" }, icon("turn"), t("seat.turn")) : null,
     ),
     h(
       "div",
@@ -84,8 +92,16 @@ function seatEl(view, table, p, { me, q, options }) {
     ),
     seatAbilities(view.abilities, p),
     known.length && p !== me ? h("div", { class: "known" }, t("table.known", { cards: "" }), cardsRow(known, () => ({ small: true }))) : null,
-    h("div", { class: "flight", dataset: { count: String(view.flights[p].length) } }, cardsRow(view.flights[p], (n) => ({ small: true, option: options.has(n) }), t("seat.flight_of", { name }))),
+    h("div", { class: "flight", dataset: { count: String(view.flights[p].length) } }, cardsRow(view.flights[p], (n) => ({ small: true, option: options.has(n), key: options.get(n) }), t("seat.flight_of", { name }))),
   );
+}
+
+// Where the game is: "Gambit 2 · round 3" in play, "Gambit 2 · ante" while
+// the ante is chosen (there is no round 0), "Gambit 2" otherwise.
+function gambitLabel(view) {
+  if (view.phase === "play" && view.round > 0) return t("table.gambit_round", { gambit: view.gambit, round: view.round });
+  if (view.phase === "ante") return t("table.gambit_ante", { gambit: view.gambit });
+  return t("table.gambit_summary", { gambit: view.gambit });
 }
 
 // The felt in the middle: stakes, the ante (face down until revealed
@@ -93,7 +109,7 @@ function seatEl(view, table, p, { me, q, options }) {
 function feltEl(view, options) {
   const placed = view.ante_placed.filter(Boolean).length;
   let ante;
-  if (view.ante.length) ante = cardsRow(view.ante, (n) => ({ small: true, option: options.has(n) }), t("table.ante"));
+  if (view.ante.length) ante = cardsRow(view.ante, (n) => ({ small: true, option: options.has(n), key: options.get(n) }), t("table.ante"));
   else if (placed) ante = h("div", { class: "cards backs", "aria-label": t("table.ante_hidden", { count: placed }) }, Array.from({ length: placed }, () => cardBack(1)));
   else ante = h("p", { class: "muted" }, t("word.none"));
   return h(
@@ -102,7 +118,7 @@ function feltEl(view, options) {
     h(
       "div",
       { class: "felt-stats status" },
-      stat(t("table.gambit_round", { gambit: view.gambit, round: view.round }), "", "gambit"),
+      stat(gambitLabel(view), "", "gambit"),
       h("div", { class: "stat stakes", id: "stakes", dataset: { stat: "stakes" } }, h("span", { class: "coin pile", "aria-hidden": "true" }), h("span", { class: "label" }, t("table.stakes")), h("span", { class: "value" }, String(view.stakes))),
       stat(t("table.deck"), view.deck_size, "deck"),
       view.hole || view.hole_owed.some((x) => x) ? stat(t("table.hole"), view.hole, "hole") : null,
@@ -121,12 +137,15 @@ export function renderBoard(msg, opts) {
   const me = view.seat;
   const q = view.question;
   const mine = opts.interactive && q && q.seat === me && msg.answers?.length;
-  const options = new Set(mine ? msg.answers.map((a) => a.value) : []);
+  const cardAnswers = mine && !NOT_CARD_KINDS.has(q.kind);
+  // Each card that answers the question -> its number key (1-9, as on the
+  // answer buttons; null past 9), shown on the card.
+  const options = new Map(cardAnswers ? msg.answers.map((a, i) => [a.value, i < 9 ? i + 1 : null]) : []);
   const hints = new Set(msg.hints || []);
 
   // The detail panel offers "choose this card" for a card that answers my question.
   setChooser(
-    mine
+    cardAnswers
       ? (n) => {
           const a = msg.answers.find((x) => x.value === n);
           if (!a) return null;
@@ -183,18 +202,18 @@ export function renderBoard(msg, opts) {
     hand = h(
       "section",
       { class: "hand", id: "hand", "aria-label": t("table.hand") },
-      h("h2", {}, t("table.hand"), h("span", { class: "muted" }, ` (${view.hand.length})`), hints.size ? h("span", { class: "legend" }, "⚡ ", t("table.triggers")) : null),
-      cardsRow(view.hand, (n) => ({ triggers: hints.has(n), option: options.has(n) })),
+      h("h2", {}, t("table.hand"), h("span", { class: "muted" }, ` (${view.hand.length})`), hints.size ? h("span", { class: "legend" }, icon("bolt"), t("table.triggers")) : null),
+      cardsRow(view.hand, (n) => ({ triggers: hints.has(n), option: options.has(n), key: options.get(n) })),
       view.my_ante >= 0 ? h("p", { class: "muted my-ante" }, t("table.ante"), ": ", cardLabel(view.my_ante)) : null,
     );
   }
 
   const extra = [];
   if (view.private_look?.length) {
-    extra.push(h("section", { class: "zone" }, h("h3", {}, t("table.look")), cardsRow(view.private_look, (n) => ({ option: options.has(n) }))));
+    extra.push(h("section", { class: "zone" }, h("h3", {}, t("table.look")), cardsRow(view.private_look, (n) => ({ option: options.has(n), key: options.get(n) }))));
   }
   if (view.revealed?.length) {
-    extra.push(h("section", { class: "zone" }, h("h3", {}, t("table.revealed")), cardsRow(view.revealed, (n) => ({ option: options.has(n) }))));
+    extra.push(h("section", { class: "zone" }, h("h3", {}, t("table.revealed")), cardsRow(view.revealed, (n) => ({ option: options.has(n), key: options.get(n) }))));
   }
 
   // The seats around the felt (an oval on wide screens, stacked on phones).
@@ -224,7 +243,13 @@ export function renderBoard(msg, opts) {
     ? h("details", { class: "zone" }, h("summary", {}, t("table.specials")), cardsRow(view.specials, () => ({ small: true })))
     : null;
 
-  return h("div", { class: "board", dataset: { phase: view.phase } }, turn, question, seats, hand, extra, debts, specials);
+  // Your part of the table (whose turn, your question, your hand, cards you
+  // look at) comes first: on a phone it is at the top, the answers and the
+  // hand together; from 700px the CSS draws it under the seats and keeps it
+  // on screen (sticky), so the question, the hand and the table are seen at
+  // once. The summary slot (table.js) goes between the dock and the seats.
+  const dock = h("div", { class: "dock", id: "dock" }, turn, question, hand, extra);
+  return h("div", { class: "board", dataset: { phase: view.phase } }, dock, seats, debts, specials);
 }
 
 export function renderLog(events, { highlightNew = false } = {}) {

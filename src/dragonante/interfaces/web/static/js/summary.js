@@ -3,6 +3,7 @@
 // since the previous screen (or the start) and the winners crowned.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { icon } from "./icons.js";
 
 // s: {title, lines, hoards, before, winners, final}; opts: {name(p), replay, onClose}
 export function summaryEl(s, opts) {
@@ -16,7 +17,7 @@ export function summaryEl(s, opts) {
       "tr",
       { class: winners.has(p) ? "winner" : "", dataset: { seat: String(p) } },
       h("td", { class: "rank" }, String(rank)),
-      h("th", { scope: "row" }, winners.has(p) ? h("span", { class: "crown", "aria-label": t("seat.winner") }, "♛ ") : null, opts.name(p)),
+      h("th", { scope: "row" }, winners.has(p) ? h("span", { class: "crown", role: "img", "aria-label": t("seat.winner") }, icon("crown")) : null, opts.name(p)),
       h("td", { class: "gold" }, String(s.hoards[p])),
       h("td", { class: change > 0 ? "change up" : change < 0 ? "change down" : "change" }, change === null ? "" : change > 0 ? `+${change}` : String(change)),
     );
@@ -25,7 +26,7 @@ export function summaryEl(s, opts) {
   return h(
     "section",
     { class: `summary ${s.final ? "final" : ""}`, id, role: "region", "aria-labelledby": `${id}-title` },
-    h("h2", { id: `${id}-title` }, s.final ? "🏆 " : "", s.title),
+    h("h2", { id: `${id}-title` }, s.final ? icon("trophy") : null, s.title),
     s.lines.length ? h("ul", { class: "summary-lines" }, s.lines.map((l) => h("li", {}, l))) : null,
     h(
       "table",

@@ -74,7 +74,7 @@ export function mountTable(root, code) {
   });
   const countdown = turnCountdown();
   const rematchSlot = h("div", { class: "rematch-slot" });
-  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, summarySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, logBox, chat.el)), announcer));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
@@ -271,7 +271,11 @@ export function mountTable(root, code) {
       summaryEl(summary, {
         name: (p) => seatName(table, p),
         replay: summary.final ? `/r/${code}` : null,
-        onClose: () => { summary = null; renderSummary(); },
+        onClose: () => {
+          summary = null;
+          renderSummary();
+          main.querySelector("#seats")?.style.removeProperty("min-height");
+        },
       }),
     );
   }
@@ -402,6 +406,31 @@ export function mountTable(root, code) {
     }));
   }
 
+  // From 700px a gambit's summary floats over the seats, above your dock:
+  // the seats' area grows to hold it (as far as the screen allows, the dock
+  // staying on it), and a longer summary scrolls inside, so it never hides
+  // under the dock, nor the dock under it.
+  function fitSummary(board) {
+    const box = summarySlot.firstElementChild;
+    const ring = board.querySelector("#seats");
+    const dock = board.querySelector("#dock");
+    if (!box || !ring || !dock || box.classList.contains("final")) return;
+    if (getComputedStyle(summarySlot).position !== "absolute") return; // a phone: in the flow
+    const margin = 16;
+    const space = innerHeight - board.getBoundingClientRect().top - dock.offsetHeight - margin;
+    const height = Math.max(ring.offsetHeight, Math.min(box.scrollHeight + margin, space));
+    ring.style.minHeight = `${height}px`;
+    box.style.maxHeight = `${height - margin}px`;
+  }
+
+  // A new question for this seat scrolled out of sight (a phone reading the
+  // seats or the log) comes back into view, with the hand below it.
+  function showQuestion(question) {
+    if (!question) return;
+    const r = question.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) question.scrollIntoView({ block: "nearest" });
+  }
+
   function renderAway() {
     append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
   }
@@ -424,9 +453,15 @@ export function mountTable(root, code) {
       const mine = mySeat !== null && !isGm && q && q.seat === mySeat && last.answers?.length;
       const fresh = Boolean(mine && q.id !== askedId);
       askedId = mine ? q.id : null;
-      main.append(renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy }));
+      const board = renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy });
+      // The summaries never push the question down: the slot sits after your
+      // part of the table (the dock), and from 700px it floats over the seats.
+      board.insertBefore(summarySlot, board.querySelector("#seats"));
+      main.append(board);
+      fitSummary(board);
       fitNames(main);
       restoreFocus(main, focus, fresh);
+      if (fresh) showQuestion(main.querySelector("#question"));
       if (fresh) announcer.textContent = `${t("table.question")}: ${q.text || q.prompt}`;
     } else {
       main.append(h("p", { class: "muted" }, t("table.connecting")));

@@ -719,7 +719,7 @@ class Narrator:
                     cards.append(Option(a, label, card=a))
             else:
                 others.append(Option(a, str(a)))
-        # The hand line's order (strength, then card id), so "the third card" is answer 3.
+        # The hand line's order (hand_order), so "the third card" is answer 3.
         cards.sort(key=lambda o: (ALL_CARDS[o.card].strength, o.card))
         return Prompt(d.id, kind, self._prompt_text(state, obs), cards + others)
 
@@ -815,6 +815,13 @@ class Narrator:
         return f"prompt.{kind}.{ability}", p
 
 
+def hand_order(cards: Iterable[int]) -> list[int]:
+    """The one order of cards in a hand, wherever it is shown: weakest first, and
+    cards of equal strength by their id, so the hand line and the numbered
+    answers agree ("the third card" is answer 3) in every language."""
+    return sorted(cards, key=lambda c: (ALL_CARDS[c].strength, c))
+
+
 def table_names(
     players: int, humans: Sequence[int], lang: str, people: Sequence[str] = ()
 ) -> list[str]:
@@ -868,6 +875,7 @@ __all__ = [
     "cards_label",
     "default_names",
     "gold",
+    "hand_order",
     "involves",
     "table_names",
 ]

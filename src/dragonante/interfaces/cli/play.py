@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.bots import BotSpecError, SeatView, bot_names, parse_spec
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.records import GameRecord, RecordError
@@ -342,11 +342,18 @@ def resume_game(
 
 
 def replay_into(game: LocalGame, record: GameRecord) -> None:
-    """Give a plain game the record's answers again (the last gambit called where it was)."""
+    """Give a plain game the record's answers again (the last gambit called where it
+    was); each bot is asked its questions again, so its random generator is where
+    it was when the game was saved."""
     called = record.last_gambit_called_after
     for i, answer in enumerate(record.answers):
         if i == called:
             game.call_last_gambit()
+        d = game.state.pending
+        if game.state.over or d is None:
+            raise RecordError(f"answer #{i + 1} comes after the end of the game")
+        if d.seat in game.bots:
+            game.bots[d.seat].choose(SeatView(game.state, d.seat))
         try:
             game.recorder.answer(answer)
         except IllegalAnswer as e:

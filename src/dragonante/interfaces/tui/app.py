@@ -70,7 +70,6 @@ class TableApp(BotThinking[TableGame], TableBase):
     """One local game at the full-screen table; the exit code is its result."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
-        Binding("ctrl+c", "interrupt", show=False, priority=True),
         Binding("u", "take_back", show=False),
         Binding("s", "save", show=False),
     ]

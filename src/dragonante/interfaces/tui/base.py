@@ -52,7 +52,7 @@ class TableBase(App[int]):
     #keys { height: 1; background: $panel; padding: 0 1; }
     """
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
-        Binding("ctrl+c", "quit_game", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
         Binding("q", "quit_game", show=False),
         Binding("question_mark", "help", show=False),
         Binding("c", "card", show=False),
@@ -182,3 +182,7 @@ class TableBase(App[int]):
 
     def action_quit_game(self) -> None:
         self.exit(0)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: as ``q`` here; a local game asks first and exits 130."""
+        self.action_quit_game()

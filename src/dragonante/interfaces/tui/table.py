@@ -168,9 +168,10 @@ class TableGame:
     ) -> TableGame:
         """A saved game continued: its answers given again, then the table plays on.
 
-        The bots start from their seeds (what they think next may differ from
-        an uninterrupted game); the cards and everything answered are the
-        record's.  :class:`RecordError` if an answer does not replay.
+        Each bot is asked its recorded questions again as the game is rebuilt
+        (its answer is the record's), so its random generator is where it was
+        when the game was saved: the game goes on as if never left.
+        :class:`RecordError` if an answer does not replay.
         """
         game = cls(record.config, record.seed, humans, bot_specs, names)
         called = record.last_gambit_called_after
@@ -180,6 +181,8 @@ class TableGame:
             d = game.state.pending
             if game.state.over or d is None:
                 raise RecordError(f"answer #{i + 1} comes after the end of the game")
+            if d.seat in game.bots:
+                game.bots[d.seat].choose(SeatView(game.state, d.seat))  # as it was asked
             try:
                 game.recorder.answer(a)
             except IllegalAnswer as e:

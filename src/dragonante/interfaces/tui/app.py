@@ -48,6 +48,8 @@ from dragonante.interfaces.tui.thinking import BotThinking
 
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
+#: The key line fits an 80-column terminal (with its padding).
+KEYS_WIDTH = 78
 #: Exit code after leaving with Ctrl+C (128 + SIGINT, as the plain prompts).
 EXIT_INTERRUPTED = 130
 
@@ -122,7 +124,11 @@ class TableApp(BotThinking[TableGame], TableBase):
         if self.game.take_back_allowed:
             keys.append("undo")
         keys += ["save", "help", "quit"]
-        return "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
+        line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
+        if len(line) > KEYS_WIDTH:  # the arrows are in the help; every key stays in view
+            keys.remove("move")
+            line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
+        return line
 
     def on_mount(self) -> None:
         super().on_mount()

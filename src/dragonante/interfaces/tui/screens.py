@@ -62,6 +62,9 @@ class TextScreen(ModalScreen[None]):
     page does not fit the screen.
     """
 
+    #: Whether "  key  what it does" lines are drawn as a two-column table.
+    KEY_TABLE = False
+
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
         Binding("escape", "close", show=False),
         Binding("enter", "close", show=False),
@@ -89,7 +92,10 @@ class TextScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
             with VerticalScroll():
-                yield Static(page_renderable(self.lines), classes="body")
+                body = (
+                    page_renderable(self.lines) if self.KEY_TABLE else Text("\n".join(self.lines))
+                )
+                yield Static(body, classes="body")
             yield Static(Text(self.footer), classes="footer")
 
     def on_mount(self) -> None:
@@ -122,6 +128,8 @@ class TextScreen(ModalScreen[None]):
 
 class HelpScreen(TextScreen):
     """The keys and what the table shows."""
+
+    KEY_TABLE = True
 
 
 class CardScreen(TextScreen):

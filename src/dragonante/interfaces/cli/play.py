@@ -485,8 +485,7 @@ def play_series_full_screen(
     game before its end ends the series."""
     players = config.players
     me = people[0] if len(people) == 1 else None
-    names = names or table_names(players, people, lang)
-    narrator = Narrator(names, lang, me=me)
+    narrator = Narrator(names or table_names(players, people, lang), lang, me=me)
     totals = [0] * players
     for index in range(count):
         game_seed = series_game_seed(seed, index)

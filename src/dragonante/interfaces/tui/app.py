@@ -48,6 +48,8 @@ from dragonante.interfaces.tui.thinking import BotThinking
 
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
+#: How the log sets "since your last turn" apart from the sentences around it.
+SINCE_STYLE = "bold"
 #: The key line fits an 80-column terminal (with its padding).
 KEYS_WIDTH = 78
 #: Exit code after leaving with Ctrl+C (128 + SIGINT, as the plain prompts).
@@ -214,7 +216,7 @@ class TableApp(BotThinking[TableGame], TableBase):
         lang = self.lang
         now = self.game.state.hoards[seat]
         if not changes:
-            self.tell([t("tui.since.same", lang, gold=gold(now, lang))])
+            self.tell([t("tui.since.same", lang, gold=gold(now, lang))], SINCE_STYLE)
             return
         lines = [t("tui.since", lang, before=gold(before, lang), after=gold(now, lang))]
         for delta, events in changes:
@@ -226,7 +228,7 @@ class TableApp(BotThinking[TableGame], TableBase):
                     why=" ".join(self._why(seat, events)),
                 )
             )
-        self.tell(lines)
+        self.tell(lines, SINCE_STYLE)
 
     def _why(self, seat: int, events: list[Event]) -> list[str]:
         """The sentences of one answer's events that concern ``seat`` (all it may

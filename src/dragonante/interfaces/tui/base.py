@@ -98,9 +98,9 @@ class TableBase(App[int]):
         self.query_one(HandPanel).show(snap)
         self.query_one(QuestionPanel).show(snap.prompt, self.lang, waiting)
 
-    def tell(self, lines: list[str]) -> None:
-        """Append sentences to the log."""
-        self.query_one(LogPanel).tell(lines)
+    def tell(self, lines: list[str], style: str = "") -> None:
+        """Append sentences to the log (in ``style``, a Rich style, if given)."""
+        self.query_one(LogPanel).tell(lines, style)
 
     # --- keys -------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ plain command's help (issue 25 §2 and §3), through the command line."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -127,10 +128,15 @@ def test_cards_lists_a_header_and_every_power(cli: Cli, lang: str) -> None:
 
 
 def test_hints_name_the_command_as_the_player_types_it() -> None:
-    assert launcher({}) == "dragonante"
+    installed = {"PATH": str(Path(sys.executable).parent)}  # where the script is
+    assert launcher(installed) == "dragonante"
     assert launcher({"DRAGONANTE_LAUNCHER": "./dev run"}) == "./dev run"
     if (CHECKOUT / "dev").is_file():
-        env = {"UV_RUN_RECURSION_DEPTH": "1"}
+        env = {"UV_RUN_RECURSION_DEPTH": "1", **installed}
         assert launcher(env, cwd=CHECKOUT) == "./dev run"
         assert launcher(env, cwd=CHECKOUT / "docs") == "../dev run"
-    assert command("replay", "my game.json", environ={}) == "dragonante replay 'my game.json'"
+        # in a checkout with no dragonante on the PATH, only ./dev can start it
+        assert launcher({"PATH": "/nonexistent"}, cwd=CHECKOUT) == "./dev run"
+    assert (
+        command("replay", "my game.json", environ=installed) == "dragonante replay 'my game.json'"
+    )

@@ -5,14 +5,17 @@ player in a checkout who started the table with ``./dev play`` has no
 ``dragonante`` on their path and must type ``./dev run replay FILE``.
 ``./dev`` runs the command through ``uv run`` (which marks its children
 with ``UV_RUN_RECURSION_DEPTH``) from the checkout holding the ``dev``
-script, so that pair tells the two apart; ``DRAGONANTE_LAUNCHER`` names the
-prefix outright for any other wrapper.
+script, so that pair tells the two apart; so does a checkout whose
+``dragonante`` is on no ``PATH`` (the program was started some other way than
+by typing its name).  ``DRAGONANTE_LAUNCHER`` names the prefix outright for
+any other wrapper.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from pathlib import Path
 
 #: The checkout's root when running from one (``src/dragonante/interfaces/launch.py``).
@@ -26,7 +29,10 @@ def launcher(environ: dict[str, str] | None = None, cwd: Path | None = None) -> 
     if named:
         return named
     dev = CHECKOUT / "dev"
-    if env.get("UV_RUN_RECURSION_DEPTH") and dev.is_file():
+    through_dev = env.get("UV_RUN_RECURSION_DEPTH") or not shutil.which(
+        "dragonante", path=env.get("PATH", "")
+    )
+    if through_dev and dev.is_file():
         here = (cwd or Path.cwd()).resolve()
         try:
             rel = os.path.relpath(dev, here)

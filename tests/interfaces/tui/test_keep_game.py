@@ -32,8 +32,8 @@ from .helpers import make_app, play_to_end, screen_text, settle
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saves land in the current directory: a fresh one per test."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("DRAGONANTE_LAUNCHER", raising=False)
-    monkeypatch.delenv("UV_RUN_RECURSION_DEPTH", raising=False)
+    # as an installed package is started (launch.py's detection has its own test)
+    monkeypatch.setenv("DRAGONANTE_LAUNCHER", "dragonante")
 
 
 def notices(app: TableApp) -> list[str]:

@@ -42,8 +42,7 @@ async def _play_the_ante(pilot: Pilot[int]) -> None:
 def test_leave_asks_first(snap_compare: Any, lang: str, tmp_path: Any, monkeypatch: Any) -> None:
     # q in a game in progress: the question over the table, saying where the game goes
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("DRAGONANTE_LAUNCHER", raising=False)
-    monkeypatch.delenv("UV_RUN_RECURSION_DEPTH", raising=False)
+    monkeypatch.setenv("DRAGONANTE_LAUNCHER", "dragonante")  # as an installed package
     app = make_app(4, 21, lang=lang)
     assert snap_compare(app, terminal_size=(80, 24), press=["q"], run_before=_ready)
 

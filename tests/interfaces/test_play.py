@@ -124,7 +124,8 @@ def test_opponents_may_differ_by_seat_and_sit_clockwise_from_your_left(cli: Cli)
         ["play", "-p", "3", "--seat", "1", "--opponents", "random,baseline", "--seed", "2"], "q\n"
     )
     assert r.code == 0, r.err
-    assert "  Bot 2: random" in r.out and "  Bot 0: baseline" in r.out
+    # bots are counted from 1 among the bots: seat 2 (your left) is Bot 2, seat 0 Bot 1
+    assert "  Bot 2: random" in r.out and "  Bot 1: baseline" in r.out
     assert "You sit in seat 1." in r.out
 
 

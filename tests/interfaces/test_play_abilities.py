@@ -13,6 +13,7 @@ from tests.interfaces.conftest import Cli
 
 ONES = "1\n" * 3000
 DISKS = ["play", "--players", "2", "--gold-per-player", "8", "--seed", "5", "--abilities", "disks"]
+DISKS += ["--opponents", "random"]  # the games these tests were written for
 
 
 def test_the_draft_offers_every_ability_with_its_text(cli: Cli) -> None:

@@ -31,7 +31,8 @@ def test_replay_narrates_the_game_as_the_table_saw_it(cli: Cli, record: Path) ->
     assert lines[0].startswith("Replay: 2 players, seed 11, ")
     assert lines[0].endswith("; as a spectator saw it.")
     assert lines[1] == "The replay matches the recorded final state."
-    assert "  Player 0 draws 6 cards." in lines and "  Player 1 draws 6 cards." in lines
+    # the names the table used (saved with the record): "Player 1" and "Bot 1"
+    assert "  Player 1 draws 6 cards." in lines and "  Bot 1 draws 6 cards." in lines
     assert "Game over." in r.out
     # a spectator sees no hand: no drawn card, no face-down ante
     assert "draws 6 cards:" not in r.out and "face down." in r.out
@@ -41,9 +42,9 @@ def test_replay_narrates_the_game_as_the_table_saw_it(cli: Cli, record: Path) ->
 def test_replay_as_a_seat_shows_that_seat_s_cards(cli: Cli, record: Path) -> None:
     seat0 = cli(["replay", str(record), "--seat", "0"])
     assert seat0.code == 0
-    assert "as Player 0 saw it" in seat0.out
+    assert "as Player 1 saw it" in seat0.out
     assert "  You draw 6 cards: " in seat0.out
-    assert "  Player 1 draws 6 cards." in seat0.out
+    assert "  Bot 1 draws 6 cards." in seat0.out
     # the same lines the player saw while playing, told in the same words
     play = cli([*SHORT], "1\n" * 3000)
     you_draw = next(x for x in play.out.splitlines() if x.startswith("  You draw 6 cards: "))
@@ -54,7 +55,8 @@ def test_omniscient_replay_shows_every_hand(cli: Cli, record: Path) -> None:
     r = cli(["replay", str(record), "--omniscient", "--lang", "it"])
     assert r.code == 0
     assert "tutto, carte nascoste comprese" in r.out
-    assert "Giocatore 0 pesca 6 carte: " in r.out and "Giocatore 1 pesca 6 carte: " in r.out
+    # the table's own names, told in the replay's language
+    assert "Giocatore 1 pesca 6 carte: " in r.out and "Bot 1 pesca 6 carte: " in r.out
 
 
 def test_an_unfinished_record_replays_up_to_where_it_stops(cli: Cli, tmp_path: Path) -> None:

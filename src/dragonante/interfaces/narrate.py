@@ -308,11 +308,15 @@ class Narrator:
         lang: str = DEFAULT_LANG,
         me: int | None = None,
         debt_model: str = "hole",
+        you: bool = True,
     ) -> None:
         self.names = list(names)
         self.lang = lang if lang in LANGS else DEFAULT_LANG
         self.me = me
         self.debt_model = debt_model
+        #: Whether ``me`` is labelled "You" in tables and lists; with several
+        #: people taking turns at one screen (hot-seat) everyone keeps a name.
+        self.you = you
 
     # --- names -----------------------------------------------------------
 
@@ -332,7 +336,7 @@ class Narrator:
 
     def label(self, seat: int) -> str:
         """A seat as a name: in a table, a list, or as the subject ("You", "Bot 2")."""
-        if self.is_me(seat):
+        if self.you and self.is_me(seat):
             return t("seat.you_label", self.lang)
         return self._name(seat)
 
@@ -715,7 +719,8 @@ class Narrator:
                     cards.append(Option(a, label, card=a))
             else:
                 others.append(Option(a, str(a)))
-        cards.sort(key=lambda o: (ALL_CARDS[o.card].strength, o.label))
+        # The hand line's order (hand_order), so "the third card" is answer 3.
+        cards.sort(key=lambda o: (ALL_CARDS[o.card].strength, o.card))
         return Prompt(d.id, kind, self._prompt_text(state, obs), cards + others)
 
     def _completes(self, state: GameState, seat: int, card: int) -> str:
@@ -810,6 +815,44 @@ class Narrator:
         return f"prompt.{kind}.{ability}", p
 
 
+def hand_order(cards: Iterable[int]) -> list[int]:
+    """The one order of cards in a hand, wherever it is shown: weakest first, and
+    cards of equal strength by their id, so the hand line and the numbered
+    answers agree ("the third card" is answer 3) in every language."""
+    return sorted(cards, key=lambda c: (ALL_CARDS[c].strength, c))
+
+
+def table_names(
+    players: int, humans: Sequence[int], lang: str, people: Sequence[str] = ()
+) -> list[str]:
+    """The names a table gives its seats: the people by the names typed in (else
+    "Player 1", "Player 2"... counted from 1 among the people), the bots "Bot 1",
+    "Bot 2"... counted from 1 among the bots.  The terminal tables save them with
+    the record, so a replay calls everyone what the table did."""
+    names: list[str] = []
+    person = bot = 0
+    for p in range(players):
+        if p in humans:
+            typed = people[person].strip() if person < len(people) else ""
+            person += 1
+            names.append(typed or t("seat.player", lang, seat=person))
+        else:
+            bot += 1
+            names.append(t("seat.bot", lang, seat=bot))
+    return names
+
+
+def involves(event: Event, seat: int) -> bool:
+    """Whether ``seat`` is named in the event (as any of its seats, or in its lists)."""
+    data = event[2]
+    for name, value in data.items():
+        if name in _SEAT_FIELDS and value == seat:
+            return True
+        if name in ("seats", "winners") and isinstance(value, list | tuple) and seat in value:
+            return True
+    return False
+
+
 def default_names(players: int, lang: str, me: int | None = None, bots: bool = True) -> list[str]:
     """Seat names for a table: "Bot N" for the others at a table with a person,
     "Player N" when watching; N is the seat number used by ``--seat``."""
@@ -832,4 +875,7 @@ __all__ = [
     "cards_label",
     "default_names",
     "gold",
+    "hand_order",
+    "involves",
+    "table_names",
 ]

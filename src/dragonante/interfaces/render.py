@@ -31,6 +31,7 @@ from dragonante.interfaces.narrate import (
     card_label,
     cards_label,
     gold,
+    hand_order,
 )
 
 #: The mark after a card whose power would trigger if played now.
@@ -236,7 +237,7 @@ def ability_help_lines(abilities: list[int], lang: str) -> list[str]:
 def hand_line(view: TableView, narrator: Narrator) -> str:
     """The seat's own hand, strongest last, marking cards that would trigger now."""
     lang = narrator.lang
-    hand = sorted(view.obs["hand"] or [], key=lambda c: (ALL_CARDS[c].strength, c))
+    hand = hand_order(view.obs["hand"] or [])
     if not hand:
         return t("table.hand.empty", lang)
     shown = ", ".join(

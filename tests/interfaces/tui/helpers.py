@@ -20,9 +20,13 @@ def make_app(
     humans: tuple[int, ...] = (0,),
     lang: str = "en",
     bot: str = "random",
+    abilities: str | None = None,
     **kwargs: object,
 ) -> TableApp:
-    config = build_config(replace(DEFAULT_TABLE, players=players), lang)
+    table = replace(DEFAULT_TABLE, players=players)
+    if abilities is not None:
+        table = replace(table, abilities=abilities)
+    config = build_config(table, lang)
     bots = {p: bot for p in range(players) if p not in humans}
     return TableApp(TableGame(config, seed, humans, bots), lang, **kwargs)  # type: ignore[arg-type]
 

@@ -38,8 +38,8 @@ def test_a_terminal_opens_the_full_screen_table(cli: Cli, monkeypatch: pytest.Mo
     monkeypatch.setattr(play_module, "play_full_screen", fake)
     r = cli(["play", "--players", "3", "--seed", "3", "--humans", "0,2"], FakeTty())
     assert r.code == 0
-    (_config, seed, people, bots, lang, _record, _limit) = opened[0]
-    assert (seed, people, bots, lang) == (3, (0, 2), {1: "random"}, "en")
+    (_config, seed, people, bots, lang, _record, _limit, _names) = opened[0]
+    assert (seed, people, bots, lang) == (3, (0, 2), {1: "medium"}, "en")  # the default bot
     # --plain keeps the prompts even in a terminal
     r = cli(["play", "--players", "2", "--seed", "3", "--plain"], "q\n")
     assert "Your choice" in r.out and len(opened) == 1
@@ -67,7 +67,8 @@ def test_a_series_runs_game_after_game_at_the_full_screen_table(
     games: list[tuple[int, list[str]]] = []
 
     def fake(config: Any, seed: int, people: Any, bots: Any, lang: str, record: Any,
-             limit: int, series_lines: Any = None) -> tuple[int, list[int]]:  # fmt: skip
+             limit: int, series_lines: Any = None, names: Any = None,
+             ) -> tuple[int, list[int]]:  # fmt: skip
         state, _ = play_random(config, seed)  # the person answers at random here
         games.append((seed, series_lines(state)))
         return 0, list(state.hoards)

@@ -56,7 +56,7 @@ def test_hot_seat_covers_the_table_between_two_people() -> None:
                     text = screen_text(app)
                     seat = app.game.deciding
                     assert seat in (0, 1)
-                    assert f"Player {seat}" in text
+                    assert f"Player {seat + 1}" in text  # counted from 1
                     # behind the cover no hand at all is drawn, nor is any card named
                     assert app.snapshot is not None and app.snapshot.view.seat is None
                     for p in (0, 1):

@@ -36,3 +36,19 @@ async def _play_the_ante(pilot: Pilot[int]) -> None:
     await settle(pilot)
     await pilot.press("3")
     await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_leave_asks_first(snap_compare: Any, lang: str, tmp_path: Any, monkeypatch: Any) -> None:
+    # q in a game in progress: the question over the table, saying where the game goes
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DRAGONANTE_LAUNCHER", "dragonante")  # as an installed package
+    app = make_app(4, 21, lang=lang)
+    assert snap_compare(app, terminal_size=(80, 24), press=["q"], run_before=_ready)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_abilities_page(snap_compare: Any, lang: str) -> None:
+    # a: your own abilities, with their full text, wrapped to the box
+    app = make_app(2, 4, lang=lang, abilities="disks")
+    assert snap_compare(app, terminal_size=(80, 24), press=["a"], run_before=_ready)

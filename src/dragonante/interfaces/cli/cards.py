@@ -1,4 +1,10 @@
-"""``dragonante cards``: list the physical cards of a set."""
+"""``dragonante cards``: list the physical cards of a set.
+
+The listing is for reading: a header, then each card's id, strength, name,
+set, kind, alignment and colors on one line and its power (with a Dragon
+God's ability and an ante effect) indented under it, every word in the
+chosen language.  ``--json`` gives the same per card, ids kept, for scripts.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +31,12 @@ def cards_command(
     if set_ != "all" and set_ not in SET_GROUPS:
         raise UserError(t("cli.error.cards_set", lang, set=set_))
     sets = SET_GROUPS.get(set_, tuple(s for group in SET_GROUPS.values() for s in group))
+    if not as_json:
+        typer.echo(
+            f"{t('cards.col.id', lang):28} {t('cards.col.strength', lang):>3}  "
+            f"{t('cards.col.name', lang)} ({t('cards.col.more', lang)})"
+        )
+        typer.echo(f"{'':4}{t('cards.col.power', lang)}")
     for c in ALL_CARDS:
         ty = c.type
         if ty.set not in sets:
@@ -48,4 +60,11 @@ def cards_command(
             # The listing is for reading, so words are translated; --json keeps the ids.
             colors = "/".join(t(f"color.{color}", lang) for color in ty.colors) or "-"
             alignment = t(f"card.alignment.{ty.alignment}", lang)
-            typer.echo(f"{c.id:28} {c.strength:>2}  {ty.name(lang):32} {alignment:13} {colors}")
+            kind = t(f"card.kind.{ty.kind}", lang)
+            more = f"{ty.set}, {kind}, {alignment}, {colors}"
+            typer.echo(f"{c.id:28} {c.strength:>3}  {ty.name(lang)} ({more})")
+            typer.echo(f"{'':4}{row['power']}")
+            if row["dragon_god"]:
+                typer.echo(f"{'':4}" + t("cards.dragon_god", lang, text=row["dragon_god"]))
+            if row["ante_effect"]:
+                typer.echo(f"{'':4}" + t("cards.ante_effect", lang, text=row["ante_effect"]))

@@ -162,6 +162,8 @@ def _wrap_display_type(cls: type[Any]) -> None:
     original = cls.display_type_rich
 
     def display_type_rich(self: Any, ctx: Any) -> str | None:
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return None  # a flag takes no value: "--plain", not "--plain <bool>"
         shown: str | None = original(self, ctx)
         if shown is None:
             return None

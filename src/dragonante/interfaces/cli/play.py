@@ -16,7 +16,12 @@ Exit codes: 0 when the game ends, when you quit with ``q`` and when the
 input ends (Ctrl-D, or the end of a piped script); 130 on Ctrl-C; 2 for bad
 options.  With ``--record FILE`` the game record is rewritten after every
 answer you give, so even an abandoned game can be replayed
-(``dragonante replay FILE``).
+(``dragonante replay FILE``) or continued (``dragonante play --resume FILE``).
+The record says who sat where (people, bots, names), so a resumed game
+has the same seats and bots and a replay the same names.
+
+The default opponents are the ``medium`` bot (a one-move lookahead), not
+random moves: a first game should be a game.
 
 The deck and table options are shared with ``simulate`` and ``bench``
 (:func:`build_config`).
@@ -34,9 +39,10 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.bots import BotSpecError, SeatView, bot_names, parse_spec
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.records import GameRecord, RecordError
 from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import Event, GameState
 from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
@@ -49,7 +55,8 @@ from dragonante.interfaces.cli.table_options import (
     helptext,
     table_options,
 )
-from dragonante.interfaces.narrate import Narrator, Prompt, default_names, gold
+from dragonante.interfaces.launch import command
+from dragonante.interfaces.narrate import Narrator, Prompt, gold, table_names
 from dragonante.interfaces.render import (
     ability_help_lines,
     ability_lines,
@@ -61,6 +68,7 @@ from dragonante.interfaces.render import (
     table_view,
 )
 from dragonante.interfaces.session import LocalGame
+from dragonante.interfaces.table_record import TableSeats, names_of, read_seating, record_text
 
 if TYPE_CHECKING:
     from dragonante.interfaces.tui.lobby import Seating
@@ -69,6 +77,10 @@ if TYPE_CHECKING:
 EXIT_INTERRUPTED = 130
 #: At most this many card types are shown for one "?name" look-up.
 MAX_LOOKUP = 4
+#: The longest name a person may type for the hot-seat table.
+MAX_NAME = 24
+#: The bots a game is played against unless ``--opponents`` says otherwise.
+DEFAULT_OPPONENTS = "medium"
 
 
 SeedOpt = Annotated[int | None, typer.Option("--seed", help=helptext("opt.seed"))]
@@ -128,7 +140,7 @@ def play_command(
     lang: LangOpt = None,
     opponents: Annotated[
         str, typer.Option("--opponents", help=helptext("opt.opponents"))
-    ] = "random",
+    ] = DEFAULT_OPPONENTS,
     time_limit: Annotated[int, typer.Option("--time-limit", help=helptext("opt.time_limit"))] = 0,
     series: Annotated[int, typer.Option("--series", help=helptext("opt.series"))] = 0,
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
@@ -141,10 +153,15 @@ def play_command(
     bot_level: Annotated[
         str, typer.Option("--bot-level", help=helptext("opt.join_bots"))
     ] = "medium",
+    resume: Annotated[Path | None, typer.Option("--resume", help=helptext("opt.resume"))] = None,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
     lang = check_lang(lang)
+    if resume is not None:
+        if seed is not None or humans or series or join is not None or create:
+            raise UserError(t("cli.error.resume_options", lang))
+        raise typer.Exit(resume_game(resume, seat, opponents, lang, plain, record, time_limit))
     choices = replace(table, time_limit_minutes=time_limit, series_games=series)
     config = build_config(choices, lang)
     if join is not None or create:
@@ -164,14 +181,22 @@ def play_command(
     specs_by_seat = [by_seat[p] for p in sorted(by_seat)]
     if seed is None:
         seed = secrets.randbelow(2**31)
+    typed = ask_names(people, lang) if len(people) > 1 else ()
+    # only names typed in are kept with the record; the table's own are made in its language
+    names = table_names(players, people, lang, typed) if typed else None
     if full_screen and series > 1:
         raise typer.Exit(
-            play_series_full_screen(config, seed, series, people, by_seat, lang, record, time_limit)
+            play_series_full_screen(
+                config, seed, series, people, by_seat, lang, record, time_limit, names
+            )
         )
     if full_screen:
-        raise typer.Exit(play_full_screen(config, seed, people, by_seat, lang, record, time_limit))
-    names = default_names(players, lang, me=seat)
-    narrator = Narrator(names, lang, me=seat, debt_model=config.rules.debt_model)
+        raise typer.Exit(
+            play_full_screen(config, seed, people, by_seat, lang, record, time_limit, names)
+        )
+    narrator = Narrator(
+        table_names(players, people, lang), lang, me=seat, debt_model=config.rules.debt_model
+    )
     typer.echo(t("play.intro", lang, seed=seed, players=players, seat=seat))
     for p in sorted(by_seat):
         typer.echo(t("play.opponent", lang, name=narrator.label(p), bot=by_seat[p]))
@@ -186,6 +211,7 @@ def play_command(
             typer.echo()
             typer.echo(t("play.series_game", lang, game=index + 1, games=count, seed=game_seed))
         session = PlaySession(game, narrator, path, sys.stdin, time_limit_minutes=time_limit)
+        session.seating = TableSeats((seat,), by_seat, ())
         session.save()
         code = session.run()
         if not game.over:
@@ -222,6 +248,118 @@ def parse_humans(text: str, players: int, lang: str) -> tuple[int, ...]:
     if not seats or len(set(seats)) != len(seats) or not all(0 <= p < players for p in seats):
         raise UserError(t("cli.error.humans", lang, last=players - 1, given=text))
     return tuple(seats)
+
+
+def ask_names(people: tuple[int, ...], lang: str) -> tuple[str, ...]:
+    """Hot-seat: each person's name, asked at the terminal before the table opens.
+
+    Enter keeps the table's own "Player N" (counted from 1), and so does the
+    end of the input; empty when nobody typed a name (the record then keeps
+    none, and a replay names the seats in its own language).
+    """
+    names: list[str] = []
+    for k, p in enumerate(people, start=1):
+        default = t("seat.player", lang, seat=k)
+        typer.echo(t("play.name_prompt", lang, seat=p, default=default), nl=False)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            typer.echo()
+        names.append(" ".join(line.split())[:MAX_NAME])
+    return tuple(names) if any(names) else ()
+
+
+def resume_game(
+    path: Path,
+    seat: int,
+    opponents: str,
+    lang: str,
+    plain: bool,
+    record_path: Path | None,
+    time_limit: int,
+) -> int:
+    """``play --resume FILE``: the saved game's answers given again, then play on.
+
+    The seats, bots and names are the record's own when it has them (records
+    the terminal tables save); a record without them (the web server's, the
+    engine's) is continued with ``--seat`` and ``--opponents``, as a new game
+    would be.  The game keeps being saved in FILE (or ``--record``).
+    """
+    from dragonante.interfaces.cli.replay import read_record
+
+    text, record, state = read_record(path, lang)
+    if state.over:
+        raise UserError(
+            t("cli.error.resume_over", lang, path=str(path), command=command("replay", str(path)))
+        )
+    players = record.config.players
+    try:
+        seating = read_seating(text, players)
+    except RecordError as e:
+        raise UserError(t("cli.error.record", lang, path=str(path), reason=str(e))) from None
+    if seating is None:
+        if not 0 <= seat < players:
+            raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
+        specs = parse_opponents(opponents, players - 1, lang)
+        order = [(seat + i) % players for i in range(1, players)]
+        seating = TableSeats((seat,), dict(zip(order, specs, strict=True)), ())
+    else:
+        for spec in seating.bots.values():
+            parse_opponents(spec, 1, lang)  # a bot this version does not know: one line
+    people = seating.humans
+    full_screen = not plain and is_terminal(sys.stdin) and is_terminal(sys.stdout)
+    if len(people) > 1 and not full_screen:
+        raise UserError(t("cli.error.humans_plain", lang))
+    names = names_of(seating, players, lang)
+    save_to = record_path or path
+    typer.echo(t("play.resumed", lang, path=str(path), answers=len(record.answers)))
+    if full_screen:
+        code, _ = run_full_screen(
+            record.config,
+            record.seed,
+            people,
+            seating.bots,
+            lang,
+            save_to,
+            time_limit,
+            names=seating.names,
+            resume=record,
+        )
+        return code
+    me = people[0]
+    game = LocalGame(
+        record.config, record.seed, me, [seating.bots[p] for p in sorted(seating.bots)]
+    )
+    try:
+        replay_into(game, record)
+    except RecordError as e:
+        raise UserError(t("cli.error.record", lang, path=str(path), reason=str(e))) from None
+    narrator = Narrator(names, lang, me=me, debt_model=record.config.rules.debt_model)
+    session = PlaySession(game, narrator, save_to, sys.stdin, time_limit_minutes=time_limit)
+    session.seating = seating
+    session.save()
+    return session.run()
+
+
+def replay_into(game: LocalGame, record: GameRecord) -> None:
+    """Give a plain game the record's answers again (the last gambit called where it
+    was); each bot is asked its questions again, so its random generator is where
+    it was when the game was saved."""
+    called = record.last_gambit_called_after
+    for i, answer in enumerate(record.answers):
+        if i == called:
+            game.call_last_gambit()
+        d = game.state.pending
+        if game.state.over or d is None:
+            raise RecordError(f"answer #{i + 1} comes after the end of the game")
+        if d.seat in game.bots:
+            game.bots[d.seat].choose(SeatView(game.state, d.seat))
+        try:
+            game.recorder.answer(answer)
+        except IllegalAnswer as e:
+            raise RecordError(f"answer #{i + 1} does not replay: {e}") from None
+    if called is not None and called == len(record.answers):
+        game.call_last_gambit()
 
 
 def play_online(
@@ -286,9 +424,10 @@ def play_full_screen(
     lang: str,
     record: Path | None,
     time_limit: int,
+    names: list[str] | None = None,
 ) -> int:
     """One game at the full-screen table; its exit code."""
-    code, _ = run_full_screen(config, seed, people, bots, lang, record, time_limit)
+    code, _ = run_full_screen(config, seed, people, bots, lang, record, time_limit, names=names)
     return code
 
 
@@ -301,17 +440,30 @@ def run_full_screen(
     record: Path | None,
     time_limit: int,
     series_lines: Callable[[GameState], list[str]] | None = None,
+    names: list[str] | tuple[str, ...] | None = None,
+    resume: GameRecord | None = None,
 ) -> tuple[int, list[int] | None]:
     """Run one game at the full-screen table: (exit code, final hoards, or None
     if the person left before the end).  Textual is imported here, so plain
-    runs never load it."""
+    runs never load it.  ``resume``: the record of the game to continue."""
     from dragonante.interfaces.tui import TableApp, TableGame
 
-    game = TableGame(config, seed, people, bots)
+    if resume is not None:
+        try:
+            game = TableGame.resume(resume, people, bots, names or ())
+        except RecordError as e:
+            raise UserError(str(e)) from None
+    else:
+        game = TableGame(config, seed, people, bots, names or ())
     app = TableApp(game, lang, record, time_limit, series_lines=series_lines)
     code = app.run()
-    if app.saved_to is not None:
-        typer.echo(t("play.record_saved", lang, path=str(app.saved_to)))
+    saved = app.saved_to
+    if saved is not None:
+        typer.echo(
+            t("play.record_saved", lang, path=str(saved), command=command("replay", str(saved)))
+        )
+        if not game.over:
+            typer.echo(t("play.resume_hint", lang, command=command("play", "--resume", str(saved))))
     hoards = list(game.state.hoards) if game.over else None
     return (code if isinstance(code, int) else 0), hoards
 
@@ -325,16 +477,15 @@ def play_series_full_screen(
     lang: str,
     record: Path | None,
     time_limit: int,
+    names: list[str] | None = None,
 ) -> int:
     """A ``--series`` at the full-screen table: one table per game, each game's
     seed and record as the plain prompts make them; each game-over screen adds
     the series so far, and the series result is printed at the end.  Leaving a
     game before its end ends the series."""
-    from dragonante.interfaces.tui.app import seat_names
-
     players = config.players
     me = people[0] if len(people) == 1 else None
-    narrator = Narrator(seat_names(players, people, lang), lang, me=me)
+    narrator = Narrator(names or table_names(players, people, lang), lang, me=me)
     totals = [0] * players
     for index in range(count):
         game_seed = series_game_seed(seed, index)
@@ -354,7 +505,7 @@ def play_series_full_screen(
 
         path = series_record_path(record, index)
         code, hoards = run_full_screen(
-            config, game_seed, people, bots, lang, path, time_limit, series_lines
+            config, game_seed, people, bots, lang, path, time_limit, series_lines, names
         )
         if hoards is None:
             return code
@@ -395,6 +546,8 @@ class PlaySession:
         self.lang = narrator.lang
         self.record_path = record
         self.stdin = stdin
+        #: Who sits where, saved with the record (``play --resume``, ``replay``).
+        self.seating: TableSeats | None = None
 
     def say(self, line: str = "") -> None:
         typer.echo(line)
@@ -404,7 +557,9 @@ class PlaySession:
         if self.record_path is None:
             return
         try:
-            self.record_path.write_text(self.game.record.dumps() + "\n", encoding="utf-8")
+            self.record_path.write_text(
+                record_text(self.game.record, self.seating), encoding="utf-8"
+            )
         except OSError as e:
             reason = e.strerror or str(e)
             raise UserError(
@@ -429,7 +584,12 @@ class PlaySession:
     def _saved_note(self) -> None:
         if self.record_path is not None:
             self.save()
-            self.say(t("play.record_saved", self.lang, path=str(self.record_path)))
+            path = str(self.record_path)
+            self.say(t("play.record_saved", self.lang, path=path, command=command("replay", path)))
+            if not self.game.over:
+                self.say(
+                    t("play.resume_hint", self.lang, command=command("play", "--resume", path))
+                )
 
     def _loop(self) -> int:
         game = self.game

@@ -9,6 +9,9 @@ The record (from ``play --record`` or the web server) is replayed answer by
 answer in a fresh game; a record whose final digest does not match - made
 by another rules version, or edited - is refused rather than narrated
 wrongly.  An unreadable or malformed file is a one-line error, exit 2.
+A record saved by the terminal tables says who sat where, and the replay
+calls everyone by the names the table used ("Player 1", "Bot 2", the names
+typed in at a hot-seat table); others name the seats by number.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Annotated
 
 import typer
 
-from dragonante.engine.records import RecordError, loads, replay
+from dragonante.engine.records import GameRecord, RecordError, loads, replay
+from dragonante.engine.state import GameState
 from dragonante.engine.views import events_for, events_for_gm
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
@@ -26,6 +30,7 @@ from dragonante.interfaces.cli.play import LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.render import table_lines, table_view
+from dragonante.interfaces.table_record import names_of, read_seating
 
 #: Records larger than this are refused before parsing (no game is that long).
 MAX_RECORD_BYTES = 20_000_000
@@ -45,31 +50,17 @@ def replay_command(
     lang = check_lang(lang)
     if sum((seat is not None, omniscient, gm)) > 1:
         raise UserError(t("cli.error.replay_view", lang))
-    try:
-        size = file.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise UserError(
-                t("cli.error.record", lang, path=str(file), reason=t("replay.too_large", lang))
-            )
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise UserError(
-            t("cli.error.record", lang, path=str(file), reason=t("replay.not_text", lang))
-        ) from None
-    except OSError as e:
-        reason = e.strerror or str(e)
-        raise UserError(t("cli.error.read", lang, path=str(file), reason=reason)) from None
-    try:
-        record = loads(text)
-        state = replay(record)
-    except RecordError as e:
-        raise UserError(t("cli.error.record", lang, path=str(file), reason=str(e))) from None
+    text, record, state = read_record(file, lang)
     players = record.config.players
     if seat is not None and not 0 <= seat < players:
         raise UserError(
             t("cli.error.replay_seat", lang, seat=seat, last=players - 1, players=players)
         )
-    names = default_names(players, lang, me=None)
+    try:
+        seating = read_seating(text, players)
+    except RecordError as e:
+        raise UserError(t("cli.error.record", lang, path=str(file), reason=str(e))) from None
+    names = names_of(seating, players, lang) if seating else default_names(players, lang, me=None)
     narrator = Narrator(names, lang, me=seat, debt_model=record.config.rules.debt_model)
     if omniscient:
         view = t("replay.view.omniscient", lang)
@@ -100,3 +91,28 @@ def replay_command(
         typer.echo(t("replay.unfinished", lang))
         for line in table_lines(table_view(state, seat, gm), narrator):
             typer.echo(line)
+
+
+def read_record(file: Path, lang: str) -> tuple[str, GameRecord, GameState]:
+    """A record file read and replayed (its digest checked): its text, the record
+    and the game it replays to; a one-line :class:`UserError` if it cannot be."""
+    try:
+        size = file.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise UserError(
+                t("cli.error.record", lang, path=str(file), reason=t("replay.too_large", lang))
+            )
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UserError(
+            t("cli.error.record", lang, path=str(file), reason=t("replay.not_text", lang))
+        ) from None
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise UserError(t("cli.error.read", lang, path=str(file), reason=reason)) from None
+    try:
+        record = loads(text)
+        state = replay(record)
+    except RecordError as e:
+        raise UserError(t("cli.error.record", lang, path=str(file), reason=str(e))) from None
+    return text, record, state

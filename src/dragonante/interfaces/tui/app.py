@@ -10,37 +10,64 @@ alone changes the game.
 
 Hot-seat: with several people at the table, a cover screen hides
 everything before the next person's question, and the table is then drawn
-for that person only.  Every text is a catalog message (``tui.*`` and the
-narrator's), in the table's language.
+for that person only; everyone is called by name (never "You": two people
+are at the screen), and take-back is neither offered nor shown.  Every text
+is a catalog message (``tui.*`` and the narrator's), in the table's language.
+
+The table never loses a game: leaving a game in progress (``q``, Ctrl+C)
+asks first and saves it (``play --resume`` continues it); ``s`` saves to a
+new file each time rather than over an earlier one; the notices name the
+command as this player types it (:mod:`~dragonante.interfaces.launch`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from textual.binding import Binding
 
 from dragonante.engine.decisions import IllegalAnswer
-from dragonante.engine.state import GameState
+from dragonante.engine.state import Event, GameState
 from dragonante.i18n import t
-from dragonante.interfaces.narrate import Narrator
+from dragonante.interfaces.launch import command
+from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
 from dragonante.interfaces.tui.base import TableBase
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import QuestionPanel
-from dragonante.interfaces.tui.screens import CoverScreen, SummaryScreen
+from dragonante.interfaces.tui.screens import (
+    ConfirmScreen,
+    CoverScreen,
+    GameOverScreen,
+    SummaryScreen,
+)
 from dragonante.interfaces.tui.snapshot import take_snapshot
 from dragonante.interfaces.tui.table import TableGame
 from dragonante.interfaces.tui.thinking import BotThinking
 
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
+#: How the log sets "since your last turn" apart from the sentences around it.
+SINCE_STYLE = "bold"
+#: The key line fits an 80-column terminal (with its padding).
+KEYS_WIDTH = 78
+#: Exit code after leaving with Ctrl+C (128 + SIGINT, as the plain prompts).
+EXIT_INTERRUPTED = 130
+
+#: The table's names for its seats (kept under this name for its callers).
+seat_names = table_names
 
 
-def seat_names(players: int, humans: tuple[int, ...], lang: str) -> list[str]:
-    """People are "Player N", bots "Bot N" (N the seat number, as ``--seat`` counts)."""
-    return [t("seat.player" if p in humans else "seat.bot", lang, seat=p) for p in range(players)]
+def fresh_path(seed: int, taken: Collection[Path] = ()) -> Path:
+    """``dragonante-SEED.json`` in the current directory, or ``-2``, ``-3``... when
+    that file exists: a save never replaces an earlier record."""
+    n = 1
+    while True:
+        path = Path(f"dragonante-{seed}.json" if n == 1 else f"dragonante-{seed}-{n}.json")
+        if not path.exists() and path not in taken:
+            return path
+        n += 1
 
 
 class TableApp(BotThinking[TableGame], TableBase):
@@ -69,7 +96,9 @@ class TableApp(BotThinking[TableGame], TableBase):
         self.clock = clock
         self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
         self.gambit_summaries = gambit_summaries
-        self.names = seat_names(game.config.players, game.humans, lang)
+        self.names = list(game.names) or table_names(game.config.players, game.humans, lang)
+        #: One person against bots is "You"; in hot-seat everyone keeps a name.
+        self.you = len(game.humans) == 1
         self.debt_model = game.config.rules.debt_model
         #: The seat at the keyboard (None behind the hot-seat cover).
         self.viewer: int | None = game.humans[0] if len(game.humans) == 1 else None
@@ -79,10 +108,29 @@ class TableApp(BotThinking[TableGame], TableBase):
         self.summarized = 0
         self.thinking: int | None = None
         self.covered = False
+        #: The last file the game was saved in (printed after the table closes).
         self.saved_to: Path | None = None
+        #: Every file this table has written (``s`` never writes over one).
+        self.written: set[Path] = set()
+        #: The question for which "since your last turn" was told.
+        self.since_told: int | None = None
 
     def _narrator(self, seat: int | None) -> Narrator:
-        return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model)
+        return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model, you=self.you)
+
+    def keys_line(self) -> str:
+        """The keys that work at this table: ``a`` with abilities, ``u`` against bots only."""
+        keys = ["answer", "move", "card"]
+        if self.game.config.abilities.enabled:
+            keys.append("abilities")
+        if self.game.take_back_allowed:
+            keys.append("undo")
+        keys += ["save", "help", "quit"]
+        line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
+        if len(line) > KEYS_WIDTH:  # the arrows are in the help; every key stays in view
+            keys.remove("move")
+            line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
+        return line
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -103,10 +151,11 @@ class TableApp(BotThinking[TableGame], TableBase):
         if game.over:
             self.redraw()
             self.push_screen(
-                SummaryScreen(
+                GameOverScreen(
                     t("tui.game_over", self.lang),
                     self.game_over_lines(),
                     t("tui.over_keys", self.lang),
+                    t("tui.scrolls", self.lang),
                 )
             )
             return
@@ -114,6 +163,7 @@ class TableApp(BotThinking[TableGame], TableBase):
             if seat != self.viewer:
                 self._cover_for(seat)
                 return
+            self._tell_since_last_turn(seat)
             self.redraw()
             return
         self.thinking = seat
@@ -150,6 +200,42 @@ class TableApp(BotThinking[TableGame], TableBase):
         if seat is None:
             return  # behind the cover: told when the next person sits down
         self.tell(narrator.events(visible))
+
+    def _tell_since_last_turn(self, seat: int | None) -> None:
+        """Once per question: how the viewer's hoard moved since their last answer,
+        each change with the sentences (only those this seat may see) that say why."""
+        assert seat is not None
+        pending = self.game.state.pending
+        if pending is None or self.since_told == pending.id:
+            return
+        self.since_told = pending.id
+        changes = self.game.since_last_turn(seat)
+        before = self.game.hoard_at_last_turn(seat)
+        if changes is None or before is None:
+            return
+        lang = self.lang
+        now = self.game.state.hoards[seat]
+        if not changes:
+            self.tell([t("tui.since.same", lang, gold=gold(now, lang))], SINCE_STYLE)
+            return
+        lines = [t("tui.since", lang, before=gold(before, lang), after=gold(now, lang))]
+        for delta, events in changes:
+            lines.append(
+                t(
+                    "tui.since.change",
+                    lang,
+                    delta=("+" if delta > 0 else "−") + gold(abs(delta), lang),
+                    why=" ".join(self._why(seat, events)),
+                )
+            )
+        self.tell(lines, SINCE_STYLE)
+
+    def _why(self, seat: int, events: list[Event]) -> list[str]:
+        """The sentences of one answer's events that concern ``seat`` (all it may
+        see of them when none names it: an ante everyone pays, say)."""
+        visible = [e for e in events if e[0] is None or seat in e[0]]
+        mine = [e for e in visible if involves(e, seat)]
+        return self.narrator.events(mine or visible)
 
     def _gambit_summary(self) -> bool:
         """Show the summary of a gambit that just ended (once); True if shown."""
@@ -209,6 +295,7 @@ class TableApp(BotThinking[TableGame], TableBase):
             self.viewer = seat
             self.narrator = self._narrator(seat)
             self._retell()
+            self.since_told = None
             self.advance()
 
         self.push_screen(CoverScreen(t("tui.cover", self.lang, name=self.names[seat])), uncover)
@@ -226,7 +313,8 @@ class TableApp(BotThinking[TableGame], TableBase):
 
     def redraw(self) -> None:
         """A new snapshot for the viewer, and every panel drawn from it."""
-        snap = take_snapshot(self.game.state, self.narrator, self.thinking)
+        specs = sorted(set(self.game.bot_specs.values()))
+        snap = take_snapshot(self.game.state, self.narrator, self.thinking, ", ".join(specs))
         waiting = (
             t("tui.waiting", self.lang) if not self.game.over else t("tui.header.over", self.lang)
         )
@@ -236,27 +324,45 @@ class TableApp(BotThinking[TableGame], TableBase):
 
     def action_take_back(self) -> None:
         game = self.game
+        if not game.take_back_allowed:
+            self.notify(t("tui.take_back.hot_seat", self.lang))
+            return
         if self.thinking is not None or not game.is_human(game.deciding):
             self.notify(t("tui.take_back.wait", self.lang))
             return
         if not game.take_back():
-            key = "tui.take_back.hot_seat" if len(game.humans) > 1 else "tui.take_back.none"
-            self.notify(t(key, self.lang))
+            self.notify(t("tui.take_back.none", self.lang))
             return
         self._autosave()
         self._retell()
+        self.since_told = None
         self.notify(t("tui.take_back.done", self.lang))
         self.advance()
 
+    def save_path(self) -> Path:
+        """Where ``s`` saves: the ``--record`` (or resumed) file, kept current after
+        every answer; else a new file named after the seed, never one written before."""
+        if self.record_path is not None:
+            return self.record_path
+        return fresh_path(self.game.seed, self.written)
+
     def action_save(self) -> None:
-        path = self.record_path or Path(f"dragonante-{self.game.seed}.json")
+        path = self.save_path()
         if self.write_record(path):
-            self.notify(t("play.record_saved", self.lang, path=str(path)))
+            self.notify(
+                t(
+                    "play.record_saved",
+                    self.lang,
+                    path=str(path),
+                    command=command("replay", str(path)),
+                )
+            )
 
     def write_record(self, path: Path) -> bool:
-        """The game record (the format ``replay`` reads); a notice, not a crash, on failure."""
+        """The game record (the format ``replay`` reads, with who sat where); a
+        notice, not a crash, on failure."""
         try:
-            path.write_text(self.game.record.dumps() + "\n", encoding="utf-8")
+            path.write_text(self.game.record_text(), encoding="utf-8")
         except OSError as e:
             reason = e.strerror or str(e)
             self.notify(
@@ -265,6 +371,7 @@ class TableApp(BotThinking[TableGame], TableBase):
             )
             return False
         self.saved_to = path
+        self.written.add(path)
         return True
 
     def _autosave(self) -> None:
@@ -272,5 +379,34 @@ class TableApp(BotThinking[TableGame], TableBase):
             self.write_record(self.record_path)
 
     def action_quit_game(self) -> None:
-        self._autosave()
-        super().action_quit_game()
+        """``q``: leave; a game in progress asks first and is saved."""
+        self._leave(0)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: as ``q`` (a second Ctrl+C at the question leaves), exit code 130."""
+        self._leave(EXIT_INTERRUPTED)
+
+    def _leave(self, code: int) -> None:
+        if self.game.over:
+            self._autosave()
+            self.exit(0)
+            return
+        if isinstance(self.screen, ConfirmScreen):
+            self.screen.dismiss(True)  # a second Ctrl+C at the question: leave
+            return
+        path = self.save_path()
+        lines = t(
+            "tui.leave.text",
+            self.lang,
+            path=str(path),
+            command=command("play", "--resume", str(path)),
+        ).split("\n")
+
+        def answered(leave: bool | None) -> None:
+            if leave and self.write_record(path):
+                self.exit(code)
+
+        self.push_screen(
+            ConfirmScreen(t("tui.leave.title", self.lang), lines, t("tui.leave.keys", self.lang)),
+            answered,
+        )

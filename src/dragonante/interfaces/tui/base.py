@@ -23,11 +23,11 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from dragonante.i18n import t
-from dragonante.interfaces.render import ability_help_lines, card_help_lines
+from dragonante.interfaces.render import ability_help_lines, ability_lines, card_help_lines
 from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
-from dragonante.interfaces.tui.screens import CardScreen, HelpScreen
+from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, TextScreen
 from dragonante.interfaces.tui.seats import SeatsPanel
 from dragonante.interfaces.tui.snapshot import Snapshot
 
@@ -52,15 +52,20 @@ class TableBase(App[int]):
     #keys { height: 1; background: $panel; padding: 0 1; }
     """
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
-        Binding("ctrl+c", "quit_game", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
         Binding("q", "quit_game", show=False),
         Binding("question_mark", "help", show=False),
         Binding("c", "card", show=False),
+        Binding("a", "abilities", show=False),
         Binding("t", "theme", show=False),
+        # The answers keep the arrows; these scroll the log (priority: the
+        # answer list would take them otherwise).
+        Binding("pageup", "scroll_log(-1)", show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", show=False, priority=True),
         *(Binding(k, f"number({i})", show=False) for i, k in enumerate(NUMBER_KEYS)),
     ]
     #: Catalog keys of the key line and of the help page (a source may have other keys).
-    KEYS_TEXT = "tui.keys"
+    KEYS_TEXT = "online.keys"
     HELP_TEXT = "tui.help"
 
     def __init__(self, lang: str) -> None:
@@ -75,7 +80,11 @@ class TableBase(App[int]):
         with Horizontal(id="bottom"):
             yield QuestionPanel(id="question")
             yield LogPanel(id="log")
-        yield Static(t(self.KEYS_TEXT, self.lang), id="keys")
+        yield Static(self.keys_line(), id="keys")
+
+    def keys_line(self) -> str:
+        """The line of keys at the bottom: only keys that work at this table."""
+        return t(self.KEYS_TEXT, self.lang)
 
     def on_mount(self) -> None:
         self.query_one("#question").border_title = t("tui.title.question", self.lang)
@@ -89,9 +98,9 @@ class TableBase(App[int]):
         self.query_one(HandPanel).show(snap)
         self.query_one(QuestionPanel).show(snap.prompt, self.lang, waiting)
 
-    def tell(self, lines: list[str]) -> None:
-        """Append sentences to the log."""
-        self.query_one(LogPanel).tell(lines)
+    def tell(self, lines: list[str], style: str = "") -> None:
+        """Append sentences to the log (in ``style``, a Rich style, if given)."""
+        self.query_one(LogPanel).tell(lines, style)
 
     # --- keys -------------------------------------------------------------------
 
@@ -101,7 +110,45 @@ class TableBase(App[int]):
     def action_help(self) -> None:
         lines = t(self.HELP_TEXT, self.lang).split("\n")
         self.push_screen(
-            HelpScreen(t("tui.title.help", self.lang), lines, t("tui.close", self.lang))
+            HelpScreen(
+                t("tui.title.help", self.lang),
+                lines,
+                t("tui.close", self.lang),
+                t("tui.scrolls", self.lang),
+            )
+        )
+
+    def action_scroll_log(self, pages: int) -> None:
+        """Page Up/Down: the log, whatever has the focus (the answers keep the arrows)."""
+        if isinstance(self.screen, TextScreen):
+            scroller = self.screen.query_one("VerticalScroll")
+            if pages < 0:
+                scroller.scroll_page_up()
+            else:
+                scroller.scroll_page_down()
+            return
+        log = self.query_one(LogPanel)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
+    def action_abilities(self) -> None:
+        """``a``: the viewer's own D&D abilities, with their full text and the table's rows."""
+        lang = self.lang
+        snap = self.snapshot
+        if snap is None or snap.view.seat is None:
+            return
+        ab = snap.view.obs["abilities"]
+        if ab is None:
+            self.notify(t("play.no_abilities", lang))
+            return
+        lines = ability_lines(snap.view, snap.narrator)
+        lines.extend(ability_help_lines(ab["held"][snap.view.seat], lang))
+        self.push_screen(
+            CardScreen(
+                t("tui.title.abilities", lang), lines, t("tui.close", lang), t("tui.scrolls", lang)
+            )
         )
 
     def action_card(self) -> None:
@@ -124,10 +171,18 @@ class TableBase(App[int]):
         if not lines:
             self.notify(t("tui.no_card", lang))
             return
-        self.push_screen(CardScreen(t("tui.title.card", lang), lines, t("tui.close", lang)))
+        self.push_screen(
+            CardScreen(
+                t("tui.title.card", lang), lines, t("tui.close", lang), t("tui.scrolls", lang)
+            )
+        )
 
     def action_theme(self) -> None:
         self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]
 
     def action_quit_game(self) -> None:
         self.exit(0)
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: as ``q`` here; a local game asks first and exits 130."""
+        self.action_quit_game()

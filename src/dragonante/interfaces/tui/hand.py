@@ -1,4 +1,5 @@
-"""The viewer's own hand: colored cards, weakest first, with the trigger mark.
+"""The viewer's own hand: colored cards, weakest first (``hand_order``, the order of
+the answers too), with the trigger mark.
 
 Only the seat at the keyboard's hand is ever drawn, and only from its own
 view; behind the hot-seat cover (no viewer) the panel is empty.
@@ -10,8 +11,8 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.widgets import Static
 
-from dragonante.cards import ALL_CARDS
 from dragonante.i18n import t
+from dragonante.interfaces.narrate import hand_order
 from dragonante.interfaces.render import TRIGGER_MARK
 from dragonante.interfaces.tui.cards import Flow, card_badges
 from dragonante.interfaces.tui.snapshot import Snapshot
@@ -23,7 +24,7 @@ def hand_text(snap: Snapshot) -> RenderableType:
     lang = snap.lang
     if view.seat is None or view.obs["hand"] is None:
         return Text("")
-    hand = sorted(view.obs["hand"], key=lambda c: (ALL_CARDS[c].strength, c))
+    hand = hand_order(view.obs["hand"])
     if not hand:
         return Text(t("table.hand.empty", lang))
     title = Text(t("tui.hand", lang), style="bold")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.widgets import RichLog
 
 
@@ -11,6 +12,7 @@ class LogPanel(RichLog):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, markup=False, auto_scroll=True, min_width=10)
 
-    def tell(self, lines: list[str]) -> None:
+    def tell(self, lines: list[str], style: str = "") -> None:
+        """Append ``lines``; ``style`` sets a note apart (what changed since your turn)."""
         for line in lines:
-            self.write(line)
+            self.write(Text(line, style=style) if style else line)

@@ -27,16 +27,20 @@ TURN_MARK = "▶"
 
 
 def header_text(snap: Snapshot) -> str:
-    """Gambit and round, or the set-up or game-over title."""
+    """Gambit and round, or the set-up or game-over title; then which bots play."""
     obs = snap.view.obs
     lang = snap.lang
     if obs["phase"] == "over":
-        return t("tui.header.over", lang)
-    if obs["gambit"] == 0:
-        return t("tui.header.setup", lang)
-    if obs["phase"] == "ante":
-        return t("tui.header.ante", lang, gambit=obs["gambit"])
-    return t("tui.header", lang, gambit=obs["gambit"], round=obs["round"])
+        text = t("tui.header.over", lang)
+    elif obs["gambit"] == 0:
+        text = t("tui.header.setup", lang)
+    elif obs["phase"] == "ante":
+        text = t("tui.header.ante", lang, gambit=obs["gambit"])
+    else:
+        text = t("tui.header", lang, gambit=obs["gambit"], round=obs["round"])
+    if snap.opponents:
+        text += " · " + t("tui.opponents", lang, bots=snap.opponents)
+    return text
 
 
 def info_lines(snap: Snapshot) -> list[str]:

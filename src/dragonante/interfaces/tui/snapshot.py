@@ -28,14 +28,18 @@ class Snapshot:
     prompt: Prompt | None
     #: The bot seat whose answer is being worked out, or None.
     thinking: int | None
+    #: The bots at this table, as the header names them ("medium"), or "".
+    opponents: str = ""
 
     @property
     def lang(self) -> str:
         return self.narrator.lang
 
 
-def take_snapshot(state: GameState, narrator: Narrator, thinking: int | None) -> Snapshot:
+def take_snapshot(
+    state: GameState, narrator: Narrator, thinking: int | None, opponents: str = ""
+) -> Snapshot:
     """The snapshot for ``narrator.me`` (None: public information only)."""
     seat = narrator.me
     prompt = narrator.prompt(state) if seat is not None else None
-    return Snapshot(table_view(state, seat), narrator, prompt, thinking)
+    return Snapshot(table_view(state, seat), narrator, prompt, thinking, opponents)

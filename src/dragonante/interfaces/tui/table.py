@@ -15,13 +15,16 @@ state but never changes it; every change (:meth:`TableGame.answer`,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Mapping, Sequence
 
 from dragonante.bots import Bot, SeatView, make_bot
 from dragonante.engine.config import GameConfig
-from dragonante.engine.records import GameRecord, Recorder
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.records import GameRecord, Recorder, RecordError
 from dragonante.engine.state import Event, GameState
 from dragonante.interfaces.session import bot_seed
+from dragonante.interfaces.table_record import TableSeats, record_text
 
 
 class TableGame:
@@ -33,6 +36,7 @@ class TableGame:
         seed: int,
         humans: tuple[int, ...],
         bot_specs: Mapping[int, str],
+        names: Sequence[str] = (),
     ) -> None:
         expected = set(range(config.players)) - set(humans)
         if not humans or set(bot_specs) != expected:
@@ -43,8 +47,20 @@ class TableGame:
         self.bot_specs = dict(bot_specs)
         self.recorder = Recorder(config, seed)
         self.bots = self._make_bots()
+        #: Every seat's name when the people typed theirs in (saved with the
+        #: record, so a replay or a resumed game uses them); empty: the table's own.
+        self.names = tuple(names)
         #: The seat that gave each recorded answer (what take-back looks for).
         self.answered_by: list[int] = []
+        #: The bots as they were just before each person's answer (a copy, their
+        #: random generators included): a take-back puts them back exactly.
+        self.bots_before: list[dict[int, Bot]] = []
+        #: (log length, every hoard) at the start and after each answer: what
+        #: "since your last turn" compares.
+        self.marks: list[tuple[int, tuple[int, ...]]] = [self._mark()]
+
+    def _mark(self) -> tuple[int, tuple[int, ...]]:
+        return len(self.log()), tuple(self.state.hoards)
 
     def _make_bots(self) -> dict[int, Bot]:
         return {p: make_bot(spec, bot_seed(self.seed, p)) for p, spec in self.bot_specs.items()}
@@ -84,8 +100,12 @@ class TableGame:
         """Apply the pending seat's answer; ``IllegalAnswer`` leaves everything unchanged."""
         d = self.state.pending
         assert d is not None
+        before = copy.deepcopy(self.bots) if d.seat in self.humans else None
         self.recorder.answer(answer, decision_id)
         self.answered_by.append(d.seat)
+        self.marks.append(self._mark())
+        if before is not None:
+            self.bots_before.append(before)
 
     def call_last_gambit(self) -> None:
         """The table's time limit ran out: one more gambit after this one (recorded)."""
@@ -96,12 +116,19 @@ class TableGame:
         the others at the table have seen what followed), and only one given."""
         return len(self.humans) == 1 and any(p in self.humans for p in self.answered_by)
 
+    @property
+    def take_back_allowed(self) -> bool:
+        """Whether this table offers take-back at all (not in hot-seat)."""
+        return len(self.humans) == 1
+
     def take_back(self) -> bool:
         """Undo the person's last answer and everything after it; False if none.
 
         The engine is deterministic from config, seed and answers, so the game
-        is replayed from the recorded answers before that one; the bots start
-        afresh, so what they answer next may differ from the first time.
+        is replayed from the recorded answers before that one, and the bots
+        are put back as they were when that answer was given (their random
+        generators too): the same answer again meets the same bot choices and
+        the same draws, so a take-back cannot fish for luck.
         """
         if not self.can_take_back():
             return False
@@ -118,8 +145,76 @@ class TableGame:
             fresh.call_last_gambit()
         self.recorder = fresh
         self.answered_by = self.answered_by[:last]
-        self.bots = self._make_bots()
+        self.marks = self.marks[: last + 1]
+        self.bots = self.bots_before.pop()
         return True
+
+    @property
+    def seating(self) -> TableSeats:
+        """Who sits where, saved beside the record (``play --resume``, ``replay``)."""
+        return TableSeats(self.humans, dict(self.bot_specs), self.names)
+
+    def record_text(self) -> str:
+        """The record as a file: the engine's record and the seating."""
+        return record_text(self.record, self.seating)
+
+    @classmethod
+    def resume(
+        cls,
+        record: GameRecord,
+        humans: tuple[int, ...],
+        bot_specs: Mapping[int, str],
+        names: Sequence[str] = (),
+    ) -> TableGame:
+        """A saved game continued: its answers given again, then the table plays on.
+
+        Each bot is asked its recorded questions again as the game is rebuilt
+        (its answer is the record's), so its random generator is where it was
+        when the game was saved: the game goes on as if never left.
+        :class:`RecordError` if an answer does not replay.
+        """
+        game = cls(record.config, record.seed, humans, bot_specs, names)
+        called = record.last_gambit_called_after
+        for i, a in enumerate(record.answers):
+            if i == called:
+                game.call_last_gambit()
+            d = game.state.pending
+            if game.state.over or d is None:
+                raise RecordError(f"answer #{i + 1} comes after the end of the game")
+            if d.seat in game.bots:
+                game.bots[d.seat].choose(SeatView(game.state, d.seat))  # as it was asked
+            try:
+                game.recorder.answer(a)
+            except IllegalAnswer as e:
+                raise RecordError(f"answer #{i + 1} does not replay: {e}") from None
+            game.answered_by.append(d.seat)
+            game.marks.append(game._mark())
+        if called is not None and called == len(record.answers):
+            game.call_last_gambit()
+        # answers from before the resume are not taken back (the bots were not kept)
+        game.answered_by = [-1] * len(game.answered_by)
+        return game
 
     def log(self) -> list[Event]:
         return self.state.log or []
+
+    def since_last_turn(self, seat: int) -> list[tuple[int, list[Event]]] | None:
+        """How ``seat``'s hoard moved since its last answer: for each answer after
+        it that moved that hoard, the change and that answer's events (the
+        caller keeps those the seat may see).  None before the seat's first answer.
+        """
+        mine = [i for i, p in enumerate(self.answered_by) if p == seat]
+        if not mine:
+            return None
+        log = self.log()
+        changes: list[tuple[int, list[Event]]] = []
+        for j in range(mine[-1] + 2, len(self.marks)):
+            (start, before), (end, after) = self.marks[j - 1], self.marks[j]
+            if after[seat] != before[seat]:
+                changes.append((after[seat] - before[seat], log[start:end]))
+        return changes
+
+    def hoard_at_last_turn(self, seat: int) -> int | None:
+        """``seat``'s hoard just after its last answer (None before its first)."""
+        mine = [i for i, p in enumerate(self.answered_by) if p == seat]
+        return self.marks[mine[-1] + 1][1][seat] if mine else None

@@ -297,7 +297,12 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
         key = "tui.dice.help_track" if self.game.tracking else "tui.dice.help"
         lines = t(key, self.lang).split("\n")
         self.push_screen(
-            HelpScreen(t("tui.dice.title.help", self.lang), lines, t("tui.close", self.lang))
+            HelpScreen(
+                t("tui.dice.title.help", self.lang),
+                lines,
+                t("tui.close", self.lang),
+                t("tui.scrolls", self.lang),
+            )
         )
 
     def action_dragons(self) -> None:

@@ -420,3 +420,12 @@ def test_the_time_limit_ends_a_long_game_after_one_more_gambit() -> None:
     assert s.engine is not None
     assert s.engine.gambit <= 2
     assert sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_the_search_example_runs_both_algorithms() -> None:
+    from examples.openspiel_search import run_ismcts, run_mccfr
+
+    mccfr = run_mccfr(players=2, iterations=3, seed=0)
+    assert mccfr["iterations"] == 3 and int(str(mccfr["information_states"])) > 10
+    played = run_ismcts(players=2, games=1, simulations=4, seed=0)
+    assert played["games"] == 1 and 0.0 <= float(str(played["win_share"])) <= 1.0

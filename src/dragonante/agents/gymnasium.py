@@ -311,8 +311,8 @@ def _card(img: npt.NDArray[np.uint8], top: int, left: int, height: int, card: in
 def draw_table(view: dict[str, Any]) -> npt.NDArray[np.uint8]:
     """The table as one seat sees it (``observe``), as an ``(H, W, 3)`` uint8 image.
 
-    One band per seat, top to bottom: a marker (white: you, yellow: asked
-    now, dark: out), the hoard as a gold bar over the table's total gold, and
+    One band per seat, top to bottom: a marker (white: you, its right half
+    yellow: asked now, black: out), the hoard as a gold bar over the table's total gold, and
     the flight, each card a column of its colors as tall as its strength.
     Below the seats: the ante cards and the stakes bar, then your hand.  It
     draws only the view, so it shows nothing the seat may not see.
@@ -327,12 +327,10 @@ def draw_table(view: dict[str, Any]) -> npt.NDArray[np.uint8]:
     band = (_HEIGHT - 120) // n
     for p in range(n):
         top = p * band + 4
-        mark = (245, 245, 245) if p == view["seat"] else (60, 60, 60)
-        if p == asked:
-            mark = (250, 220, 0)
-        if p in view["out"]:
-            mark = (0, 0, 0)
-        img[top : top + band - 8, 4:14] = mark
+        out = p in view["out"]
+        me = (245, 245, 245) if p == view["seat"] else (60, 60, 60)
+        img[top : top + band - 8, 4:9] = (0, 0, 0) if out else me
+        img[top : top + band - 8, 9:14] = (250, 220, 0) if p == asked else (0, 0, 0) if out else me
         img[top : top + 6, 20 : 20 + 100 * hoards[p] // total] = (240, 200, 30)
         for i, card in enumerate(view["flights"][p][:24]):
             _card(img, top + 8, 20 + i * _CARD_W, band - 16, card)

@@ -26,7 +26,7 @@ engine's ``observe`` and nothing else:
 * ``information_state_string``: **perfect recall**, the seat's own
   action-observation history: its view after every step of the game so far
   and its own actions, folded in order into a 128-bit BLAKE2b digest (the
-  string is ``"p<seat> d<decisions> <digest>"``; see :class:`Recall`).  Two
+  string is ``"p<seat> <digest>"``; see :class:`Recall`).  Two
   histories give one string exactly when the seat saw the same views and
   made the same moves (up to a 2**-128 collision).  CFR-family algorithms
   key their tables on it.
@@ -486,11 +486,9 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
 
     def recall_string(self, seat: int | None) -> str:
         """``seat``'s perfect-recall information state (None: the public history)."""
-        s = self.engine
         who = "public" if seat is None else f"p{seat}"
-        decisions = 0 if s is None else s.decision_count
-        pending = "" if self._digits == 0 else f" +{self._digits}"
-        return f"{who} d{decisions}{pending} {self.recall.digest(seat).hex()}"
+        pending = "" if self._digits == 0 else f" +{self._digits}"  # chance digits drawn
+        return f"{who}{pending} {self.recall.digest(seat).hex()}"
 
     def __str__(self) -> str:
         """A short summary of the whole state, hidden cards included (for debugging,

@@ -11,7 +11,11 @@ target is 0.5):
   checks included), ``env.last()`` each step: a whole observation encoded;
 * ``infos``: ``env()`` again, but ``env.last(observe=False)`` and the mask
   from ``infos[agent]["action_mask"]``: no observation is encoded;
-* ``mask_only``: ``raw_env`` without wrapper, reading ``raw_env.action_mask``.
+* ``mask_only``: ``raw_env`` without wrapper, reading ``raw_env.action_mask``;
+* ``openspiel``: the OpenSpiel game (``python_three_dragon_ante``, 4 players),
+  a random legal action at each decision and a random outcome at each chance
+  node through ``state.apply_action``; only decisions are counted (a chance
+  node is not a decision of the engine), and nothing is observed.
 
 Each figure is given per second of wall-clock time and per second of CPU
 time (``time.process_time``; the bench's ``cpu_seconds``).  On a shared
@@ -33,12 +37,34 @@ import numpy as np
 
 from dragonante.agents.pettingzoo import env, raw_env
 
-LOOPS = ("observations", "infos", "mask_only")
+LOOPS = ("observations", "infos", "mask_only", "openspiel")
+
+
+def openspiel_steps(seconds: float) -> tuple[float, float]:
+    """Random decisions of the OpenSpiel game per wall-clock and per CPU second."""
+    import pyspiel
+
+    from dragonante.agents.openspiel import SHORT_NAME
+
+    game = pyspiel.load_game(SHORT_NAME, {"players": 4})
+    rng = random.Random(1)
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.randrange(256))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                steps += 1
+    return steps / (time.perf_counter() - start), steps / (time.process_time() - cpu)
 
 
 def steps_per_second(seconds: float, loop: str) -> tuple[float, float]:
     """Random legal steps of ``loop`` (see the module docstring) per wall-clock
     second and per CPU second."""
+    if loop == "openspiel":
+        return openspiel_steps(seconds)
     e = raw_env(players=4) if loop == "mask_only" else env(players=4)
     base = e.unwrapped
     rng = random.Random(1)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+import subprocess
+import sys
 import warnings
 from typing import SupportsFloat
 
@@ -10,8 +13,18 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from dragonante.agents.gymnasium import ENV_ID, ThreeDragonAnteEnv
+from dragonante.agents.gymnasium import (
+    CURRICULUM,
+    ENV_ID,
+    ThreeDragonAnteEnv,
+    draw_table,
+    masked_sample,
+)
+from dragonante.bots import make_bot
+from dragonante.engine import new_game
 from dragonante.engine.abilities import AbilityOptions
+from dragonante.engine.views import observe
+from tests.bots.test_information import _hidden_twin
 
 
 @pytest.mark.parametrize(
@@ -63,8 +76,42 @@ def test_same_seed_same_game() -> None:
     assert a.state.to_dict() == b.state.to_dict()
 
 
-def test_an_illegal_action_raises_and_changes_nothing() -> None:
+def test_check_env_passes_on_the_registered_defaults() -> None:
+    """What a researcher runs first: the checker on ``gymnasium.make(ID)``, no arguments."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gym.make(ENV_ID))
+        check_env(gym.make(ENV_ID).unwrapped)
+
+
+def test_an_illegal_action_loses_by_default() -> None:
+    """PettingZoo's classic convention: the episode ends, a penalty, and ``info`` says why."""
     env = ThreeDragonAnteEnv(players=4)
+    obs, _ = env.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert (terminated, truncated, reward, info["illegal_action"]) == (True, False, -1.0, True)
+    assert obs["action_mask"].sum() == 0 and not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env2 = ThreeDragonAnteEnv(players=4, illegal_reward=-0.5)
+    env2.reset(seed=1)
+    assert env2.step(999)[1] == -0.5
+    obs, _ = env.reset(seed=2)  # a reset starts a fresh episode
+    assert obs["action_mask"].sum() >= 1
+
+
+def test_an_illegal_action_can_be_replaced_by_a_random_legal_one() -> None:
+    env = ThreeDragonAnteEnv(players=3, illegal_action="random")
+    _obs, _ = env.reset(seed=4)
+    decisions = env.state.decision_count
+    _, reward, terminated, _, info = env.step(999)
+    assert info["illegal_action"] and reward >= 0 and env.state.decision_count > decisions
+    assert terminated == env.state.over
+
+
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    env = ThreeDragonAnteEnv(players=4, illegal_action="raise")
     obs, _ = env.reset(seed=1)
     before = env.state.to_dict()
     for bad in (int(np.flatnonzero(obs["action_mask"] == 0)[0]), 999):
@@ -80,3 +127,91 @@ def test_bad_arguments_are_refused() -> None:
         ThreeDragonAnteEnv(players=4, opponents=["random", "random"])
     with pytest.raises(KeyError):
         ThreeDragonAnteEnv(players=2, opponents=["nonesuch"])
+    with pytest.raises(ValueError, match="illegal_action"):
+        ThreeDragonAnteEnv(illegal_action="ignore")
+    with pytest.raises(ValueError, match="render_mode"):
+        ThreeDragonAnteEnv(render_mode="human")
+
+
+def test_action_masks_is_the_boolean_mask_maskable_ppo_reads() -> None:
+    env = gym.make(ENV_ID, players=3, opponents="random")
+    obs, _ = env.reset(seed=5)
+    masks = env.get_wrapper_attr("action_masks")()
+    assert masks.dtype == np.bool_ and (masks == obs["action_mask"].astype(bool)).all()
+
+
+def test_opponents_change_between_episodes() -> None:
+    """A curriculum: opponents by name, from the weakest, changed between episodes."""
+    assert CURRICULUM[0] == "random"
+    env = ThreeDragonAnteEnv(players=3, opponents=["random"])
+    env.reset(seed=1)
+    env.set_opponents("baseline")
+    assert env.opponents == ["baseline", "baseline"]
+    env.reset(seed=1, options={"opponents": ["heuristic", "random"]})
+    assert env.opponents == ["heuristic", "random"]
+    assert [type(b).__name__ for b in env._bots.values()] == [
+        type(make_bot("heuristic")).__name__,
+        type(make_bot("random")).__name__,
+    ]
+    with pytest.raises(KeyError):
+        env.set_opponents("nonesuch")
+    assert env.opponents == ["heuristic", "random"]
+
+
+def test_rgb_array_draws_the_seats_view() -> None:
+    """``make_vec_env`` asks for ``rgb_array``: an image, with nothing the seat may not see."""
+    env = gym.make(ENV_ID, players=4, opponents="random", render_mode="rgb_array")
+    assert env.metadata["render_fps"] > 0
+    obs, _ = env.reset(seed=2)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8 and first.shape[2] == 3
+    for _ in range(10):
+        obs, *_ = env.step(env.action_space.sample(obs["action_mask"]))
+    later = env.render()
+    assert isinstance(later, np.ndarray) and not np.array_equal(first, later)
+    rng = random.Random(0)
+    s = new_game(seed=3)
+    checked = 0
+    while not s.over and checked < 20:
+        for seat in range(s.n):
+            twin = _hidden_twin(s, seat, rng)
+            if twin is not None:
+                a, b = draw_table(observe(s, seat)), draw_table(observe(twin, seat))
+                assert np.array_equal(a, b)
+                checked += 1
+        d = s.pending
+        assert d is not None
+        from dragonante.engine import apply
+
+        apply(s, rng.choice(d.options))
+    assert checked >= 10
+
+
+def test_the_id_resolves_in_a_fresh_process_without_an_import() -> None:
+    """What ``SubprocVecEnv`` workers do: ``gymnasium.make(ID)`` with only Gymnasium imported."""
+    code = (
+        "import sys, gymnasium\n"
+        f"env = gymnasium.make({ENV_ID!r}, players=2, opponents='random')\n"
+        "env.reset(seed=0)\n"
+        "print(type(env.unwrapped).__module__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "dragonante.agents.gymnasium"
+
+
+def test_vector_autoreset_with_the_masked_sampler() -> None:
+    """Gymnasium 1.x next-step autoreset: the step after a game's end carries an
+    all-zero mask; ``masked_sample`` gives any action for it (ignored by the reset)."""
+    envs = gym.make_vec(
+        ENV_ID, num_envs=2, vectorization_mode="sync", players=2, opponents="random"
+    )
+    obs, info = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(400):
+        masks = obs["action_mask"]
+        obs, _reward, terminated, _truncated, info = envs.step(masked_sample(masks, rng))
+        ends += int(terminated.sum())
+        assert "illegal_action" not in info
+    assert ends >= 2
+    assert masked_sample(np.zeros((1, 219), np.int8), rng).tolist() == [0]

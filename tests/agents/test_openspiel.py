@@ -1,14 +1,20 @@
-"""The OpenSpiel game: OpenSpiel's own checks, the action mask, the information
-barrier, the chance nodes and determinism given the chance outcomes."""
+"""The OpenSpiel game: OpenSpiel's own checks and algorithms, the action mask,
+the information barrier, perfect recall, the observers, the chance nodes and
+determinism given the chance outcomes."""
 
 from __future__ import annotations
 
 import json
 import random
+import time
 
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python import rl_environment
+from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
+from open_spiel.python.algorithms.generate_playthrough import playthrough_lines
+from open_spiel.python.observation import make_observation
 
 from dragonante.agents.encoding import action_mask, encode
 from dragonante.agents.openspiel import SHORT_NAME, ThreeDragonAnteState
@@ -44,9 +50,8 @@ def step(s: ThreeDragonAnteState, rng: random.Random) -> None:
 def test_openspiel_random_simulation(params: dict[str, object]) -> None:
     game = load(**params)
     assert game.num_players() == params["players"]
-    assert game.information_state_tensor_shape() == [5547]
     assert game.observation_tensor_shape() == [5547]
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -134,10 +139,14 @@ def test_clones_are_independent() -> None:
         step(s, rng)
     c = s.clone()
     snapshot = s.engine.to_dict()
+    strings = [s.information_state_string(p) for p in range(4)]
     while not c.is_terminal():
         step(c, rng)
     assert s.engine.to_dict() == snapshot
+    assert [s.information_state_string(p) for p in range(4)] == strings
     assert c.history()[: len(s.history())] == s.history()
+    assert str(s.clone()) == str(s) and s.clone().history() == s.history()
+    assert s.clone().information_state_string(2) == strings[2]
 
 
 def _same_for(s: ThreeDragonAnteState, seat: int, rng: random.Random) -> int:
@@ -149,10 +158,13 @@ def _same_for(s: ThreeDragonAnteState, seat: int, rng: random.Random) -> int:
     twin = s.clone()
     twin.engine = twin_engine
     assert twin_engine.to_dict() != s.engine.to_dict()
-    assert s.information_state_tensor(seat) == twin.information_state_tensor(seat)
     assert s.observation_tensor(seat) == twin.observation_tensor(seat)
-    assert s.information_state_string(seat) == twin.information_state_string(seat)
     assert s.observation_string(seat) == twin.observation_string(seat)
+    # The same for a state resampled from the seat's information state (what
+    # IS-MCTS searches), and its perfect-recall string is the seat's too.
+    r = s.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert r.observation_string(seat) == s.observation_string(seat)
+    assert r.information_state_string(seat) == s.information_state_string(seat)
     return 1
 
 
@@ -171,18 +183,230 @@ def test_hidden_cards_never_change_a_seats_information_state(players: int) -> No
     assert checked >= 10
 
 
-def test_tensors_and_strings_are_the_seats_view() -> None:
+def test_observations_are_the_seats_view() -> None:
     game = load(players=4)
     s = game.new_initial_state()
     rng = random.Random(2)
-    assert s.information_state_tensor(0) == [0.0] * 5547  # before the deal
+    assert s.observation_tensor(0) == [0.0] * 5547  # before the deal
     while s.engine is None:
         step(s, rng)
     for seat in range(4):
         view = observe(s.engine, seat)
-        assert np.array_equal(np.array(s.information_state_tensor(seat), np.float32), encode(view))
+        assert np.array_equal(np.array(s.observation_tensor(seat), np.float32), encode(view))
         text = json.dumps(view, sort_keys=True, separators=(",", ":"))
-        assert s.observation_string(seat) == s.information_state_string(seat) == text
+        assert s.observation_string(seat) == text
+
+
+def test_no_information_state_tensor_rather_than_a_wrong_one() -> None:
+    """A fixed-size tensor cannot be perfect recall: refused, not silently the view."""
+    game = load(players=2)
+    assert not game.get_type().provides_information_state_tensor
+    s = game.new_initial_state()
+    with pytest.raises(ValueError, match="information_state_string"):
+        s.information_state_tensor(0)
+    with pytest.raises(ValueError, match="observation_tensor"):
+        game.information_state_tensor_shape()
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert obs.tensor is None
+
+
+def _own_history(game: pyspiel.Game, history: list[int], seat: int) -> list[str]:
+    """``seat``'s action-observation history, rebuilt independently: replay the
+    game, and after every change of the engine state note the seat's ``observe``
+    view, with its own action where it was the one acting."""
+    s = game.new_initial_state()
+    out: list[str] = []
+    for action in history:
+        before, actor = s.engine, s.current_player()
+        s.apply_action(action)
+        if s.engine is not before:
+            mine = actor == seat or (
+                actor < 0 and before is not None and before.pending.seat == seat
+            )
+            out.append(("me " if mine else "") + json.dumps(observe(s.engine, seat)))
+    return out
+
+
+def test_information_states_are_perfect_recall() -> None:
+    """Across many games of one of four deals, two nodes share a seat's information
+    state string exactly when the seat saw the same views and made the same moves."""
+    game = load(players=2, chance_outcomes=2, chance_nodes=2)
+    rng = random.Random(11)
+    by_string: dict[str, str] = {}
+    by_history: dict[str, str] = {}
+    visits = 0
+    for _ in range(10):
+        s = game.new_initial_state()
+        while not s.is_terminal() and len(s.history()) < 40:
+            step(s, rng)
+            if s.is_chance_node() or s.is_terminal():
+                continue
+            for seat in (0, 1):
+                visits += 1
+                text = s.information_state_string(seat)
+                history = "\n".join(_own_history(game, s.history(), seat))
+                assert by_string.setdefault(text, history) == history
+                assert by_history.setdefault(history, text) == text
+    assert len(by_string) < visits  # the same histories did recur across games
+    # The string changes at every decision (the seat sees a new question).
+    s = game.new_initial_state()
+    seen = set()
+    while not s.is_terminal():
+        if not s.is_chance_node():
+            assert s.information_state_string(0) not in seen
+            seen.add(s.information_state_string(0))
+        step(s, rng)
+
+
+def test_ismcts_plays_a_game() -> None:
+    game = load(players=2)
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=8, random_state=rng
+    )
+    s = game.new_initial_state()
+    decisions = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(int(rng.randint(game.max_chance_outcomes())))
+        elif s.current_player() == 0:
+            s.apply_action(bot.step(s))
+            decisions += 1
+        else:
+            s.apply_action(int(rng.choice(s.legal_actions())))
+    assert decisions > 3 and sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_outcome_sampling_mccfr_runs_on_perfect_recall_information_states() -> None:
+    game = load(players=2)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    np.random.seed(0)
+    for _ in range(10):
+        solver.iteration()
+    keys = list(solver._infostates)
+    assert len(keys) > 50 and all(k.startswith(("p0 ", "p1 ")) for k in keys)
+    policy = solver.average_policy()
+    s = game.new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(0)
+    probs = policy.action_probabilities(s)
+    assert set(probs) == set(s.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
+
+
+def _obs_type(recall: bool, public: bool, private: pyspiel.PrivateInfoType) -> object:
+    return pyspiel.IIGObservationType(
+        perfect_recall=recall, public_info=public, private_info=private
+    )
+
+
+def test_generate_playthrough_and_every_sensible_observer() -> None:
+    lines = playthrough_lines(f"{SHORT_NAME}(players=2)")
+    text = "\n".join(lines)
+    for needle in (
+        "InformationStateString(0)",
+        "PublicObservationString",
+        "PrivateObservationString(1)",
+    ):
+        assert needle in text
+    game = load(players=3)
+    s = game.new_initial_state()
+    rng = random.Random(6)
+    for _ in range(40):
+        step(s, rng)
+    P = pyspiel.PrivateInfoType
+    public = make_observation(game, _obs_type(False, True, P.NONE))
+    private = make_observation(game, _obs_type(False, False, P.SINGLE_PLAYER))
+    everything = make_observation(game, _obs_type(False, True, P.ALL_PLAYERS))
+    public_recall = make_observation(game, _obs_type(True, True, P.NONE))
+    assert s.engine is not None
+    public.set_from(s, 0)
+    assert np.array_equal(public.tensor, encode(observe(s.engine, None)))
+    assert public.string_from(s, 0) == public.string_from(s, 2)
+    for seat in range(3):
+        private.set_from(s, seat)
+        mine = encode(observe(s.engine, seat))
+        assert (private.tensor <= mine).all() and private.tensor[:170].sum() == len(
+            s.engine.hands[seat]
+        )
+        assert "hand" in json.loads(private.string_from(s, seat))
+    assert all(str(c) in everything.string_from(s, 0) for c in s.engine.deck)
+    assert public_recall.string_from(s, 1).startswith("public ")
+    for bad in (
+        _obs_type(True, False, P.SINGLE_PLAYER),
+        _obs_type(False, False, P.NONE),
+    ):
+        with pytest.raises(ValueError, match="observer not supported"):
+            make_observation(game, bad)
+
+
+def test_public_observers_show_no_hidden_card() -> None:
+    game = load(players=3)
+    rng = random.Random(8)
+    P = pyspiel.PrivateInfoType
+    public = make_observation(game, _obs_type(False, True, P.NONE))
+    checked = 0
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.engine is not None and not s.is_chance_node():
+            for seat in range(3):
+                twin_engine = _hidden_twin(s.engine, seat, rng)
+                if twin_engine is None:
+                    continue
+                twin = s.clone()
+                twin.engine = twin_engine
+                assert public.string_from(s, 0) == public.string_from(twin, 0)
+                checked += 1
+        step(s, rng)
+    assert checked >= 5
+
+
+def test_a_seed_parameter_is_accepted_and_changes_the_games() -> None:
+    env = rl_environment.Environment(SHORT_NAME, players=2, seed=0)
+    assert len(env.reset().observations["info_state"][0]) == 5547
+
+    def dealt(**params: object) -> dict[str, object]:
+        s = load(players=2, **params).new_initial_state()
+        for _ in range(4):
+            s.apply_action(7)
+        deal: dict[str, object] = s.engine.to_dict()
+        return deal
+
+    assert dealt() == dealt(seed=-1) != dealt(seed=0) == dealt(seed=0) != dealt(seed=1)
+
+
+def test_clone_goes_through_the_engine() -> None:
+    """Target (issue 24): a mid-game clone costs at most 5 times the engine's own."""
+    game = load(players=4)
+    s = game.new_initial_state()
+    rng = random.Random(1)
+    while len(s.history()) < 120 and not s.is_terminal():
+        step(s, rng)
+    assert s.engine is not None
+
+    def cost(f: object) -> float:
+        best = float("inf")
+        for _ in range(7):
+            start = time.perf_counter()
+            for _ in range(200):
+                f()  # type: ignore[operator]
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    assert cost(s.clone) <= 5 * cost(s.engine.clone)
+
+
+def test_errors_and_str_are_short() -> None:
+    game = load(players=4)
+    s = game.new_initial_state()
+    rng = random.Random(2)
+    for _ in range(30):
+        step(s, rng)
+    while s.is_chance_node():
+        step(s, rng)
+    assert len(str(s)) < 800 and "seat 0:" in str(s)
+    with pytest.raises(ValueError, match="not legal") as e:
+        s.apply_action(999)
+    assert len(str(e.value)) < 300
 
 
 def test_the_time_limit_ends_a_long_game_after_one_more_gambit() -> None:
@@ -196,3 +420,12 @@ def test_the_time_limit_ends_a_long_game_after_one_more_gambit() -> None:
     assert s.engine is not None
     assert s.engine.gambit <= 2
     assert sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_the_search_example_runs_both_algorithms() -> None:
+    from examples.openspiel_search import run_ismcts, run_mccfr
+
+    mccfr = run_mccfr(players=2, iterations=3, seed=0)
+    assert mccfr["iterations"] == 3 and int(str(mccfr["information_states"])) > 10
+    played = run_ismcts(players=2, games=1, simulations=4, seed=0)
+    assert played["games"] == 1 and 0.0 <= float(str(played["win_share"])) <= 1.0

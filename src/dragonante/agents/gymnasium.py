@@ -1,27 +1,34 @@
 """Three-Dragon Ante as a single-agent Gymnasium environment: one seat against bots.
 
-Importing this module registers ``dragonante/ThreeDragonAnte-v0``::
+The id ``dragonante/ThreeDragonAnte-v0`` resolves in any Python process of an
+environment where dragonante is installed, with no import (see
+:mod:`dragonante._gym_plugin`)::
 
     import gymnasium as gym
-    import dragonante.agents.gymnasium  # registers the id
 
-    env = gym.make("dragonante/ThreeDragonAnte-v0", players=4, opponents=["heuristic"])
+    env = gym.make("dragonante/ThreeDragonAnte-v0", players=4, opponents=["random"])
 
 You play ``seat`` (0 by default); every other seat is one of our bots
 (``opponents``: bot specs for :func:`dragonante.bots.make_bot`, one per
-other seat, or one spec repeated).  Each ``step`` answers your pending
-question, then lets the bots answer theirs until you are asked again or the
-game ends.  The observation is the same Dict as the PettingZoo environment's
-(``observation``: your seat's view, ``action_mask``: your legal actions;
+other seat, or one spec repeated; :meth:`ThreeDragonAnteEnv.set_opponents`
+or ``reset(options={"opponents": [...]})`` change them between episodes, a
+curriculum).  Each ``step`` answers your pending question, then lets the bots
+answer theirs until you are asked again or the game ends.  The observation
+is the same Dict as the PettingZoo environment's (``observation``: your
+seat's view, ``action_mask``: your legal actions;
 :mod:`dragonante.agents.encoding`); ``info["action_mask"]`` repeats the mask
-for libraries that look for it there.  The reward is given when the game
+and :meth:`ThreeDragonAnteEnv.action_masks` gives it as booleans, the method
+sb3-contrib's ``MaskablePPO`` looks for.  The reward is given when the game
 ends: your win share (1/k of k tied winners), plus with ``gold_reward`` your
-final hoard minus your starting hoard over the game's total gold.  An action
-outside the mask raises ``ValueError`` and changes nothing (or, with
-``illegal_action="random"``, is replaced by a legal answer drawn from the
-environment's seeded generator and flagged ``info["illegal_action"]``: what
-Gymnasium's ``check_env`` needs, as it steps an action sampled before a
-reset);
+final hoard minus your starting hoard over the game's total gold.
+
+An action outside the mask follows PettingZoo's classic convention by
+default (``illegal_action="lose"``): the episode ends at once, the reward is
+``illegal_reward`` (-1), and ``info["illegal_action"]`` is True, so
+Gymnasium's ``check_env``, which steps an action sampled before a reset,
+passes on the defaults.  ``illegal_action="raise"`` raises ``ValueError``
+and changes nothing; ``"random"`` replaces the action with a legal one drawn
+from the environment's seeded generator (also flagged in ``info``).
 ``env.action_space.sample()`` with no mask samples a legal action
 (:class:`LegalDiscrete`).
 """
@@ -41,6 +48,7 @@ from dragonante.agents.encoding import N_ACTIONS, OBS_SIZE, action_mask, encode,
 from dragonante.agents.pettingzoo import Obs, final_rewards, make_config
 from dragonante.bots import make_bot
 from dragonante.bots.base import Bot, SeatView
+from dragonante.cards import ALL_CARDS
 from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.state import GameState
@@ -48,13 +56,20 @@ from dragonante.engine.views import events_for, observe
 
 ENV_ID = "dragonante/ThreeDragonAnte-v0"
 
+#: Opponents from weakest to strongest, the order in which to train against
+#: them (``random`` first: against ``heuristic`` a random seat almost never
+#: wins, so a first policy would see almost no reward).
+CURRICULUM: tuple[str, ...] = ("random", "baseline", "heuristic")
+
+ILLEGAL_ACTIONS = ("lose", "raise", "random")
+
 
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(N_ACTIONS)`` whose unmasked ``sample()`` draws a *legal* action.
 
-    Most actions are illegal at any moment and an illegal action raises, so a
-    plain ``env.action_space.sample()`` (what Gymnasium's checker and many
-    quick scripts call) would fail; here it samples the current action mask
+    Most actions are illegal at any moment, so a plain
+    ``env.action_space.sample()`` (what many quick scripts call) would
+    mostly lose the game at once; here it samples the current action mask
     instead.  An explicit ``mask`` or ``probability`` is used as given.
     """
 
@@ -75,10 +90,29 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask, probability)
 
 
+def masked_sample(masks: npt.NDArray[np.int8], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """One uniformly random legal action per row of ``masks`` (a vector env's masks).
+
+    A row with no legal action is an environment whose game has just ended:
+    under Gymnasium 1.x's default autoreset (next-step mode) the next step
+    only resets that environment and ignores its action, so any action will
+    do and this returns 0 for it instead of failing on an empty choice.
+    """
+    masks = np.atleast_2d(masks)
+    out = np.zeros(len(masks), dtype=np.int64)
+    for i, row in enumerate(masks):
+        legal = np.flatnonzero(row)
+        if len(legal):
+            out[i] = legal[rng.integers(len(legal))]
+    return out
+
+
 class ThreeDragonAnteEnv(gym.Env[Obs, int]):
     """One seat of a Three-Dragon Ante table; the other seats are bots."""
 
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium reads this class attribute
+    # Gymnasium reads this class attribute; render_fps is what video
+    # recorders use for ``rgb_array`` frames (one frame per step is plenty).
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -91,28 +125,27 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         gold_reward: bool = False,
         render_mode: str | None = None,
         config: GameConfig | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
     ) -> None:
-        if illegal_action not in ("raise", "random"):
-            raise ValueError(f"illegal_action must be 'raise' or 'random', got {illegal_action!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}"
+            )
         self.illegal_action = illegal_action
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.illegal_reward = float(illegal_reward)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         if config is None:
             config = make_config(players, ruleset, deck, abilities)
         self.config = config.validate()
         n = self.config.players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be 0-{n - 1}, got {seat}")
-        specs = list(opponents)
-        if len(specs) == 1:
-            specs *= n - 1
-        if len(specs) != n - 1:
-            raise ValueError(f"give one opponent spec or {n - 1}, got {len(specs)}")
-        for spec in specs:
-            make_bot(spec, 0)  # fail now on an unknown bot, not mid-game
         self.seat = seat
-        self.opponents = specs
+        self.opponents: list[str] = self._checked(opponents)
         self.gold_reward = gold_reward
         self.render_mode = render_mode
         self.observation_space: spaces.Dict = spaces.Dict(  # type: ignore[assignment]
@@ -127,13 +160,40 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         self._seeds = random.Random()
         self._bots: dict[int, Bot] = {}
         self._shown = 0
+        #: True once an illegal action has lost the episode (the game is not over).
+        self._forfeit = False
         self.state: GameState = new_game(self.config, 0)
+
+    def _checked(self, opponents: Sequence[str] | str) -> list[str]:
+        """One spec per other seat, each a known bot (fail now, not mid-game)."""
+        n = self.config.players
+        specs = [opponents] if isinstance(opponents, str) else list(opponents)
+        if len(specs) == 1:
+            specs *= n - 1
+        if len(specs) != n - 1:
+            raise ValueError(f"give one opponent spec or {n - 1}, got {len(specs)}")
+        for spec in specs:
+            make_bot(spec, 0)
+        return specs
+
+    def set_opponents(self, opponents: Sequence[str] | str) -> None:
+        """Play against ``opponents`` (one spec, or one per other seat) from the next reset.
+
+        For a curriculum: ``vec_env.env_method("set_opponents", "baseline")``
+        moves every environment of a vector env up a level between episodes.
+        """
+        self.opponents = self._checked(opponents)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
-        """Deal a new game (``seed`` fixes it, the bots' choices and later seedless resets)."""
+        """Deal a new game (``seed`` fixes it, the bots' choices and later seedless resets).
+
+        ``options={"opponents": ...}`` is :meth:`set_opponents` before the deal.
+        """
         super().reset(seed=seed)
+        if options and "opponents" in options:
+            self.set_opponents(options["opponents"])
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.getrandbits(31)
@@ -144,6 +204,7 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
             for p, spec in zip(others, self.opponents, strict=True)
         }
         self._shown = 0
+        self._forfeit = False
         self._advance()
         return self._observation(), self._info()
 
@@ -151,18 +212,24 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         """Answer your question with ``action``, then play the bots until you are asked."""
         s = self.state
         d = s.pending
-        if d is None:
-            raise RuntimeError("the game is over: call reset()")
+        if d is None or self._forfeit:
+            raise RuntimeError("the episode is over: call reset()")
         try:
             answer: int | None = to_answer(d.kind, action)
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, TypeError):
             answer = None
         illegal = answer is None or answer not in d.options
-        if illegal and self.illegal_action == "raise":
-            legal = [int(a) for a in np.flatnonzero(action_mask(d))]
-            raise ValueError(f"action {action} is not legal for {d.kind!r}; legal: {legal}")
-        if answer is None or illegal:
+        if illegal:
+            if self.illegal_action == "raise":
+                legal = [int(a) for a in np.flatnonzero(action_mask(d))]
+                raise ValueError(f"action {action} is not legal for {d.kind!r}; legal: {legal}")
+            if self.illegal_action == "lose":
+                self._forfeit = True
+                info = self._info()
+                info["illegal_action"] = True
+                return self._observation(), self.illegal_reward, True, False, info
             answer = d.options[int(self.np_random.integers(len(d.options)))]
+        assert answer is not None
         apply(s, answer)
         self._advance()
         reward = 0.0
@@ -183,15 +250,23 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
 
     def _mask(self) -> npt.NDArray[np.int8]:
         d = self.state.pending
-        return action_mask(d if d is not None and d.seat == self.seat else None)
+        asked = d is not None and d.seat == self.seat and not self._forfeit
+        return action_mask(d if asked else None)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Your legal actions as booleans: what sb3-contrib's ``MaskablePPO`` asks for."""
+        return self._mask().astype(bool)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask()}
 
-    def render(self) -> str | None:
-        """Your seat's view: the events you saw since the last call, then the table."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """Your seat's view: ``ansi``, the events you saw since the last call
+        and then the table; ``rgb_array``, the table drawn as an image."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return draw_table(observe(self.state, self.seat))
         from dragonante.interfaces.narrate import Narrator
         from dragonante.interfaces.render import table_lines, table_view
 
@@ -205,6 +280,69 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         return "\n".join(lines)
 
 
+# --- the table as an image ---------------------------------------------------------
+
+#: RGB of each card color (the dragons' own colors; mortals grey-brown).
+_RGB: dict[str, tuple[int, int, int]] = {
+    "black": (40, 40, 40), "blue": (40, 90, 220), "brass": (200, 160, 60),
+    "bronze": (160, 100, 40), "copper": (190, 110, 70), "gold": (240, 200, 30),
+    "green": (40, 160, 60), "red": (210, 40, 40), "silver": (190, 190, 200),
+    "white": (245, 245, 245), "adamantine": (90, 110, 120), "brown": (120, 80, 40),
+    "earthquake": (150, 120, 90), "gray": (128, 128, 128), "iron": (100, 100, 110),
+    "mercury": (170, 180, 190), "mithral": (210, 220, 235), "purple": (130, 50, 160),
+    "shadow": (70, 60, 90), "steel": (140, 150, 160), "mortal": (150, 130, 110),
+}  # fmt: skip
+_HEIGHT, _WIDTH = 360, 480
+_CARD_W = 18
+_FELT = (20, 90, 50)
+
+
+def _card(img: npt.NDArray[np.uint8], top: int, left: int, height: int, card: int) -> None:
+    """Draw ``card`` as a column of its colors whose height shows its strength."""
+    c = ALL_CARDS[card]
+    h = max(4, height * c.strength // 13)
+    colors = c.type.colors or ("mortal",)
+    w = (_CARD_W - 2) // len(colors)
+    for i, color in enumerate(colors):
+        x = left + 1 + i * w
+        img[top + height - h : top + height, x : x + w] = _RGB.get(color, (150, 130, 110))
+
+
+def draw_table(view: dict[str, Any]) -> npt.NDArray[np.uint8]:
+    """The table as one seat sees it (``observe``), as an ``(H, W, 3)`` uint8 image.
+
+    One band per seat, top to bottom: a marker (white: you, its right half
+    yellow: asked now, black: out), the hoard as a gold bar over the table's total gold, and
+    the flight, each card a column of its colors as tall as its strength.
+    Below the seats: the ante cards and the stakes bar, then your hand.  It
+    draws only the view, so it shows nothing the seat may not see.
+    """
+    img = np.empty((_HEIGHT, _WIDTH, 3), np.uint8)
+    img[:] = _FELT
+    n: int = view["players"]
+    hoards: list[int] = view["hoards"]
+    total = max(1, sum(hoards) + view["stakes"] + view["hole"])
+    q = view["question"]
+    asked = q["seat"] if q is not None else None
+    band = (_HEIGHT - 120) // n
+    for p in range(n):
+        top = p * band + 4
+        out = p in view["out"]
+        me = (245, 245, 245) if p == view["seat"] else (60, 60, 60)
+        img[top : top + band - 8, 4:9] = (0, 0, 0) if out else me
+        img[top : top + band - 8, 9:14] = (250, 220, 0) if p == asked else (0, 0, 0) if out else me
+        img[top : top + 6, 20 : 20 + 100 * hoards[p] // total] = (240, 200, 30)
+        for i, card in enumerate(view["flights"][p][:24]):
+            _card(img, top + 8, 20 + i * _CARD_W, band - 16, card)
+    top = _HEIGHT - 116
+    img[top : top + 6, 20 : 20 + 100 * view["stakes"] // total] = (240, 200, 30)
+    for i, card in enumerate(c for c in view["ante"] if c >= 0):
+        _card(img, top + 8, 20 + i * _CARD_W, 44, card)
+    for i, card in enumerate((view["hand"] or [])[:24]):
+        _card(img, _HEIGHT - 56, 20 + i * _CARD_W, 50, card)
+    return img
+
+
 def register() -> None:
     """Register ``dragonante/ThreeDragonAnte-v0`` with Gymnasium (once)."""
     if ENV_ID not in gym.registry:
@@ -213,4 +351,12 @@ def register() -> None:
 
 register()
 
-__all__ = ["ENV_ID", "ThreeDragonAnteEnv", "register"]
+__all__ = [
+    "CURRICULUM",
+    "ENV_ID",
+    "LegalDiscrete",
+    "ThreeDragonAnteEnv",
+    "draw_table",
+    "masked_sample",
+    "register",
+]

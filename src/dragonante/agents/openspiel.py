@@ -14,15 +14,32 @@ engine asks, in the engine's order (not round the table).  Questions with a
 single legal answer are applied by the engine itself, as in the PettingZoo
 environment.
 
-Actions and tensors
--------------------
+Actions, observations and information states
+--------------------------------------------
 Actions are the 219 of :mod:`dragonante.agents.encoding`, the same space for
-every question and table size.  The information-state and observation
-tensors are both ``encode(observe(state, seat))`` (5,547 float32 values) and
-the strings are the same view as compact JSON: a seat sees what the engine's
-``observe`` shows it and nothing else.  The view is the seat's knowledge
-now (its hand, public zones, cards it has seen leave or enter hands), not a
-record of every past move, so information states are not perfect recall.
+every question and table size.  Everything a seat is shown comes from the
+engine's ``observe`` and nothing else:
+
+* ``observation_tensor``/``observation_string``: the seat's view now,
+  ``encode(observe(state, seat))`` (5,547 float32 values) and the view as
+  compact JSON.  Not perfect recall: the view forgets (flight order, for one).
+* ``information_state_string``: **perfect recall**, the seat's own
+  action-observation history: its view after every step of the game so far
+  and its own actions, folded in order into a 128-bit BLAKE2b digest (the
+  string is ``"p<seat> <digest>"``; see :class:`Recall`).  Two
+  histories give one string exactly when the seat saw the same views and
+  made the same moves (up to a 2**-128 collision).  CFR-family algorithms
+  key their tables on it.
+* No information-state *tensor*: a fixed-size vector cannot hold a history
+  of unbounded length, and the current view would silently not be perfect
+  recall, so ``provides_information_state_tensor`` is False and OpenSpiel's
+  RL environment uses the observation tensor instead.
+
+``make_observation`` supports the public view (a spectator's), the seat's
+private part alone (what its view adds to the public one), the seat's view
+(with or without perfect recall), the public history (perfect recall,
+public only), and, as a string, the whole state (every player's private
+information); anything else is refused with a one-line error.
 
 Chance
 ------
@@ -50,13 +67,24 @@ results (2**32 by default).  That is a sample of the true distribution (a
 shuffle of 70 cards has far more orders), fine for sampling algorithms; with
 few outcomes a seat could learn the deals and so infer hidden cards.
 
+A non-negative ``seed`` parameter is mixed into every seed the chance nodes
+spell, so the same chance outcomes make other deals and draws under another
+``seed`` (the distribution is the same); it is accepted, as many built-in
+games accept one, so that ``rl_environment.Environment(..., seed=0)`` works.
+
 A game in which no hoard empties could go on for ever; after ``time_limit``
 engine decisions the time limit (Emperor's Gambit optional rule 5) is called:
 the current gambit and one more are played, and the most gold wins.
+
+States are copy-on-write: every step makes a new engine state and never
+changes a stored one, so :meth:`ThreeDragonAnteState.clone` shares the
+engine state instead of copying it, and the perfect-recall history is a list
+of those engine states, folded into each seat's digest only when asked.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -86,6 +114,7 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import GameConfig, apply, new_game, rng
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
+from dragonante.engine.determinize import determinize
 from dragonante.engine.game import call_last_gambit
 from dragonante.engine.state import GameState
 from dragonante.engine.views import observe
@@ -103,7 +132,13 @@ DEFAULTS: dict[str, Any] = {
     "chance_outcomes": 256,
     "chance_nodes": 4,
     "time_limit": 1000,
+    "seed": -1,
 }
+
+NO_INFOSTATE_TENSOR = (
+    "no information-state tensor: a fixed-size vector cannot be perfect recall here; "
+    "use observation_tensor (the seat's view now) or information_state_string"
+)
 
 #: Engine decisions that the time limit leaves at most (the current gambit
 #: and the last one); games of 2-6 random players take at most ~300 in all.
@@ -120,7 +155,7 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=6,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=True,
+    provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULTS,
@@ -169,6 +204,8 @@ class Table:
     chance_outcomes: int
     chance_nodes: int
     time_limit: int
+    #: XORed into every seed the chance nodes spell (0 without a ``seed``).
+    salt: int
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         """Immutable: OpenSpiel clones states by deep copy, and all copies share one."""
@@ -185,6 +222,7 @@ def _table(items: tuple[tuple[str, Any], ...]) -> Table:
         raise ValueError("chance_outcomes must be at least 2 and chance_nodes at least 1")
     if int(p["time_limit"]) < 1:
         raise ValueError("time_limit must be positive")
+    seed = int(p["seed"])
     system = str(p["abilities"])
     return Table(
         config=make_config(
@@ -197,6 +235,7 @@ def _table(items: tuple[tuple[str, Any], ...]) -> Table:
         chance_outcomes=int(p["chance_outcomes"]),
         chance_nodes=int(p["chance_nodes"]),
         time_limit=int(p["time_limit"]),
+        salt=0 if seed < 0 else rng.next64(rng.seed_state(seed))[1],
     )
 
 
@@ -224,6 +263,14 @@ class ThreeDragonAnteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is unt
         """A game before the deal: the first chance nodes spell its seed."""
         return ThreeDragonAnteState(self)
 
+    def information_state_tensor_shape(self) -> list[int]:
+        """Refused: see the module docstring (use ``observation_tensor_shape``)."""
+        raise ValueError(NO_INFOSTATE_TENSOR)
+
+    def information_state_tensor_size(self) -> int:
+        """Refused: see the module docstring (use ``observation_tensor_size``)."""
+        raise ValueError(NO_INFOSTATE_TENSOR)
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> ThreeDragonAnteObserver:
@@ -233,19 +280,110 @@ class ThreeDragonAnteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is unt
         )
 
 
+class Recall:
+    """Perfect recall: each seat's action-observation history, kept cheaply.
+
+    ``steps`` lists, after the deal and after every step, the new engine state
+    with the seat that acted and its action (engine states are never changed
+    once stored, so this costs a reference per step).  A seat's history is
+    its ``observe`` view of each of those states, with its own action where
+    it acted; :meth:`digest` folds the steps not yet folded for that seat
+    into a running BLAKE2b digest, so each view is made once per seat, and
+    only for seats whose information state is asked for.  ``None`` stands
+    for the public (spectator's) history.
+    """
+
+    __slots__ = ("engine", "folded", "steps")
+
+    def __init__(self) -> None:
+        #: The current engine state (None before the deal), kept here so that
+        #: copying a state copies it by reference (see :meth:`__deepcopy__`).
+        self.engine: GameState | None = None
+        self.steps: list[tuple[GameState, int, int]] = []
+        #: seat -> (digest so far, steps folded into it)
+        self.folded: dict[int | None, tuple[bytes, int]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Recall:
+        """OpenSpiel clones a Python state by copying its C++ part and deep-copying
+        its ``__dict__``; engine states are never changed once stored, so a copy
+        shares them and copies only the list of steps and the digests."""
+        c = Recall.__new__(Recall)
+        c.engine = self.engine
+        c.steps = self.steps[:]
+        c.folded = dict(self.folded)
+        return c
+
+    def digest(self, seat: int | None) -> bytes:
+        digest, done = self.folded.get(seat, (b"", 0))
+        steps = self.steps
+        if done < len(steps):
+            for engine, actor, action in steps[done:]:
+                h = hashlib.blake2b(digest, digest_size=16)
+                if actor == seat and seat is not None:
+                    h.update(b"a%d;" % action)  # the seat's own move
+                h.update(repr(observe(engine, seat)).encode())
+                digest = h.digest()
+            self.folded[seat] = (digest, len(steps))
+        return digest
+
+
 class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
-    """A game in progress: the engine's state plus the seed being drawn, if any."""
+    """A game in progress: the engine's state plus the seed being drawn, if any.
+
+    Copy-on-write: a step replaces :attr:`engine` with a new engine state and
+    never changes the old one (see the module docstring).
+    """
 
     def __init__(self, game: ThreeDragonAnteGame) -> None:
         super().__init__(game)
         self.table: Table = game.table()
-        #: The engine's state; None until the deal's seed is drawn.
-        self.engine: GameState | None = None
         #: The engine answer that waits for a seed (its step consumes randomness).
         self.waiting: int | None = None
         #: The seed spelled so far, and how many of its digits are drawn.
         self._seed = 0
         self._digits = 0
+        #: The engine state and the history behind perfect recall.
+        self.recall = Recall()
+
+    @property
+    def engine(self) -> GameState | None:
+        """The engine's state; None until the deal's seed is drawn.  Never
+        changed in place: a step replaces it (copies of this state share it)."""
+        return self.recall.engine
+
+    @engine.setter
+    def engine(self, s: GameState | None) -> None:
+        self.recall.engine = s
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Any
+    ) -> ThreeDragonAnteState:
+        """A state ``player_id`` cannot tell from this one, its hidden part drawn anew.
+
+        The engine's determinizer re-deals every card and ability hidden from
+        the seat (and the random stream) from a seed taken from
+        ``probability_sampler`` (OpenSpiel's ``UniformProbabilitySampler``
+        gives a float in [0, 1)).  The seat's perfect-recall history is kept;
+        the other seats' histories are unknown to it, so each is replaced by
+        a digest of the seat's history and the other seat's number: the same
+        in every resample, hence consistent keys for IS-MCTS's opponent nodes,
+        and never a trace of the true hidden state.
+        """
+        s = self.engine
+        if s is None or self.waiting is not None or self.is_chance_node():
+            raise ValueError("resample_from_infostate: not at a player's decision")
+        seed = int(float(probability_sampler()) * 2**53)
+        c: ThreeDragonAnteState = self.clone()
+        mine = self.recall.digest(player_id)
+        c.recall = Recall()
+        c.engine = determinize(s, player_id, seed)
+        c.recall.folded[player_id] = (mine, 0)
+        for q in [*range(s.n), None]:
+            if q != player_id:
+                h = hashlib.blake2b(mine, digest_size=16, person=b"resampled")
+                h.update(b"%d" % (-1 if q is None else q))
+                c.recall.folded[q] = (h.digest(), 0)
+        return c
 
     # --- whose turn -------------------------------------------------------------
 
@@ -270,25 +408,30 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Every digit of the seed being drawn, equally likely."""
-        k = self.table.chance_outcomes
-        return [(o, 1.0 / k) for o in range(k)]
+        return _uniform(self.table.chance_outcomes)
 
     # --- moves ------------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
-        if self.is_chance_node():
+        player = self.current_player()
+        if player == pyspiel.PlayerId.CHANCE:
             self._draw_digit(action)
-            return
-        s = self.engine
-        assert s is not None and s.pending is not None
-        answer = to_answer(s.pending.kind, action)
-        trial = s.clone()
-        apply(trial, answer)  # raises, leaving this state as it was, if illegal
-        if trial.rng != s.rng:
-            self.waiting = answer  # the step is random: its seed comes first
         else:
-            self.engine = trial
-            self._stepped()
+            s = self.engine
+            assert s is not None and s.pending is not None
+            try:
+                answer = to_answer(s.pending.kind, action)
+                trial = s.clone()
+                apply(trial, answer)
+            except (KeyError, ValueError) as e:  # this state is left as it was
+                raise ValueError(
+                    f"action {action} is not legal for seat {player} "
+                    f"({s.pending.kind!r}); legal: {self._legal_actions(player)}"
+                ) from e
+            if trial.rng != s.rng:
+                self.waiting = answer  # the step is random: its seed comes first
+            else:
+                self._stepped(trial, player, action)
 
     def _draw_digit(self, outcome: int) -> None:
         game = self.table
@@ -298,23 +441,26 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
         self._digits += 1
         if self._digits < game.chance_nodes:
             return
-        seed, self._seed, self._digits = self._seed, 0, 0
+        seed, self._seed, self._digits = self._seed ^ game.salt, 0, 0
         s = self.engine
         if s is None:
-            self.engine = new_game(game.config, seed, log=False)
+            self._stepped(new_game(game.config, seed, log=False), -1, -1)
             return
         answer, self.waiting = self.waiting, None
-        assert answer is not None
+        assert answer is not None and s.pending is not None
+        actor, action = s.pending.seat, to_action(s.pending.kind, answer)
+        s = s.clone()  # copy-on-write: the stored state is never changed
         _, s.rng = rng.next64(s.rng ^ seed)
         apply(s, answer)
-        self._stepped()
+        self._stepped(s, actor, action)
 
-    def _stepped(self) -> None:
-        """Call the time limit once a game has run ``time_limit`` decisions."""
-        s = self.engine
-        assert s is not None
+    def _stepped(self, s: GameState, actor: int, action: int) -> None:
+        """Make ``s`` (a new engine state) current and record it for perfect recall;
+        call the time limit once a game has run ``time_limit`` decisions."""
         if not s.over and not s.last_gambit and s.decision_count >= self.table.time_limit:
             call_last_gambit(s)
+        self.engine = s
+        self.recall.steps.append((s, actor, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -330,46 +476,139 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
             return [0.0] * self.table.config.players
         return final_rewards(s, self.table.gold_reward)
 
-    def view(self, seat: int) -> dict[str, Any] | None:
-        """What ``seat`` sees (``observe``), or None before the deal."""
-        return None if self.engine is None else observe(self.engine, seat)
+    def view(self, seat: int | None, gm: bool = False) -> dict[str, Any] | None:
+        """What ``seat`` sees (``observe``; None: a spectator), or None before the deal."""
+        return None if self.engine is None else observe(self.engine, seat, gm)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Refused: see the module docstring (use ``observation_tensor``)."""
+        raise ValueError(NO_INFOSTATE_TENSOR)
+
+    def recall_string(self, seat: int | None) -> str:
+        """``seat``'s perfect-recall information state (None: the public history)."""
+        who = "public" if seat is None else f"p{seat}"
+        pending = "" if self._digits == 0 else f" +{self._digits}"  # chance digits drawn
+        return f"{who}{pending} {self.recall.digest(seat).hex()}"
 
     def __str__(self) -> str:
-        """The whole state, hidden cards included (for debugging, not for a seat)."""
+        """A short summary of the whole state, hidden cards included (for debugging,
+        never for a seat; :meth:`engine_json` has everything)."""
         s = self.engine
         if s is None:
             return f"before the deal (seed digits drawn: {self._digits})"
-        head = "" if self.waiting is None else f"waiting for a seed to apply {self.waiting}\n"
-        return head + json.dumps(s.to_dict(), sort_keys=True, default=str)
+        d = s.pending
+        asked = "game over" if d is None else f"seat {d.seat} to answer {d.kind!r}"
+        lines = [
+            f"gambit {s.gambit} round {s.round} {s.phase}: {asked}"
+            + ("" if self.waiting is None else f" (waiting for a seed: {self.waiting})"),
+            f"stakes {s.stakes} hoards {s.hoards} winners {s.winners}",
+        ]
+        for p in range(s.n):
+            hand = " ".join(ALL_CARDS[c].id for c in s.hands[p])
+            lines.append(f"seat {p}: {hand}")
+        return "\n".join(lines)
+
+    def engine_json(self) -> str:
+        """The engine's whole state as JSON (long: for debugging only)."""
+        s = self.engine
+        return "null" if s is None else json.dumps(s.to_dict(), sort_keys=True, default=str)
+
+
+@lru_cache(maxsize=16)
+def _uniform_tuple(k: int) -> tuple[tuple[int, float], ...]:
+    return tuple((o, 1.0 / k) for o in range(k))
+
+
+def _uniform(k: int) -> list[tuple[int, float]]:
+    return list(_uniform_tuple(k))
+
+
+#: The observers :meth:`ThreeDragonAnteGame.make_py_observer` can make, by
+#: (perfect recall, public information, private information).
+_KINDS: dict[tuple[bool, bool, Any], str] = {
+    (False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER): "view",
+    (False, True, pyspiel.PrivateInfoType.NONE): "public",
+    (False, False, pyspiel.PrivateInfoType.SINGLE_PLAYER): "private",
+    (False, True, pyspiel.PrivateInfoType.ALL_PLAYERS): "everything",
+    (True, True, pyspiel.PrivateInfoType.SINGLE_PLAYER): "recall",
+    (True, True, pyspiel.PrivateInfoType.NONE): "public_recall",
+}
 
 
 class ThreeDragonAnteObserver:
-    """Fills OpenSpiel's tensor and strings from one seat's ``observe`` view.
+    """Fills OpenSpiel's tensor and strings from ``observe`` views.
 
-    Only the seat's own view exists: an observer of every hand (private
-    information of all players) or of public information alone is refused
-    rather than approximated.
+    ``kind`` (from the ``IIGObservationType``):
+
+    * ``view``: the seat's view now (tensor and JSON string);
+    * ``public``: a spectator's view (``observe(state, None)``), the same for
+      every player (tensor and string);
+    * ``private``: what the seat's view adds to the spectator's: the tensor is
+      the seat's vector where it exceeds the spectator's (0 elsewhere), the
+      string the view's entries that differ from the spectator's;
+    * ``everything``: the whole state (every player's private information),
+      a string only (the game-master's view);
+    * ``recall``/``public_recall``: perfect recall of the seat's / the public
+      history, a string only (see :class:`Recall`).
+
+    Every other combination is refused: private information without the
+    public events that order it has no sensible history, and neither public
+    nor private information is nothing at all.
     """
 
     def __init__(self, iig_obs_type: pyspiel.IIGObservationType, params: Any = None) -> None:
         if params:
             raise ValueError(f"observation parameters not supported: {params}")
-        if (
-            not iig_obs_type.public_info
-            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError("only a seat's own view (public and its private information)")
-        self.tensor: npt.NDArray[np.float32] = np.zeros(OBS_SIZE, np.float32)
+        key = (iig_obs_type.perfect_recall, iig_obs_type.public_info, iig_obs_type.private_info)
+        kind = _KINDS.get(key)
+        if kind is None:
+            raise ValueError(
+                f"observer not supported: perfect_recall={key[0]}, public_info={key[1]}, "
+                f"private_info={key[2].name}"
+            )
+        self.kind = kind
+        self.tensor: npt.NDArray[np.float32] | None = None
         #: Named views of the tensor's slices (``encoding.SLICES``).
-        self.dict = {name: self.tensor[sl] for name, sl in SLICES.items()}
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        if kind in ("view", "public", "private"):
+            self.tensor = np.zeros(OBS_SIZE, np.float32)
+            self.dict = {name: self.tensor[sl] for name, sl in SLICES.items()}
 
     def set_from(self, state: ThreeDragonAnteState, player: int) -> None:
-        view = state.view(player)
-        self.tensor[:] = 0.0 if view is None else encode(view)
+        tensor = self.tensor
+        if tensor is None:
+            return
+        s = state.engine
+        if s is None:
+            tensor[:] = 0.0
+        elif self.kind == "view":
+            tensor[:] = encode(observe(s, player))
+        elif self.kind == "public":
+            tensor[:] = encode(observe(s, None))
+        else:
+            np.maximum(encode(observe(s, player)) - encode(observe(s, None)), 0.0, out=tensor)
 
     def string_from(self, state: ThreeDragonAnteState, player: int) -> str:
-        view = state.view(player)
-        return "" if view is None else json.dumps(view, sort_keys=True, separators=(",", ":"))
+        kind = self.kind
+        if kind == "recall":
+            return state.recall_string(player)
+        if kind == "public_recall":
+            return state.recall_string(None)
+        s = state.engine
+        if s is None:
+            return ""
+        if kind == "view":
+            view = observe(s, player)
+        elif kind == "public":
+            view = observe(s, None)
+        elif kind == "everything":
+            view = observe(s, None, gm=True)
+            view["hands"] = [list(h) for h in s.hands]
+            view["deck"] = list(s.deck)
+        else:
+            public = observe(s, None)
+            view = {k: v for k, v in observe(s, player).items() if public.get(k) != v}
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 
 # open_spiel 2.x registers a type and a factory (the sizes depend on the parameters).
@@ -379,6 +618,7 @@ __all__ = [
     "DEFAULTS",
     "GAME_TYPE",
     "SHORT_NAME",
+    "Recall",
     "Table",
     "ThreeDragonAnteGame",
     "ThreeDragonAnteObserver",

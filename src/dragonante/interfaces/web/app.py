@@ -46,6 +46,7 @@ from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.web.chat import CHAT_MAX
 from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSettings
 from dragonante.interfaces.web.db import open_database
+from dragonante.interfaces.web.guard import BodyError, BodyLimit, json_object, read_body
 from dragonante.interfaces.web.headers import SecurityHeaders
 from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
 from dragonante.interfaces.web.limits import client_address
@@ -64,12 +65,11 @@ from dragonante.interfaces.web.protocol import (
     error,
     parse,
 )
+from dragonante.interfaces.web.tables import LiveTable
 from dragonante.interfaces.web.turns import TURN_MAX
 from dragonante.interfaces.web.writer import Writer
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: Largest HTTP request body the lobby reads.
-MAX_BODY = 16384
 #: Seconds a new connection has to say hello.
 HELLO_TIMEOUT = 10.0
 #: Refused messages in a row before a connection is closed.
@@ -184,18 +184,34 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HubError("too_large", f"request body over {MAX_BODY} bytes", 413)
-    if not raw.strip():
-        return {}
+    """The request's JSON object, read as a capped stream (``guard.read_body``)."""
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise HubError("malformed", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise HubError("malformed", "the request body must be a JSON object")
-    return data
+        return json_object(await read_body(request))
+    except BodyError as e:
+        raise HubError(e.code, e.detail, e.status) from None
+
+
+async def _table_body(
+    request: Request, code: str, who: str | None = None
+) -> tuple[LiveTable, dict[str, Any]]:
+    """A table endpoint's table and body: the table is looked up, and ``who``
+    (``manager``: the host or a seated person; ``host``) checked against the
+    bearer token, before a byte of the body is read, so a request refused
+    anyway costs no read (issue 22, hole 3).  The hub checks again under the
+    table's lock; this is only the cheap early refusal."""
+    table = await hub_of(request).table(code)
+    token = _token(request)
+    if who == "manager" and not (table.may_manage(token) or table.is_host(token)):
+        raise HubError("forbidden", "only the table's host or a seated player may do this", 403)
+    if who == "host" and not table.is_host(token):
+        raise HubError("forbidden", "only the table's host may do this", 403)
+    return table, await _body(request)
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    """The app's hub (made at start-up)."""
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 def _token(request: Request) -> str | None:
@@ -268,10 +284,6 @@ def create_app(
         openapi_url=None,
     )
 
-    def hub_of(request: Request | WebSocket) -> Hub:
-        hub: Hub = request.app.state.hub
-        return hub
-
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
         headers = {"Retry-After": str(e.retry_after)} if e.retry_after is not None else None
@@ -341,7 +353,7 @@ def create_app(
     @app.post("/api/tables/{code}/seats", status_code=201)
     async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
         hub_of(request).check_rate("seats", address(request))
-        body = await _body(request)
+        _, body = await _table_body(request, code)
         seat, token = await hub_of(request).take_seat(code, body.get("seat"), body.get("name"))
         return {"seat": seat, "token": token}
 
@@ -352,7 +364,7 @@ def create_app(
 
     @app.post("/api/tables/{code}/bots", status_code=201)
     async def api_bots(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+        _, body = await _table_body(request, code, "manager")
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
             raise HubError("bad_field", "fill must be true or false")
@@ -368,7 +380,7 @@ def create_app(
 
     @app.post("/api/tables/{code}/mute")
     async def api_mute(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+        _, body = await _table_body(request, code, "host")
         return await hub_of(request).social.mute(code, _token(request), body)
 
     @app.post("/api/tables/{code}/rematch")
@@ -427,6 +439,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if cluster is not None:
         app.add_middleware(ClusterRouter)
+    app.add_middleware(BodyLimit)  # an oversized body is refused before any routing
     app.add_middleware(SecurityHeaders)  # outermost: relayed answers carry them too
     return app
 

@@ -529,7 +529,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                 elif isinstance(msg, Lang):
                     await hub.set_lang(client, msg.lang)
                 elif isinstance(msg, Sync):
-                    await hub.sync(client)
+                    await hub.sync(client, msg.since)
                 elif isinstance(msg, Ping):
                     client.push_json({"type": "pong"})
                 elif isinstance(msg, HandToBot):

@@ -51,6 +51,7 @@ from dragonante.interfaces.web.limits import (
 )
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
 from dragonante.interfaces.web.protocol import ProtocolError, encode, error
+from dragonante.interfaces.web.snapshots import Snapshots, cost
 from dragonante.interfaces.web.social import Social
 from dragonante.interfaces.web.stats import GcWatch, percentile
 from dragonante.interfaces.web.store import (
@@ -218,6 +219,8 @@ class Hub:
         self.refused: dict[str, int] = {}
         self.turns = TurnClock(self)
         self.social = Social(self)
+        #: Full views, built once per table state and kind of view (``snapshots.py``).
+        self.snapshots = Snapshots()
 
     # ---------------------------------------------------------------- start-up
 
@@ -814,19 +817,28 @@ class Hub:
     async def set_lang(self, client: Client, lang: str) -> None:
         async with client.table.lock:
             client.lang = lang
-            self._send_state(client.table, client)
+            client.charge(cost(self._send_state(client.table, client)))
 
-    async def sync(self, client: Client) -> None:
+    async def sync(self, client: Client, since: int = 0) -> None:
+        """A fresh ``state`` (its events from ``since``), charged to the
+        connection's allowance by its size (``snapshots.cost``)."""
         async with client.table.lock:
-            self._send_state(client.table, client)
+            client.charge(cost(self._send_state(client.table, client, since)))
 
-    def _send_state(self, table: LiveTable, client: Client) -> None:
-        """A full snapshot for one connection (on connect, language switch, sync)."""
-        msg: dict[str, Any] = {"type": "state", "table": table.summary(client.seat, client.gm)}
-        if table.state is not None:
-            msg.update(seat_view(table, table.state, client.seat, client.lang, 0, client.gm))
-            client.log_pos = msg["log_size"]
-        client.push_json(msg)
+    def _send_state(self, table: LiveTable, client: Client, since: int = 0) -> int:
+        """A full snapshot for one connection (on connect, language switch, sync);
+        returns its size.  The view is built once per table state and kind of
+        view (``snapshots.Snapshots``); only the summary is made per connection."""
+        head = encode({"type": "state", "table": table.summary(client.seat, client.gm)})
+        if table.state is None:
+            client.push(head)
+            return len(head)
+        view, client.log_pos = self.snapshots.view(
+            table, client.seat, client.gm, client.lang, since
+        )
+        text = f"{head[:-1]},{view[1:]}"
+        client.push(text)
+        return len(text)
 
     def _broadcast_table(self, table: LiveTable) -> None:
         """Every connection gets the table's summary as its seat may know it."""

@@ -113,6 +113,11 @@ class Client:
         self._allowance -= 1
         return True
 
+    def charge(self, tokens: int) -> None:
+        """Take ``tokens`` more for a costly message (``snapshots.cost``).  The
+        allowance may go below zero: the next messages wait until it refills."""
+        self._allowance -= tokens
+
     async def pump(self) -> None:
         """Send queued frames until the connection closes or overflows."""
         try:

@@ -8,11 +8,17 @@ it at once, clearly, and without anyone else noticing.
 from __future__ import annotations
 
 import socket
+import threading
 import time
+import unicodedata
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from dragonante.interfaces.web.hub import Settings
+from dragonante.interfaces.web.limits import client_address, parse_networks
+from dragonante.interfaces.web.protocol import ProtocolError
 from tests.web.helpers import LiveServer, Seat, make_table
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
@@ -178,3 +184,144 @@ def test_cached_views_stay_per_seat(serve):
     assert hands[0] == seats[0].state["view"]["hand"] or seats[0].state["step"] != 0
     for who in (*seats, spectator):
         who.close()
+
+
+# ------------------------------------------------------- hole 8: the smaller ones
+
+
+def test_look_alike_and_invisible_names_are_refused(serve):
+    """Hole 8: "Аnn" (Cyrillic А), full-width "Ａnn", "Ann" plus an invisible
+    filler, and a bot's name with a Cyrillic "о" were all accepted beside Ann
+    and the bot.  Now names are normalized (RFC 8266) and look-alikes refused;
+    names wholly in another script are welcome."""
+    with serve.http() as http:
+        code, _, host = make_table(http, {"players": 6}, ["Ann"], start=False)
+        r = http.post(
+            f"/api/tables/{code}/bots",
+            json={"seat": 1, "level": "random"},
+            headers={"Authorization": f"Bearer {host}"},
+        )
+        assert r.status_code == 201
+        bot = http.get(f"/api/tables/{code}").json()["seats"][1]["name"]
+        assert bot == "Thorinn"
+
+        def sit(name: str) -> tuple[int, str]:
+            r = http.post(f"/api/tables/{code}/seats", json={"name": name})
+            return r.status_code, r.json().get("error", "")
+
+        assert sit("\u0410nn") == (400, "bad_name")  # Cyrillic А
+        assert sit("\uff21nn") == (409, "bad_name")  # full-width Ａ: it is "Ann", taken
+        assert sit("Ann\u3164") == (400, "bad_name")  # a Hangul filler
+        assert sit("\u3164") == (400, "bad_name")
+        assert sit("Ann\u200b") == (400, "bad_name")  # a zero-width space
+        assert sit("Th\u043erinn") == (400, "bad_name")  # Cyrillic о
+        assert sit("\u0422\u0435\u043e") == (400, "bad_name")  # "Тео" reads as Latin "Teo"
+        assert sit("Ze\u0301\u0301\u0301\u0301d") == (400, "bad_name")  # a stack of marks
+        assert sit("  Zo\u00eb   Lee ")[0] == 201
+        assert sit("\u0410\u043d\u043d\u0430")[0] == 201  # Анна
+        names = [s and s["name"] for s in http.get(f"/api/tables/{code}").json()["seats"]]
+        assert names[:2] == ["Ann", "Thorinn"] and "Zo\u00eb Lee" in names
+
+
+def test_chat_drops_invisible_characters_and_stacks_of_marks():
+    """Hole 8: zero-width and tag characters and stacks of combining marks went
+    through chat.  Now they are dropped (marks cut to two per letter)."""
+    from dragonante.interfaces.web.chat import ChatRoom, message
+
+    room = ChatRoom()
+
+    def said(text: str) -> str:
+        return str(message(room, text, 0, "Ann", 0)["text"])
+
+    assert said("gg\u200b\u200c\u200d\u2060\ufeff wp") == "gg wp"
+    assert said("hi\U000e0001\U000e0068\U000e0069\U000e007f there") == "hi there"
+    zalgo = "Z\u0301\u0302\u0303\u0304\u0305\u0306alg\u0300\u0300\u0300o"
+    assert said(zalgo) == unicodedata.normalize("NFC", "Z\u0301\u0302alg\u0300\u0300o")
+    assert said("Nguy\u1ec5n \u00e8 qui") == "Nguy\u1ec5n \u00e8 qui"
+    assert said("a\u3164b\u2800c") == "abc"
+    with pytest.raises(ProtocolError) as e:
+        said("\u200b\U000e0041\u3164")
+    assert e.value.code == "chat_empty"
+
+
+def test_ipv6_clients_are_limited_by_their_64():
+    """Hole 8: per-address limits keyed on exact addresses, so a client with a
+    /64 (2**64 addresses) was not limited at all."""
+    trusted = parse_networks(["127.0.0.1"])
+
+    def key(addr: str) -> str:
+        return client_address("127.0.0.1", {"x-forwarded-for": addr}, trusted)
+
+    assert key("2001:db8:1:2::1") == key("2001:db8:1:2:ffff:ffff:ffff:ffff")
+    assert key("2001:db8:1:2::1") != key("2001:db8:1:3::1")
+    assert key("::ffff:192.0.2.7") == key("192.0.2.7") == "192.0.2.7"
+    assert client_address("2001:db8::5", {}, ()) == "2001:db8::/64"
+
+
+def test_ipv6_64_shares_one_limit_on_a_real_server(tmp_path):
+    settings = Settings(bot_delay=0, limit_tables=2, trusted_proxies=("127.0.0.1",))
+    live = LiveServer(str(tmp_path / "v6.sqlite3"), settings).start()
+    try:
+        with live.http() as http:
+
+            def create(addr: str) -> int:
+                r = http.post(
+                    "/api/tables", json={"config": SMALL}, headers={"X-Forwarded-For": addr}
+                )
+                return r.status_code
+
+            got = [create(f"2001:db8:7:7::{i:x}") for i in range(1, 4)]
+            assert got == [201, 201, 429]
+            assert create("2001:db8:7:8::1") == 201  # another /64 is another client
+    finally:
+        live.stop()
+
+
+def test_bots_start_mute_and_replays_are_rate_limited(tmp_path):
+    """Hole 8: adding bots, starting, muting and replays had no limit at all."""
+    settings = Settings(bot_delay=0, limit_manage=3, limit_replays=3)
+    live = LiveServer(str(tmp_path / "rate.sqlite3"), settings).start()
+    try:
+        with live.http() as http:
+            code, _, host = make_table(http, SMALL, [], start=False)
+            auth = {"Authorization": f"Bearer {host}"}
+            statuses = [
+                http.post(f"/api/tables/{code}/bots", json={"level": "random"}, headers=auth)
+                for _ in range(3)
+            ]
+            assert [r.status_code for r in statuses] == [201, 201, 201]
+            r = http.post(f"/api/tables/{code}/start", headers=auth)
+            assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+            assert int(r.headers["Retry-After"]) >= 1
+            assert http.get(f"/api/tables/{code}").json()["status"] == "open"  # unchanged
+            r = http.post(f"/api/tables/{code}/mute", json={"seat": 0}, headers=auth)
+            assert r.status_code == 429
+            replays = [http.get("/api/games/NOPE22/replay").status_code for _ in range(4)]
+            assert replays == [404, 404, 404, 429]
+    finally:
+        live.stop()
+
+
+def test_replays_are_built_once_off_the_event_loop(serve, long_game, monkeypatch):
+    """Hole 8: each replay request rebuilt the game on the event loop (600 in
+    3.5 s stalled every table).  Now a step is built in a worker thread, once."""
+    import dragonante.interfaces.web.replays as replays_module
+
+    threads: list[int] = []
+    real = replays_module.build
+
+    def watched(*args: Any) -> str:
+        threads.append(threading.get_ident())
+        return real(*args)
+
+    monkeypatch.setattr(replays_module, "build", watched)
+    loop_thread = serve.thread.ident if serve.thread else None
+    with serve.http() as http:
+        total = http.get(f"/api/games/{long_game}/replay").json()["total"]
+        step = total // 2
+        got = [http.get(f"/api/games/{long_game}/replay?step={step}&seat=1") for _ in range(3)]
+    assert all(r.status_code == 200 for r in got)
+    assert got[0].json() == got[1].json() == got[2].json()
+    assert got[0].json()["step"] == step and got[0].json()["view"]["seat"] == 1
+    assert len(threads) == 2  # step 0 once, the middle step once for three requests
+    assert loop_thread not in threads

@@ -48,8 +48,9 @@ from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSet
 from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.guard import BodyError, BodyLimit, json_object, read_body
 from dragonante.interfaces.web.headers import SecurityHeaders
-from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
+from dragonante.interfaces.web.hub import Hub, HubError, Settings
 from dragonante.interfaces.web.limits import client_address
+from dragonante.interfaces.web.names import NAME_MAX
 from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
 from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
@@ -359,11 +360,13 @@ def create_app(
 
     @app.delete("/api/tables/{code}/seats/{seat}")
     async def api_leave(code: str, seat: int, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("manage", address(request))
         await hub_of(request).remove_seat(code, _token(request), seat)
         return {"ok": True}
 
     @app.post("/api/tables/{code}/bots", status_code=201)
     async def api_bots(code: str, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("manage", address(request))
         _, body = await _table_body(request, code, "manager")
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
@@ -375,11 +378,13 @@ def create_app(
 
     @app.post("/api/tables/{code}/start")
     async def api_start(code: str, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("manage", address(request))
         await hub_of(request).start(code, _token(request))
         return {"ok": True}
 
     @app.post("/api/tables/{code}/mute")
     async def api_mute(code: str, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("manage", address(request))
         _, body = await _table_body(request, code, "host")
         return await hub_of(request).social.mute(code, _token(request), body)
 
@@ -400,12 +405,14 @@ def create_app(
         return {"games": await hub_of(request).finished(limit, offset)}
 
     @app.get("/api/games/{code}/replay")
-    async def api_replay(code: str, request: Request) -> dict[str, Any]:
+    async def api_replay(code: str, request: Request) -> Response:
+        hub_of(request).check_rate("replays", address(request))
         step = _int_param(request, "step", 0)
         seat = _int_param(request, "seat", None)
         lang = request.query_params.get("lang", "en")
         gm = request.query_params.get("gm", "") in ("1", "true")
-        return await hub_of(request).replay(code, step, seat, lang, gm)
+        text = await hub_of(request).replay(code, step, seat, lang, gm)
+        return Response(text, media_type="application/json")
 
     @app.get("/api/games/{code}/record")
     async def api_record(code: str, request: Request) -> JSONResponse:

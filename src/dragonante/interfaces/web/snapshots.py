@@ -25,12 +25,9 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from dragonante.interfaces.web.protocol import encode
-
-if TYPE_CHECKING:
-    from dragonante.interfaces.web.tables import LiveTable
+from dragonante.interfaces.web.tables import LiveTable, seat_view
 
 #: Bytes sent that cost one more token of the connection's message allowance.
 COST_BYTES = 4096
@@ -72,8 +69,6 @@ class Snapshots:
         current state for this kind of connection, with its events from
         ``since`` on, and the log size it covers.  Only full views (``since``
         0) are kept: an incremental one costs only the events it carries."""
-        from dragonante.interfaces.web.tables import seat_view  # tables imports protocol
-
         state = table.state
         assert state is not None
         log_len = len(state.log or [])

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
@@ -52,6 +53,7 @@ from dragonante.interfaces.web.hub import Hub, HubError, Settings
 from dragonante.interfaces.web.limits import client_address
 from dragonante.interfaces.web.names import NAME_MAX
 from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
+from dragonante.interfaces.web.openapi import schema as openapi_schema
 from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -285,6 +287,16 @@ def create_app(
         openapi_url=None,
     )
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_param(_request: Request, e: RequestValidationError) -> JSONResponse:
+        # A path or query value of the wrong type (``/seats/x``): our error
+        # body, not FastAPI's 422 list, so every refusal has one shape.
+        where = ".".join(str(p) for p in (e.errors()[0].get("loc") or ())) if e.errors() else ""
+        return JSONResponse(
+            {"error": "bad_param", "detail": f"{where or 'a parameter'} has the wrong type"},
+            status_code=400,
+        )
+
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
         headers = {"Retry-After": str(e.retry_after)} if e.retry_after is not None else None
@@ -309,6 +321,10 @@ def create_app(
     @app.get("/r/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
         return FileResponse(index)
+
+    @app.get("/api/openapi.json", include_in_schema=False)
+    async def api_openapi() -> dict[str, Any]:
+        return openapi_schema()
 
     @app.get("/api/meta")
     async def api_meta(request: Request) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from dragonante.interfaces.web.hub import Settings
 from dragonante.interfaces.web.limits import client_address, parse_networks
@@ -325,3 +327,34 @@ def test_replays_are_built_once_off_the_event_loop(serve, long_game, monkeypatch
     assert got[0].json()["step"] == step and got[0].json()["view"]["seat"] == 1
     assert len(threads) == 2  # step 0 once, the middle step once for three requests
     assert loop_thread not in threads
+
+
+# ------------------------------------------------- the socket's other limits
+
+
+def test_fifty_refusals_in_a_row_close_the_socket(serve):
+    """A client that only sends refused messages is closed after MAX_STRIKES."""
+    from dragonante.interfaces.web.app import MAX_STRIKES
+
+    with serve.http() as http:
+        code, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
+    seat = Seat(serve, code, tokens[0])
+    for _ in range(MAX_STRIKES + 10):  # malformed, and busy past the rate: all refusals
+        seat.send("not json")
+    refusals = 0
+    while not seat.closed:
+        frame = seat.recv(5)
+        refusals += frame is not None and frame["type"] == "error"
+    assert refusals == MAX_STRIKES
+
+
+def test_a_socket_that_never_says_hello_is_closed(serve, monkeypatch):
+    import dragonante.interfaces.web.app as app_module
+
+    monkeypatch.setattr(app_module, "HELLO_TIMEOUT", 0.5)
+    with serve.http() as http:
+        code, _, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
+    with connect(f"{serve.ws_base}/ws/{code}") as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408

@@ -221,8 +221,16 @@ def test_look_alike_and_invisible_names_are_refused(serve):
         assert sit("Ze\u0301\u0301\u0301\u0301d") == (400, "bad_name")  # a stack of marks
         assert sit("  Zo\u00eb   Lee ")[0] == 201
         assert sit("\u0410\u043d\u043d\u0430")[0] == 201  # Анна
+        assert sit("ursula")[0] == 201  # a person may take a bot's name first ...
+        r = http.post(
+            f"/api/tables/{code}/bots",
+            json={"fill": True, "level": "random"},
+            headers={"Authorization": f"Bearer {host}"},
+        )
+        assert r.status_code == 201
         names = [s and s["name"] for s in http.get(f"/api/tables/{code}").json()["seats"]]
         assert names[:2] == ["Ann", "Thorinn"] and "Zo\u00eb Lee" in names
+        assert "Ursula" not in names  # ... and then no bot takes it in another case
 
 
 def test_chat_drops_invisible_characters_and_stacks_of_marks():

@@ -501,7 +501,7 @@ class Hub:
             else:
                 seats = [self._free_seat(table, seat)]
             used = {info.name for info in table.seats.values()}
-            names = [n for n in BOT_NAMES if n not in used] + [
+            names = [n for n in BOT_NAMES if not any(same_name(n, u) for u in used)] + [
                 f"Bot {p + 1}" for p in range(table.players)
             ]
             infos = [SeatInfo(p, names[i], BOT, level) for i, p in enumerate(seats)]

@@ -366,3 +366,21 @@ def test_a_socket_that_never_says_hello_is_closed(serve, monkeypatch):
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408
+
+
+def test_a_costly_message_delays_the_next_ones_by_at_most_a_burst():
+    """The charge for a huge frame leaves a debt of at most one burst: a person
+    who switches language late in a very long game answers again within 2 s."""
+    import asyncio
+
+    from dragonante.interfaces.web.tables import Client
+
+    async def run() -> list[bool]:
+        client = Client(None, 0, "en", None, 10, 20.0)  # type: ignore[arg-type]
+        assert client.allow()
+        client.charge(10_000)  # a frame of 40 MB
+        first = client.allow()
+        await asyncio.sleep(2.2)
+        return [first, client.allow()]
+
+    assert asyncio.run(run()) == [False, True]

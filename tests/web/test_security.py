@@ -384,3 +384,29 @@ def test_a_costly_message_delays_the_next_ones_by_at_most_a_burst():
         return [first, client.allow()]
 
     assert asyncio.run(run()) == [False, True]
+
+
+def test_stats_read_a_deque_that_changes_while_it_is_read():
+    """Found by the API fuzzer: ``GET /api/stats`` answered 500 ("deque mutated
+    during iteration") when a garbage collection ended, and its callback
+    recorded the pause, while the pauses were being read."""
+    from collections import deque
+
+    from dragonante.interfaces.web.stats import copied
+
+    class Busy(deque[int]):
+        """A deque another writer appends to the first time it is read."""
+
+        touched = False
+
+        def __iter__(self) -> Any:
+            it = super().__iter__()
+            if not self.touched:
+                self.touched = True
+                self.append(99)
+            return it
+
+    pauses = Busy([1, 2, 3])
+    with pytest.raises(RuntimeError):
+        sorted(Busy([1, 2, 3]))  # what stats() did
+    assert copied(pauses) == [1, 2, 3, 99]

@@ -54,7 +54,7 @@ from dragonante.interfaces.web.protocol import ProtocolError, encode, error
 from dragonante.interfaces.web.replays import Replays
 from dragonante.interfaces.web.snapshots import Snapshots, cost
 from dragonante.interfaces.web.social import Social
-from dragonante.interfaces.web.stats import GcWatch, percentile
+from dragonante.interfaces.web.stats import GcWatch, copied, percentile
 from dragonante.interfaces.web.store import (
     BOT,
     EXPIRED,
@@ -272,10 +272,11 @@ class Hub:
 
     def stats(self) -> dict[str, Any]:
         """Load figures (no game content): tables, connections, commits, latencies."""
-        commits = sorted(self.writer.commit_ms)
-        lags = sorted(self.loop_lag_ms)
-        full = sorted(ms for ms, gen in self.gc.pauses_ms if gen == 2)
-        young = sorted(ms for ms, gen in self.gc.pauses_ms if gen != 2)
+        commits = sorted(copied(self.writer.commit_ms))
+        lags = sorted(copied(self.loop_lag_ms))
+        pauses = copied(self.gc.pauses_ms)
+        full = sorted(ms for ms, gen in pauses if gen == 2)
+        young = sorted(ms for ms, gen in pauses if gen != 2)
 
         pct = percentile
 

@@ -163,6 +163,12 @@ def test_sync_since_sends_only_the_missing_history(serve, long_game):
     tail = watcher.wait(lambda m: m["type"] == "state")
     assert 0 < len(tail["events"]) <= 5
     assert tail["events"] == [e for e in watcher.state["events"] if e in tail["events"]]
+    # Far behind (or pretending to be, to defeat the cache): the whole cached view.
+    built = serve.hub.snapshots.built
+    watcher.send({"type": "sync", "since": 1})
+    whole = watcher.wait(lambda m: m["type"] == "state")
+    assert "since" not in whole and whole["events"] == watcher.state["events"]
+    assert serve.hub.snapshots.built == built
     watcher.send({"type": "sync", "since": "all"})
     assert watcher.wait(lambda m: m["type"] == "error")["code"] == "bad_field"
     watcher.close()

@@ -14,7 +14,8 @@ hole 2).  Three things together close that:
   server, bounded in bytes, so finished tables cannot fill memory with it.
 * ``sync`` may say ``since`` (the ``log_size`` the client already holds):
   the frame then carries only the events from there, which costs what is
-  missing, not the whole history.
+  missing, not the whole history (a client far behind gets the whole,
+  cached view instead).
 * :func:`cost` weighs a message by the bytes it makes the server send: the
   connection's token bucket (``tables.Client``) is charged one token more
   per :data:`COST_BYTES`, so a client asking for big frames is refused
@@ -31,6 +32,10 @@ from dragonante.interfaces.web.tables import LiveTable, seat_view
 
 #: Bytes sent that cost one more token of the connection's message allowance.
 COST_BYTES = 4096
+#: Log entries an incremental ``sync`` narrates at most; a client further
+#: behind gets the whole view, from the cache (otherwise ``since: 1`` would
+#: rebuild a whole history, uncached, on every request).
+INCREMENTAL_MAX = 64
 #: Bytes of encoded views the whole server keeps (a few dozen long games' views).
 MAX_BYTES = 16 * 1024 * 1024
 
@@ -68,12 +73,15 @@ class Snapshots:
         """The encoded ``seat_view`` (a JSON object's text) of ``table``'s
         current state for this kind of connection, with its events from
         ``since`` on, and the log size it covers.  Only full views (``since``
-        0) are kept: an incremental one costs only the events it carries."""
+        0) are kept: an incremental one costs only the events it carries, at
+        most :data:`INCREMENTAL_MAX` log entries' worth."""
         state = table.state
         assert state is not None
         log_len = len(state.log or [])
         version = (len(table.answers), log_len, tuple(table.names()))
         since = max(0, min(since, log_len))
+        if log_len - since > INCREMENTAL_MAX:
+            since = 0  # far behind: the whole (cached) view costs less than narrating it anew
         if since:
             self.built += 1
             body = seat_view(table, state, seat, lang, since, gm)

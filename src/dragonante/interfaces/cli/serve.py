@@ -87,6 +87,12 @@ def serve(
     limit_sockets: Annotated[
         int, typer.Option(help=helptext("opt.serve_limit_sockets"), min=0)
     ] = 120,
+    limit_manage: Annotated[
+        int, typer.Option(help=helptext("opt.serve_limit_manage"), min=0)
+    ] = 120,
+    limit_replays: Annotated[
+        int, typer.Option(help=helptext("opt.serve_limit_replays"), min=0)
+    ] = 120,
     limit_window: Annotated[
         float, typer.Option(help=helptext("opt.serve_limit_window"), min=1)
     ] = 600.0,
@@ -210,6 +216,8 @@ def serve(
         limit_tables=limit_tables,
         limit_seats=limit_seats,
         limit_sockets=limit_sockets,
+        limit_manage=limit_manage,
+        limit_replays=limit_replays,
         max_tables=max_tables,
         max_sockets=max_sockets,
         max_sockets_per_address=max_sockets_per_address,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import Engine
@@ -46,10 +47,13 @@ from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.web.chat import CHAT_MAX
 from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSettings
 from dragonante.interfaces.web.db import open_database
+from dragonante.interfaces.web.guard import BodyError, BodyLimit, json_object, read_body
 from dragonante.interfaces.web.headers import SecurityHeaders
-from dragonante.interfaces.web.hub import NAME_MAX, Hub, HubError, Settings
+from dragonante.interfaces.web.hub import Hub, HubError, Settings
 from dragonante.interfaces.web.limits import client_address
+from dragonante.interfaces.web.names import NAME_MAX
 from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text, t
+from dragonante.interfaces.web.openapi import schema as openapi_schema
 from dragonante.interfaces.web.protocol import (
     MAX_MESSAGE,
     PROTOCOL_VERSION,
@@ -64,12 +68,11 @@ from dragonante.interfaces.web.protocol import (
     error,
     parse,
 )
+from dragonante.interfaces.web.tables import LiveTable
 from dragonante.interfaces.web.turns import TURN_MAX
 from dragonante.interfaces.web.writer import Writer
 
 STATIC = Path(__file__).resolve().parent / "static"
-#: Largest HTTP request body the lobby reads.
-MAX_BODY = 16384
 #: Seconds a new connection has to say hello.
 HELLO_TIMEOUT = 10.0
 #: Refused messages in a row before a connection is closed.
@@ -184,18 +187,34 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HubError("too_large", f"request body over {MAX_BODY} bytes", 413)
-    if not raw.strip():
-        return {}
+    """The request's JSON object, read as a capped stream (``guard.read_body``)."""
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise HubError("malformed", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise HubError("malformed", "the request body must be a JSON object")
-    return data
+        return json_object(await read_body(request))
+    except BodyError as e:
+        raise HubError(e.code, e.detail, e.status) from None
+
+
+async def _table_body(
+    request: Request, code: str, who: str | None = None
+) -> tuple[LiveTable, dict[str, Any]]:
+    """A table endpoint's table and body: the table is looked up, and ``who``
+    (``manager``: the host or a seated person; ``host``) checked against the
+    bearer token, before a byte of the body is read, so a request refused
+    anyway costs no read (issue 22, hole 3).  The hub checks again under the
+    table's lock; this is only the cheap early refusal."""
+    table = await hub_of(request).table(code)
+    token = _token(request)
+    if who == "manager" and not (table.may_manage(token) or table.is_host(token)):
+        raise HubError("forbidden", "only the table's host or a seated player may do this", 403)
+    if who == "host" and not table.is_host(token):
+        raise HubError("forbidden", "only the table's host may do this", 403)
+    return table, await _body(request)
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    """The app's hub (made at start-up)."""
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 def _token(request: Request) -> str | None:
@@ -268,9 +287,15 @@ def create_app(
         openapi_url=None,
     )
 
-    def hub_of(request: Request | WebSocket) -> Hub:
-        hub: Hub = request.app.state.hub
-        return hub
+    @app.exception_handler(RequestValidationError)
+    async def bad_param(_request: Request, e: RequestValidationError) -> JSONResponse:
+        # A path or query value of the wrong type (``/seats/x``): our error
+        # body, not FastAPI's 422 list, so every refusal has one shape.
+        where = ".".join(str(p) for p in (e.errors()[0].get("loc") or ())) if e.errors() else ""
+        return JSONResponse(
+            {"error": "bad_param", "detail": f"{where or 'a parameter'} has the wrong type"},
+            status_code=400,
+        )
 
     @app.exception_handler(HubError)
     async def hub_error(_request: Request, e: HubError) -> JSONResponse:
@@ -296,6 +321,10 @@ def create_app(
     @app.get("/r/{code}", include_in_schema=False)
     async def replay_page(code: str) -> FileResponse:
         return FileResponse(index)
+
+    @app.get("/api/openapi.json", include_in_schema=False)
+    async def api_openapi() -> dict[str, Any]:
+        return openapi_schema()
 
     @app.get("/api/meta")
     async def api_meta(request: Request) -> dict[str, Any]:
@@ -341,18 +370,20 @@ def create_app(
     @app.post("/api/tables/{code}/seats", status_code=201)
     async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
         hub_of(request).check_rate("seats", address(request))
-        body = await _body(request)
+        _, body = await _table_body(request, code)
         seat, token = await hub_of(request).take_seat(code, body.get("seat"), body.get("name"))
         return {"seat": seat, "token": token}
 
     @app.delete("/api/tables/{code}/seats/{seat}")
     async def api_leave(code: str, seat: int, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("manage", address(request))
         await hub_of(request).remove_seat(code, _token(request), seat)
         return {"ok": True}
 
     @app.post("/api/tables/{code}/bots", status_code=201)
     async def api_bots(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+        hub_of(request).check_rate("manage", address(request))
+        _, body = await _table_body(request, code, "manager")
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
             raise HubError("bad_field", "fill must be true or false")
@@ -363,12 +394,14 @@ def create_app(
 
     @app.post("/api/tables/{code}/start")
     async def api_start(code: str, request: Request) -> dict[str, Any]:
+        hub_of(request).check_rate("manage", address(request))
         await hub_of(request).start(code, _token(request))
         return {"ok": True}
 
     @app.post("/api/tables/{code}/mute")
     async def api_mute(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+        hub_of(request).check_rate("manage", address(request))
+        _, body = await _table_body(request, code, "host")
         return await hub_of(request).social.mute(code, _token(request), body)
 
     @app.post("/api/tables/{code}/rematch")
@@ -388,12 +421,14 @@ def create_app(
         return {"games": await hub_of(request).finished(limit, offset)}
 
     @app.get("/api/games/{code}/replay")
-    async def api_replay(code: str, request: Request) -> dict[str, Any]:
+    async def api_replay(code: str, request: Request) -> Response:
+        hub_of(request).check_rate("replays", address(request))
         step = _int_param(request, "step", 0)
         seat = _int_param(request, "seat", None)
         lang = request.query_params.get("lang", "en")
         gm = request.query_params.get("gm", "") in ("1", "true")
-        return await hub_of(request).replay(code, step, seat, lang, gm)
+        text = await hub_of(request).replay(code, step, seat, lang, gm)
+        return Response(text, media_type="application/json")
 
     @app.get("/api/games/{code}/record")
     async def api_record(code: str, request: Request) -> JSONResponse:
@@ -427,6 +462,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     if cluster is not None:
         app.add_middleware(ClusterRouter)
+    app.add_middleware(BodyLimit)  # an oversized body is refused before any routing
     app.add_middleware(SecurityHeaders)  # outermost: relayed answers carry them too
     return app
 
@@ -516,7 +552,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                 elif isinstance(msg, Lang):
                     await hub.set_lang(client, msg.lang)
                 elif isinstance(msg, Sync):
-                    await hub.sync(client)
+                    await hub.sync(client, msg.since)
                 elif isinstance(msg, Ping):
                     client.push_json({"type": "pong"})
                 elif isinstance(msg, HandToBot):

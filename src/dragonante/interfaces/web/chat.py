@@ -6,9 +6,14 @@ Why each rule:
   HTML-escaped): escaping is the page's job, which puts every message in a
   text node, so nothing typed can become markup there, and other clients
   (the terminal) get the words as typed.
-* Whitespace runs collapse to one space and control and bidirectional
-  formatting characters are dropped: a message is one line, and cannot
-  reorder the text around it to impersonate someone.
+* Whitespace runs collapse to one space and control and format characters
+  are dropped (bidirectional controls, zero-width spaces and joiners, tag
+  characters, the invisible Hangul and Braille fillers): a message is one
+  line of visible text, cannot reorder the text around it to impersonate
+  someone, and cannot hide words from one reader but not another.  An emoji
+  sequence joined by a zero-width joiner shows as its separate emoji.
+* A letter keeps at most :data:`MAX_MARKS` combining marks: longer stacks
+  ("Zalgo" text) draw over the lines above and below.
 * A message has at most :data:`CHAT_MAX` characters and each connection
   (and each address, across its connections) a token bucket, so a table
   cannot be flooded; the general per-frame limit of the socket still applies.
@@ -39,15 +44,32 @@ CHAT_MAX = 300
 CHAT_HISTORY = 50
 #: Bidirectional formatting characters (they could reorder what others see).
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Letters that draw nothing (Hangul fillers, the blank Braille pattern).
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Combining marks kept on one letter, decomposed (Vietnamese needs two).
+MAX_MARKS = 2
+#: Character categories dropped: controls, format characters (zero-width,
+#: bidi, tags), lone surrogates.
+DROPPED = frozenset(("Cc", "Cf", "Cs"))
 
 
 def clean_text(text: str) -> str:
-    """One line of plain text: whitespace collapsed, control and bidi characters dropped."""
+    """One line of visible text: whitespace collapsed; control, format and
+    filler characters dropped; stacks of combining marks cut to :data:`MAX_MARKS`."""
     line = " ".join(text.split())  # first: tabs and newlines become spaces
-    kept = "".join(
-        ch for ch in line if ch not in BIDI and unicodedata.category(ch) not in ("Cc", "Cs")
-    )
-    return " ".join(kept.split())
+    kept: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFD", line):  # a precomposed letter counts its marks
+        if ch in BIDI or ch in FILLERS or unicodedata.category(ch) in DROPPED:
+            continue
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        kept.append(ch)
+    return " ".join(unicodedata.normalize("NFC", "".join(kept)).split())
 
 
 class ChatRoom:

@@ -41,7 +41,6 @@ from dragonante.engine.config import ConfigError, config_from_dict, config_to_di
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
-from dragonante.engine.views import events_for
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.limits import (
     RateLimiter,
@@ -49,10 +48,13 @@ from dragonante.interfaces.web.limits import (
     parse_networks,
     retry_after,
 )
+from dragonante.interfaces.web.names import BadName, normalize, same_name
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, t
 from dragonante.interfaces.web.protocol import ProtocolError, encode, error
+from dragonante.interfaces.web.replays import Replays
+from dragonante.interfaces.web.snapshots import Snapshots, cost
 from dragonante.interfaces.web.social import Social
-from dragonante.interfaces.web.stats import GcWatch, percentile
+from dragonante.interfaces.web.stats import GcWatch, copied, percentile
 from dragonante.interfaces.web.store import (
     BOT,
     EXPIRED,
@@ -69,8 +71,6 @@ from dragonante.interfaces.web.tables import (
     LiveTable,
     SharedParts,
     abilities_brief,
-    gm_events,
-    replay_state,
     seat_view,
 )
 from dragonante.interfaces.web.turns import TurnClock
@@ -81,7 +81,6 @@ log = logging.getLogger("dragonante.web")
 #: Invite codes: no 0/O, 1/I/L, so a code read aloud or copied by hand works.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
-NAME_MAX = 24
 #: Names given to bots, in order of seating.
 BOT_NAMES = ("Thorinn", "Ursula", "Breen", "Letizia", "Riccardo", "Kestrel")
 
@@ -127,6 +126,11 @@ class Settings:
     limit_tables: int = 20
     limit_seats: int = 60
     limit_sockets: int = 120
+    #: Table management (adding bots, starting, muting, freeing a seat) per
+    #: ``limit_window``, and replay steps per ``replay_window`` seconds.
+    limit_manage: int = 120
+    limit_replays: int = 120
+    replay_window: float = 60.0
     #: Open or playing tables in memory at once (finished ones are not counted:
     #: they leave memory by themselves); 0: no cap.
     max_tables: int = 2000
@@ -180,14 +184,11 @@ def new_code(taken: Callable[[str], bool]) -> str:
 
 
 def clean_name(name: Any) -> str:
-    if not isinstance(name, str):
-        raise HubError("bad_name", "a name is required")
-    cleaned = " ".join(name.split())
-    if not 1 <= len(cleaned) <= NAME_MAX:
-        raise HubError("bad_name", f"a name has 1 to {NAME_MAX} characters")
-    if any(not ch.isprintable() for ch in cleaned):
-        raise HubError("bad_name", "a name may not contain control characters")
-    return cleaned
+    """A person's name, normalized; refused if invisible or confusable (``names.py``)."""
+    try:
+        return normalize(name)
+    except BadName as e:
+        raise HubError("bad_name", str(e)) from None
 
 
 class Hub:
@@ -211,6 +212,8 @@ class Hub:
             "tables": RateLimiter(st.limit_tables, st.limit_window),
             "seats": RateLimiter(st.limit_seats, st.limit_window),
             "sockets": RateLimiter(st.limit_sockets, st.limit_window),
+            "manage": RateLimiter(st.limit_manage, st.limit_window),
+            "replays": RateLimiter(st.limit_replays, st.replay_window),
         }
         self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
         self.trusted = parse_networks(st.trusted_proxies)
@@ -218,6 +221,10 @@ class Hub:
         self.refused: dict[str, int] = {}
         self.turns = TurnClock(self)
         self.social = Social(self)
+        #: Full views, built once per table state and kind of view (``snapshots.py``).
+        self.snapshots = Snapshots()
+        #: Replay steps, built off the loop and kept (``replays.py``).
+        self.replays = Replays()
 
     # ---------------------------------------------------------------- start-up
 
@@ -265,10 +272,11 @@ class Hub:
 
     def stats(self) -> dict[str, Any]:
         """Load figures (no game content): tables, connections, commits, latencies."""
-        commits = sorted(self.writer.commit_ms)
-        lags = sorted(self.loop_lag_ms)
-        full = sorted(ms for ms, gen in self.gc.pauses_ms if gen == 2)
-        young = sorted(ms for ms, gen in self.gc.pauses_ms if gen != 2)
+        commits = sorted(copied(self.writer.commit_ms))
+        lags = sorted(copied(self.loop_lag_ms))
+        pauses = copied(self.gc.pauses_ms)
+        full = sorted(ms for ms, gen in pauses if gen == 2)
+        young = sorted(ms for ms, gen in pauses if gen != 2)
 
         pct = percentile
 
@@ -337,7 +345,7 @@ class Hub:
     # ----------------------------------------------------------------- limits
 
     def check_rate(self, kind: str, address: str) -> None:
-        """Count one ``kind`` request (tables, seats, sockets) of ``address``;
+        """Count one ``kind`` request (tables, seats, sockets, manage, replays) of ``address``;
         raises a 429 :class:`HubError` with the seconds to wait when over its limit."""
         wait = self.limiters[kind].hit(address)
         if wait > 0:
@@ -471,7 +479,7 @@ class Hub:
         name = clean_name(name)
         async with table.lock:
             p = self._free_seat(table, seat)
-            if any(info.name.casefold() == name.casefold() for info in table.seats.values()):
+            if any(same_name(info.name, name) for info in table.seats.values()):
                 raise HubError("bad_name", f"someone here is already called {name}", 409)
             token = secrets.token_urlsafe(24)
             info = SeatInfo(p, name, HUMAN, None, hash_token(token))
@@ -494,7 +502,7 @@ class Hub:
             else:
                 seats = [self._free_seat(table, seat)]
             used = {info.name for info in table.seats.values()}
-            names = [n for n in BOT_NAMES if n not in used] + [
+            names = [n for n in BOT_NAMES if not any(same_name(n, u) for u in used)] + [
                 f"Bot {p + 1}" for p in range(table.players)
             ]
             infos = [SeatInfo(p, names[i], BOT, level) for i, p in enumerate(seats)]
@@ -625,11 +633,10 @@ class Hub:
             raise HubError("not_finished", "replays open when the game is over", 409)
         return table
 
-    async def replay(
-        self, code: str, step: Any, seat: Any, lang: str, gm: bool = False
-    ) -> dict[str, Any]:
+    async def replay(self, code: str, step: Any, seat: Any, lang: str, gm: bool = False) -> str:
         """The finished game after ``step`` answers, as ``seat`` (or a spectator) saw
         it; ``gm``: as a game-master saw it (every character's D&D abilities).
+        Encoded JSON: built off the event loop and kept (``replays.Replays``).
 
         A finished game's record is public, so its game-master view is too.
         """
@@ -640,19 +647,10 @@ class Hub:
         if seat is not None and (type(seat) is not int or not 0 <= seat < table.players):
             raise HubError("bad_seat", f"seat must be 0-{table.players - 1} or absent")
         lang = lang if lang in LANGS else DEFAULT_LANG
-        marks: list[int] = []
-        state = replay_state(
-            table.config, table.seed, table.answers[:step], table.last_gambit_at, marks
-        )
-        before = marks[step - 1] if step > 0 else 0
         gm = gm and seat is None
-        shown = seat_view(table, state, seat, lang, 0, gm)
-        shown["step"] = step
-        upto = (state.log or [])[:before]
-        new_from = len(gm_events(upto) if gm else events_for(upto, seat))
-        for i, ev in enumerate(shown["events"]):
-            ev["new"] = i >= new_from
-        return {"type": "replay", "total": total, "gm": gm, "table": table.summary(), **shown}
+        shown = await self.replays.step(table, step, seat, lang, gm)
+        head = encode({"type": "replay", "total": total, "gm": gm, "table": table.summary()})
+        return f"{head[:-1]},{shown[1:]}"
 
     # ------------------------------------------------------------ connections
 
@@ -814,19 +812,28 @@ class Hub:
     async def set_lang(self, client: Client, lang: str) -> None:
         async with client.table.lock:
             client.lang = lang
-            self._send_state(client.table, client)
+            client.charge(cost(self._send_state(client.table, client)))
 
-    async def sync(self, client: Client) -> None:
+    async def sync(self, client: Client, since: int = 0) -> None:
+        """A fresh ``state`` (its events from ``since``), charged to the
+        connection's allowance by its size (``snapshots.cost``)."""
         async with client.table.lock:
-            self._send_state(client.table, client)
+            client.charge(cost(self._send_state(client.table, client, since)))
 
-    def _send_state(self, table: LiveTable, client: Client) -> None:
-        """A full snapshot for one connection (on connect, language switch, sync)."""
-        msg: dict[str, Any] = {"type": "state", "table": table.summary(client.seat, client.gm)}
-        if table.state is not None:
-            msg.update(seat_view(table, table.state, client.seat, client.lang, 0, client.gm))
-            client.log_pos = msg["log_size"]
-        client.push_json(msg)
+    def _send_state(self, table: LiveTable, client: Client, since: int = 0) -> int:
+        """A full snapshot for one connection (on connect, language switch, sync);
+        returns its size.  The view is built once per table state and kind of
+        view (``snapshots.Snapshots``); only the summary is made per connection."""
+        head = encode({"type": "state", "table": table.summary(client.seat, client.gm)})
+        if table.state is None:
+            client.push(head)
+            return len(head)
+        view, client.log_pos = self.snapshots.view(
+            table, client.seat, client.gm, client.lang, since
+        )
+        text = f"{head[:-1]},{view[1:]}"
+        client.push(text)
+        return len(text)
 
     def _broadcast_table(self, table: LiveTable) -> None:
         """Every connection gets the table's summary as its seat may know it."""

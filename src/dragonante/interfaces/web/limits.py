@@ -13,6 +13,12 @@ The client's address is the peer of the TCP connection.  Behind a reverse
 proxy every peer is the proxy, so ``X-Forwarded-For`` is believed, but only
 when the peer is one of the configured trusted proxies: otherwise anyone
 could pick a fresh address for every request by sending the header.
+
+An IPv6 client is counted by its /64 network, not its address: a home or
+a server is routinely given a whole /64, so one client holds 2**64
+addresses and per-address limits keyed on exact addresses would not limit
+it at all (issue 22, hole 8).  An IPv4 address mapped into IPv6
+(``::ffff:a.b.c.d``) is counted as the IPv4 address.
 """
 
 from __future__ import annotations
@@ -148,15 +154,41 @@ def _in(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Netw
     return any(ip in net for net in networks)
 
 
+#: Prefix length an IPv6 client is counted by.
+IPV6_PREFIX = 64
+
+
+def limit_key(address: str) -> str:
+    """The key a limit counts ``address`` under: an IPv4 address itself, an
+    IPv6 address its /64 network (``2001:db8:1:2::/64``); anything else as is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
+    return str(ip)
+
+
 def client_address(
     peer: str | None,
     headers: Mapping[str, str],
     trusted: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...],
 ) -> str:
-    """The address a limit counts: the TCP peer, or, when the peer is a trusted
-    proxy, the right-most ``X-Forwarded-For`` entry that is not itself a
-    trusted proxy (entries left of it were written by the client and prove
-    nothing)."""
+    """The address a limit counts (``limit_key``: IPv6 by its /64): the TCP
+    peer, or, when the peer is a trusted proxy, the right-most
+    ``X-Forwarded-For`` entry that is not itself a trusted proxy (entries left
+    of it were written by the client and prove nothing)."""
+    return limit_key(_client(peer, headers, trusted))
+
+
+def _client(
+    peer: str | None,
+    headers: Mapping[str, str],
+    trusted: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...],
+) -> str:
     address = peer or "unknown"
     if not trusted or not _in(address, trusted):
         return address

@@ -119,7 +119,10 @@ class Lang:
 
 @dataclass(frozen=True, slots=True)
 class Sync:
-    """Ask for the full state again (a client that lost track)."""
+    """Ask for the full state again (a client that lost track); ``since``: the
+    ``log_size`` the client already holds, to get only the events after it."""
+
+    since: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +190,10 @@ def parse(raw: str | bytes) -> Message:
     if kind == "lang":
         return Lang(_lang(data))
     if kind == "sync":
-        return Sync()
+        since = data.get("since", 0)
+        if type(since) is not int or since < 0:
+            raise ProtocolError("bad_field", "'since' must be a log size (an integer, 0 or more)")
+        return Sync(since)
     if kind == "ping":
         return Ping()
     if kind == "hand_to_bot":

@@ -12,6 +12,8 @@ import gc
 import sys
 import time
 from collections import deque
+from collections.abc import Iterable
+from typing import TypeVar
 
 #: The collector's oldest generation: a full collection.
 FULL = 2
@@ -165,6 +167,22 @@ class GcWatch:
             gc.callbacks.remove(self._callback)
         if self._young is not None and gc.get_threshold()[:2] == self._young:
             gc.set_threshold(*self._thresholds)  # unless someone has changed them since
+
+
+T = TypeVar("T")
+
+
+def copied(items: Iterable[T]) -> list[T]:
+    """A list of what a deque holds now, though another thread (the writer's
+    commit times) or a garbage collector callback (its pauses) appends to it
+    meanwhile: iterating a deque that changes raises, so try again.  Found by
+    the API fuzzer: ``GET /api/stats`` answered 500 when a collection
+    finished while its pauses were read."""
+    while True:
+        try:
+            return list(items)
+        except RuntimeError:  # "deque mutated during iteration"
+            continue
 
 
 def percentile(data: list[float], q: float) -> float | None:

@@ -113,6 +113,14 @@ class Client:
         self._allowance -= 1
         return True
 
+    def charge(self, tokens: int) -> None:
+        """Take ``tokens`` more for a costly message (``snapshots.cost``).  The
+        allowance may go below zero, down to minus one burst: the next messages
+        wait until it refills, at most the two seconds a burst takes (so a
+        person who switches language late in a long game is not kept waiting
+        longer than that to answer)."""
+        self._allowance = max(-self._rate * 2, self._allowance - tokens)
+
     async def pump(self) -> None:
         """Send queued frames until the connection closes or overflows."""
         try:

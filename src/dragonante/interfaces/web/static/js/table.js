@@ -1,7 +1,10 @@
 // A table: seating before the start (invite link, seats, bots, start), then
 // the live game over this seat's WebSocket.  The seat token lives in
-// localStorage and in the URL fragment, so closing and reopening the page
-// (or opening the URL elsewhere) takes the same seat back.
+// localStorage, so closing and reopening the page takes the same seat back.
+// A link carrying it (#token=..., #gm=...) is read once and the token taken
+// out of the address bar at once: copying the address must not hand over
+// the seat (issue 22).  A game-master link's token is kept for this tab only
+// (sessionStorage), so reloading keeps the game-master view.
 import { abilitiesLine } from "./abilities.js";
 import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
 import { api, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedToken, saveToken } from "./api.js";
@@ -32,12 +35,12 @@ function gmLink(code, gm) {
 export function mountTable(root, code) {
   code = code.toUpperCase();
   // A game-master connection: a spectator who sees every character's abilities.
-  const gmMode = tokenFromHash("gm");
+  const gmKey = `dragonante.gmview.${code}`;
+  const gmMode = tokenFromHash("gm") || sessionStorage.getItem(gmKey);
+  if (gmMode) sessionStorage.setItem(gmKey, gmMode);
   let token = gmMode || tokenFromHash() || savedToken(code);
-  if (token && !gmMode) {
-    saveToken(code, token);
-    history.replaceState(null, "", `/t/${code}#token=${encodeURIComponent(token)}`);
-  }
+  if (token && !gmMode) saveToken(code, token);
+  if (location.hash) history.replaceState(null, "", `/t/${code}`);
   let mySeat = null;
   let table = null;
   let last = null;
@@ -177,6 +180,7 @@ export function mountTable(root, code) {
         busy = false;
         toast(msg.message, "error");
         if (msg.code === "bad_token" && gmMode) {
+          sessionStorage.removeItem(gmKey);
           stopped = true;
           append(clear(main), h("p", { class: "error" }, msg.message));
         } else if (msg.code === "bad_token") {
@@ -335,7 +339,6 @@ export function mountTable(root, code) {
         const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value });
         token = made.token;
         saveToken(code, token);
-        history.replaceState(null, "", `/t/${code}#token=${encodeURIComponent(token)}`);
         reconnect();
       };
       const level = levelSelect(`bot-level-${p}`);

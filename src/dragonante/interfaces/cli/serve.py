@@ -103,6 +103,9 @@ def serve(
     finished_grace: Annotated[
         float, typer.Option(help=helptext("opt.serve_finished_grace"), min=0)
     ] = 300.0,
+    idle_timeout: Annotated[
+        float, typer.Option(help=helptext("opt.serve_idle_timeout"), min=0)
+    ] = 3600.0,
     away_after: Annotated[float, typer.Option(help=helptext("opt.serve_away_after"), min=0)] = 60.0,
     away_bot: Annotated[str, typer.Option(help=helptext("opt.serve_away_bot"))] = "medium",
     min_turn_timer: Annotated[
@@ -215,12 +218,13 @@ def serve(
         max_sockets_per_address=max_sockets_per_address,
         open_table_ttl=open_table_ttl,
         finished_grace=finished_grace,
+        idle_after=idle_timeout,
         away_after=away_after,
         away_bot=away_bot,
         turn_min=min_turn_timer,
         trusted_proxies=proxies,
         # Sweep often enough that short settings (tests, demos) are honoured.
-        sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
+        sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after, idle_timeout) / 4)),
     )
     cluster = ClusterSettings(lease=lease, affinity=affinity) if shared else None
     database = repr(engine.url)

@@ -286,10 +286,19 @@ def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProces
 
     page.select_option("#f-selection", "pick_em")
     page.check("#f-reveal_specials")
+    page.check("#f-unlisted")  # invite only: the lobby does not list it
     page.click("#create")
     page.wait_for_selector("#seating")
     code = page.inner_text("#table-code")
+    expect(page.locator("#unlisted")).to_be_checked()
     with server.http() as http:
+        assert http.get("/api/tables").json()["open"] == []
+        page.uncheck("#unlisted")  # the host lists it after all
+        expect(page.locator("#unlisted")).not_to_be_checked()
+        deadline = time.monotonic() + 10
+        while not http.get("/api/tables").json()["open"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [t["code"] for t in http.get("/api/tables").json()["open"]] == [code]
         config = http.get(f"/api/tables/{code}").json()["config"]
     assert config["players"] == 3 and config["rules"]["ruleset"] == "emperors_gambit"
     assert config["deck"]["selection"] == "pick_em" and config["deck"]["reveal_specials"]

@@ -230,6 +230,14 @@ def test_only_the_host_adds_bots_starts_and_removes(serve):
         server.start()
         r = http.post(f"/api/tables/{code}/seats", json={"name": "Other", "seat": 1})
         assert r.status_code == 403 and r.json()["error"] == "banned"
+        # The host, behind the same address, still sits (and leaves again).
+        r = http.post(f"/api/tables/{code}/seats", json={"name": "Hostess", "seat": 1},
+                      headers=auth(host))  # fmt: skip
+        assert r.status_code == 201
+        r = http.delete(f"/api/tables/{code}/seats/1", headers=auth(r.json()["token"]))
+        assert r.status_code == 200
+        r = http.post(f"/api/tables/{code}/seats", json={"name": "Hostess", "seat": 1})
+        assert r.status_code == 403  # without the host token: the address ban
         # Only the host lifts it.
         assert http.delete(f"/api/tables/{code}/bans", headers=auth(tokens[0])).status_code == 403
         assert http.delete(f"/api/tables/{code}/bans", headers=auth(host)).status_code == 200

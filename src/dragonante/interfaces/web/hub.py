@@ -486,7 +486,8 @@ class Hub:
         """Sit a person down; returns the seat and its secret token.
 
         Someone the host removed (their name or their address) may not sit
-        here again.  ``token``: the caller's bearer token; the host's or the
+        here again, unless the request carries the host's token.
+        ``token``: the caller's bearer token; the host's or the
         game-master's means the table's creator takes a seat, which ends the
         game-master role (a game-master sees every hidden ability, so it is
         for someone who does not play): the game-master token is void from
@@ -496,13 +497,15 @@ class Hub:
         name = clean_name(name)
         async with table.lock:
             p = self._free_seat(table, seat)
-            if name.casefold() in table.banned_names or (
-                address and address in table.banned_addresses
+            creator = isinstance(token, str) and (table.is_host(token) or table.is_gm(token))
+            # The host is never banned (a removed guest may share their address).
+            if not creator and (
+                name.casefold() in table.banned_names
+                or (address and address in table.banned_addresses)
             ):
                 raise HubError("banned", "the host removed you from this table", 403)
             if any(info.name.casefold() == name.casefold() for info in table.seats.values()):
                 raise HubError("bad_name", f"someone here is already called {name}", 409)
-            creator = isinstance(token, str) and (table.is_host(token) or table.is_gm(token))
             withdraw = creator and table.gm_hash is not None
             new_token = secrets.token_urlsafe(24)
             info = SeatInfo(p, name, HUMAN, None, hash_token(new_token))

@@ -265,7 +265,7 @@ SOCIAL_KEYS = {
     "turn": frozenset({"type", "seat", "decision", "seconds", "of"}),
     "timeout": frozenset({"type", "seat", "decision", "bot"}),
     "rematch": frozenset({"type", "code", "by"}),
-    "removed": frozenset({"type", "seat", "message", "spectator"}),
+    "removed": frozenset({"type", "seat", "reason", "message", "spectator"}),
 }
 
 

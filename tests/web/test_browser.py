@@ -107,6 +107,8 @@ def test_two_people_and_two_bots_play_to_the_end(browser: Any, server: ServerPro
     bea.click(".seat-row.free .sit button >> nth=0")
     bea.wait_for_selector("#playing-as")
     assert "token" not in bea.url  # the seat token never shows in the address bar
+    # Bots and the start are the host's: a seated guest's page offers neither.
+    assert bea.locator("#fill-bots").count() == 0 and bea.locator("#start").count() == 0
 
     ann.click("#fill-bots")
     ann.wait_for_selector("#start:not([disabled])")
@@ -286,10 +288,19 @@ def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProces
 
     page.select_option("#f-selection", "pick_em")
     page.check("#f-reveal_specials")
+    page.check("#f-unlisted")  # invite only: the lobby does not list it
     page.click("#create")
     page.wait_for_selector("#seating")
     code = page.inner_text("#table-code")
+    expect(page.locator("#unlisted")).to_be_checked()
     with server.http() as http:
+        assert http.get("/api/tables").json()["open"] == []
+        page.uncheck("#unlisted")  # the host lists it after all
+        expect(page.locator("#unlisted")).not_to_be_checked()
+        deadline = time.monotonic() + 10
+        while not http.get("/api/tables").json()["open"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert [t["code"] for t in http.get("/api/tables").json()["open"]] == [code]
         config = http.get(f"/api/tables/{code}").json()["config"]
     assert config["players"] == 3 and config["rules"]["ruleset"] == "emperors_gambit"
     assert config["deck"]["selection"] == "pick_em" and config["deck"]["reveal_specials"]
@@ -337,8 +348,11 @@ def test_abilities_in_the_lobby_at_the_table_and_for_the_game_master(
     page.wait_for_selector("#seating")
     code = page.inner_text("#table-code")
     expect(page.locator("#abilities-info")).to_be_visible()
-    gm_href = page.get_attribute("#gm-link", "href")
-    assert gm_href and f"/t/{code}#gm=" in gm_href
+    # Ann created the table and plays: no game-master link for her (it would
+    # show every opponent's hidden abilities), none kept in her browser.
+    expect(page.locator("#playing-as")).to_be_visible()
+    assert page.locator("#gm-link").count() == 0
+    assert page.evaluate(f"localStorage.getItem('dragonante.gm.{code}')") is None
     with server.http() as http:
         summary = http.get(f"/api/tables/{code}").json()
         listed = http.get("/api/tables").json()["open"]
@@ -365,7 +379,23 @@ def test_abilities_in_the_lobby_at_the_table_and_for_the_game_master(
     expect(page.locator(".seat.me .tag.disk")).to_have_attribute("data-disk", "ready")
     expect(page.locator(".seat:not(.me) .hidden-count").first).to_contain_text("2 hidden")
 
-    # The game-master view: every character's abilities, no hand, no questions.
+    # The game-master view, of a table whose creator sits nowhere (the
+    # creator's page offers the link): every character's abilities, no hand,
+    # no questions.
+    creator = new_page(browser, errors)
+    creator.goto(server.base + "/")
+    creator.select_option("#f-players", "4")
+    creator.select_option("#f-ab_system", "disks")
+    creator.select_option("#f-ab_assign", "random")
+    creator.select_option("#f-ab_per_character", "2")
+    creator.fill("#f-name", "")
+    creator.click("#create")
+    creator.wait_for_selector("#seating")
+    gm_href = creator.get_attribute("#gm-link", "href")
+    other = creator.inner_text("#table-code")
+    assert gm_href and f"/t/{other}#gm=" in gm_href
+    creator.click("#fill-bots")
+    creator.click("#start:not([disabled])")
     gm = new_page(browser, errors)
     gm.goto(gm_href)
     gm.wait_for_selector("#gm-view")

@@ -85,7 +85,7 @@ def test_seats_bots_and_start(server: LiveServer):
             r = http.post(f"/api/tables/{code}/seats", json=body)
             assert r.status_code in (400, 409) and r.json()["error"] == err, body
 
-        # Only the host or a seated player manages the table.
+        # Only the host manages the table: not a stranger, not a seated player.
         r = http.post(f"/api/tables/{code}/bots", json={"level": "random", "seat": 1})
         assert r.status_code == 403
         r = http.post(
@@ -100,9 +100,13 @@ def test_seats_bots_and_start(server: LiveServer):
             json={"level": "random", "seat": 1},
             headers=auth(ann["token"]),
         )
+        assert r.status_code == 403
+        r = http.post(
+            f"/api/tables/{code}/bots", json={"level": "random", "seat": 1}, headers=auth(host)
+        )
         assert r.json() == {"seats": [1]}
         # A person's seat is freed by its player or by the host, never by another
-        # seated player; a bot's by anyone who manages the table.
+        # seated player; a bot's by the host.
         r = http.post(f"/api/tables/{code}/seats", json={"name": "Bob", "seat": 2})
         assert r.status_code == 201
         r = http.delete(f"/api/tables/{code}/seats/2", headers=auth(ann["token"]))
@@ -118,6 +122,8 @@ def test_seats_bots_and_start(server: LiveServer):
         assert "token" not in str(summary) and "seed" not in summary
 
         r = http.post(f"/api/tables/{code}/start", headers=auth(ann["token"]))
+        assert r.status_code == 403
+        r = http.post(f"/api/tables/{code}/start", headers=auth(host))
         assert r.status_code == 200
         assert http.get(f"/api/tables/{code}").json()["status"] == "playing"
         r = http.post(f"/api/tables/{code}/seats", json={"name": "Late"})

@@ -180,7 +180,7 @@ def test_the_host_removes_a_player_before_the_start(serve):
         s.close()
 
 
-def test_a_rematch_keeps_seats_tokens_and_options_with_a_new_seed(serve):
+def test_a_rematch_keeps_seats_and_options_with_a_new_seed_and_fresh_tokens(serve):
     server = serve()
     config = {**SMALL, "gold_per_player": 6}
     with server.http() as http:
@@ -219,8 +219,10 @@ def test_a_rematch_keeps_seats_tokens_and_options_with_a_new_seed(serve):
         assert summary["config"] == old_summary["config"] and summary["turn_seconds"] == 45
         assert summary["seats"] == old_summary["seats"]
         assert server.hub.tables[new].seed != server.hub.tables[code].seed
-        # Ann's token holds her seat at the new table; the host starts it.
-        ann2 = Seat(server, new, ann_token)
+        # Ann's seat is hers at the new table, with a fresh token her old one
+        # claims (the offer did); the old token holds nothing there.
+        assert Seat(server, new, ann_token).welcome["code"] == "bad_token"
+        ann2 = Seat(server, new, r.json()["token"])
         assert ann2.seat == 0
         assert http.post(f"/api/tables/{new}/start", headers=auth(host)).status_code == 200
         ann2.wait(lambda m: m["type"] == "update")

@@ -129,10 +129,14 @@ def test_turn_countdown_bot_answer_and_rematch(browser: Any, tmp_path: Path):
         new = ann.url.split("/t/")[1].split("#")[0]
         assert new != code
         bob.click("#rematch-join")
+        bob.wait_for_url(lambda url: f"/t/{new}" in url)
         expect(bob.locator("#playing-as")).to_contain_text("Bob")
-        assert f"/t/{new}" in bob.url
         expect(ann.locator('.seat-row[data-seat="0"]')).to_contain_text("Ann")
-        ann.click("#start")
+        # Fresh seat tokens there: neither page carries its old one.
+        assert tokens[0] not in ann.url and tokens[1] not in bob.url
+        assert ann.locator("#start").count() == 0  # the host starts, not a seated player
+        with server.http() as http:
+            assert http.post(f"/api/tables/{new}/start", headers=auth).status_code == 200
         expect(bob.locator(".board")).to_be_visible()
         with server.http() as http:
             record = http.get(f"/api/games/{code}/record").json()

@@ -301,14 +301,16 @@ class _Run:
         self.deadline = 0.0
         self.steady = 0.0
 
-    async def new_table(self) -> tuple[str, list[str]]:
+    async def new_table(self) -> tuple[str, list[str], str]:
+        """A new table with every seat taken: its code, the seat tokens and
+        the host token (only the host starts it)."""
         s = self.s
         config = {"players": s.players, "gold_per_player": s.gold_per_player}
 
         create = self.bases[self.made % len(self.bases)]  # creations go round
         self.made += 1
 
-        def setup() -> tuple[str, list[str]]:
+        def setup() -> tuple[str, list[str], str]:
             made = _http(create, "POST", "/api/tables", {"config": config})
             code = made["code"]
             base = route(self.bases, code)
@@ -316,7 +318,7 @@ class _Run:
                 _http(base, "POST", f"/api/tables/{code}/seats", {"name": f"P{p}"})["token"]
                 for p in range(s.players)
             ]
-            return code, tokens
+            return code, tokens, str(made["host_token"])
 
         return await asyncio.to_thread(setup)
 
@@ -411,7 +413,7 @@ class _Run:
         """One table place: play games back to back until the time is up."""
         while time.monotonic() < self.deadline:
             try:
-                code, tokens = await self.new_table()
+                code, tokens, host = await self.new_table()
                 ready = [asyncio.Event() for _ in tokens]
                 done = asyncio.Event()
                 seats = [
@@ -425,7 +427,7 @@ class _Run:
                     "POST",
                     f"/api/tables/{code}/start",
                     None,
-                    tokens[0],
+                    host,
                 )
                 self.report.games_started += 1
                 await asyncio.gather(*seats)

@@ -95,13 +95,13 @@ async def say(pilot: Pilot[int], text: str) -> None:
 
 
 def test_chat_both_ways_with_history_literally(server: LiveServer) -> None:
-    code, _host = lobby_table(server)
+    code, host = lobby_table(server)
 
     async def run() -> None:
         bob = await browser(server, code, "Bob")
         bob.send({"type": "chat", "text": MARKUP + " \u202eevil\x07"})
         await heard(bob, MARKUP + " evil")
-        seating = join(Target(server.base, code), "Ann")
+        seating = replace(join(Target(server.base, code), "Ann"), host=host)  # the host starts
         assert seating.chat_max == 300  # the server's chat_max, from /api/meta
         app = OnlineTableApp(seating, "en")
         async with app.run_test(size=(80, 24)) as pilot:
@@ -149,11 +149,11 @@ def test_chat_both_ways_with_history_literally(server: LiveServer) -> None:
 
 
 def test_the_log_keeps_the_chat_through_a_reconnection(server: LiveServer) -> None:
-    code, _host = lobby_table(server)
+    code, host = lobby_table(server)
 
     async def run() -> None:
         bob = await browser(server, code, "Bob")
-        seating = join(Target(server.base, code), "Ann")
+        seating = replace(join(Target(server.base, code), "Ann"), host=host)  # the host starts
         app = OnlineTableApp(seating, "it", reconnect_delays=(0.05,))
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: app.connections == 1)

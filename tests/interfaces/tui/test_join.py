@@ -10,6 +10,7 @@ seats.  The refusals are checked as the one line the command prints.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -118,9 +119,11 @@ def test_parse_target_takes_an_address_or_a_code() -> None:
 
 
 def test_a_whole_game_from_the_lobby_to_the_summary(server: LiveServer) -> None:
-    code, _host = open_table(server, players=3, bots=2)
+    code, host = open_table(server, players=3, bots=2)
     seating = join(Target(server.base, code), "Ann")
     assert seating.seat == 0
+    # Only the host starts: the terminal that made the table holds its token.
+    seating = dataclasses.replace(seating, host=host)
 
     async def run() -> None:
         app = OnlineTableApp(seating, "en")
@@ -129,7 +132,7 @@ def test_a_whole_game_from_the_lobby_to_the_summary(server: LiveServer) -> None:
             await until(pilot, lambda: app.connections == 1)
             text = screen_text(app)
             assert f"Table {code}" in text and "Ann (you)" in text and "(bot, random)" in text
-            await pilot.press("g")  # anyone seated may start
+            await pilot.press("g")  # the host starts
             await until(pilot, lambda: app.source.started)
             presses = await play_to_end(pilot, random.Random(4))
             assert presses > 0

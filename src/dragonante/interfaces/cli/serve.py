@@ -50,6 +50,19 @@ def _check_port(host: str, port: int, lang: str) -> None:
             fail(t("serve.error.listen", lang, host=host, port=port, reason=e.strerror))
 
 
+#: Seconds uvicorn's supervisor waits for a ``--workers`` process to answer
+#: its health check before it SIGKILLs and replaces it.  uvicorn's own 5 s
+#: killed workers that were busy, not hung (resuming tables at start-up,
+#: a long collector pause, two cores shared with PostgreSQL and the load
+#: client): every socket and table of the worker dropped, and a worker
+#: still starting on a busy machine was killed again and again (issue 22,
+#: hole 9; ``tests/web/test_workers.py``).  The cluster does not need the
+#: supervisor to be quick: another process takes a silent worker's tables
+#: over after the lease (``--lease``), and the worker, back, finds them
+#: gone (the fence).  A worker hung for a minute is still replaced.
+WORKER_HEALTHCHECK = 60
+
+
 def _shortest(*seconds: float) -> float:
     """The shortest of the enabled (non-zero) time limits (20 s if none is)."""
     return min((s for s in seconds if s > 0), default=20.0)
@@ -109,6 +122,9 @@ def serve(
     finished_grace: Annotated[
         float, typer.Option(help=helptext("opt.serve_finished_grace"), min=0)
     ] = 300.0,
+    idle_timeout: Annotated[
+        float, typer.Option(help=helptext("opt.serve_idle_timeout"), min=0)
+    ] = 3600.0,
     away_after: Annotated[float, typer.Option(help=helptext("opt.serve_away_after"), min=0)] = 60.0,
     away_bot: Annotated[str, typer.Option(help=helptext("opt.serve_away_bot"))] = "medium",
     min_turn_timer: Annotated[
@@ -223,12 +239,13 @@ def serve(
         max_sockets_per_address=max_sockets_per_address,
         open_table_ttl=open_table_ttl,
         finished_grace=finished_grace,
+        idle_after=idle_timeout,
         away_after=away_after,
         away_bot=away_bot,
         turn_min=min_turn_timer,
         trusted_proxies=proxies,
         # Sweep often enough that short settings (tests, demos) are honoured.
-        sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after) / 4)),
+        sweep_interval=max(0.05, min(5.0, _shortest(open_table_ttl, away_after, idle_timeout) / 4)),
     )
     cluster = ClusterSettings(lease=lease, affinity=affinity) if shared else None
     database = repr(engine.url)
@@ -254,7 +271,11 @@ def serve(
     engine.dispose()  # each worker opens its own connections
     os.environ[WORKER_ENV] = worker_config(url, settings, cluster)
     uvicorn.run(
-        "dragonante.interfaces.web.cluster:worker_app", factory=True, workers=workers, **transport
+        "dragonante.interfaces.web.cluster:worker_app",
+        factory=True,
+        workers=workers,
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK,
+        **transport,
     )
 
 

@@ -15,6 +15,7 @@ address carries it in its fragment (``/t/CODE#token=...``), which
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -79,6 +80,14 @@ class Seating:
     table: dict[str, Any]
     #: Characters of one chat message (the server's ``chat_max``).
     chat_max: int = CHAT_MAX
+    #: The host token when this terminal created the table: only the host
+    #: fills seats with bots and starts (a seat token is refused).
+    host: str | None = None
+
+    @property
+    def manager(self) -> str:
+        """The token to fill bots and start with: the host's if this terminal has it."""
+        return self.host or self.token
 
     @property
     def ws_url(self) -> str:
@@ -193,11 +202,11 @@ class Lobby:
         return str(data["code"]), str(data["host_token"])
 
     def fill_bots(self, code: str, token: str, level: str) -> None:
-        """Every free seat gets a bot of ``level`` (anyone seated may ask)."""
+        """Every free seat gets a bot of ``level`` (the host's token only)."""
         self.call("POST", f"/api/tables/{code}/bots", {"fill": True, "level": level}, token)
 
     def start(self, code: str, token: str) -> None:
-        """Start the game (every seat must be taken)."""
+        """Start the game (every seat must be taken; the host's token only)."""
         self.call("POST", f"/api/tables/{code}/start", None, token)
 
 
@@ -243,5 +252,6 @@ def create_and_join(server: str, config: dict[str, Any], name: str) -> Seating:
     """A new table of ``config`` on ``server``, with ``name`` in its first seat."""
     with Lobby(server) as lobby:
         lobby.check_protocol()
-        code, _host = lobby.create(config)
-        return join(Target(server, code), name, lobby)
+        code, host = lobby.create(config)
+        seating = join(Target(server, code), name, lobby)
+        return dataclasses.replace(seating, host=host)

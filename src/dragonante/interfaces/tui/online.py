@@ -15,9 +15,10 @@ and the new state shows the next question, or it was not, and the same
 question is asked again.  Only a refusal of the seat itself (its token or
 table unknown) ends the session, with one line for the terminal.
 
-Before the start the table shows the lobby (who sits where); anyone seated
-may fill the free seats with bots (``b``) and start (``g``), as the lobby
-API allows.
+Before the start the table shows the lobby (who sits where); the host (the
+terminal that made the table with ``play --create``, which holds its host
+token) may fill the free seats with bots (``b``) and start (``g``); for
+anyone else the server refuses, and the refusal is a note.
 
 The table's chat (:mod:`.chat`) is told in the log among the game's
 sentences, in its own style; ``m`` opens a line to write a message (Enter
@@ -392,8 +393,8 @@ class OnlineTableApp(TableBase):
         try:
             with Lobby(seating.server) as lobby:
                 if what == "start":
-                    lobby.start(seating.code, seating.token)
+                    lobby.start(seating.code, seating.manager)
                 else:
-                    lobby.fill_bots(seating.code, seating.token, self.bot_level)
+                    lobby.fill_bots(seating.code, seating.manager, self.bot_level)
         except JoinError as e:
             self.call_from_thread(self.notify, e.message(self.lang), severity="warning")

@@ -355,7 +355,7 @@ def create_app(
         hub_of(request).check_rate("tables", address(request))
         body = await _body(request)
         table, host, gm = await hub_of(request).create_table(
-            body.get("config", {}), body.get("turn_seconds")
+            body.get("config", {}), body.get("turn_seconds"), body.get("unlisted", False)
         )
         made: dict[str, Any] = {"code": table.code, "host_token": host, "table": table.summary()}
         if gm is not None:
@@ -371,7 +371,9 @@ def create_app(
     async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
         hub_of(request).check_rate("seats", address(request))
         _, body = await _table_body(request, code)
-        seat, token = await hub_of(request).take_seat(code, body.get("seat"), body.get("name"))
+        seat, token = await hub_of(request).take_seat(
+            code, body.get("seat"), body.get("name"), _token(request), address(request)
+        )
         return {"seat": seat, "token": token}
 
     @app.delete("/api/tables/{code}/seats/{seat}")
@@ -392,6 +394,17 @@ def create_app(
         )
         return {"seats": seats}
 
+    @app.post("/api/tables/{code}/listing")
+    async def api_listing(code: str, request: Request) -> dict[str, Any]:
+        body = await _body(request)
+        await hub_of(request).set_listing(code, _token(request), body.get("unlisted"))
+        return {"ok": True}
+
+    @app.delete("/api/tables/{code}/bans")
+    async def api_clear_bans(code: str, request: Request) -> dict[str, Any]:
+        await hub_of(request).clear_bans(code, _token(request))
+        return {"ok": True}
+
     @app.post("/api/tables/{code}/start")
     async def api_start(code: str, request: Request) -> dict[str, Any]:
         hub_of(request).check_rate("manage", address(request))
@@ -408,9 +421,9 @@ def create_app(
     async def api_rematch(code: str, request: Request, response: Response) -> dict[str, Any]:
         hub = hub_of(request)
         hub.check_rate("tables", address(request))
-        table, made = await hub.social.rematch(code, _token(request))
+        table, made, given = await hub.social.rematch(code, _token(request))
         response.status_code = 201 if made else 200
-        return {"code": table.code, "table": table.summary()}
+        return {"code": table.code, "table": table.summary(), **given}
 
     @app.get("/api/games")
     async def api_games(request: Request) -> dict[str, Any]:

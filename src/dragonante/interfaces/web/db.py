@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Engine,
     Float,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -75,6 +77,10 @@ class TableRow(Base):
     turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: The code of this finished table's rematch, once someone offered one.
     rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: Invite only: the lobby's lists leave it out.
+    unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Why a finished table ended before its game did (``idle``), else NULL.
+    ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):
@@ -136,6 +142,19 @@ class MuteRow(Base):
         String(16), ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True
     )
     #: ``seat``, ``spectator`` or ``address``.
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class BanRow(Base):
+    """Someone the host removed from a table: a case-folded name or an address."""
+
+    __tablename__ = "seat_bans"
+
+    table_code: Mapped[str] = mapped_column(
+        String(16), ForeignKey("game_tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    #: ``name`` or ``address``.
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     value: Mapped[str] = mapped_column(String(64), primary_key=True)
 

@@ -142,6 +142,11 @@ class Settings:
     #: Seconds a finished table nobody watches stays in memory (it stays in
     #: the database for replays).
     finished_grace: float = 300.0
+    #: Seconds a started table may go without any person acting (an answer, a
+    #: seat taken, a seated person connecting) before it ends as ``idle``
+    #: (``serve --idle-timeout``; 0: never): its record stays, its memory and
+    #: its place under ``max_tables`` are freed.
+    idle_after: float = 3600.0
     #: Seconds a seated person must be disconnected before the others may hand
     #: their seat to a bot (0: never), and the level of that bot.
     away_after: float = 60.0
@@ -218,6 +223,8 @@ class Hub:
         self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
         self.trusted = parse_networks(st.trusted_proxies)
         self.expired = 0
+        #: Started tables ended because nobody played (``idle_after``).
+        self.ended_idle = 0
         self.refused: dict[str, int] = {}
         self.turns = TurnClock(self)
         self.social = Social(self)
@@ -288,6 +295,7 @@ class Hub:
             "connections": sum(len(t.clients) for t in self.tables.values()),
             "sockets": self.sockets.total,
             "expired": self.expired,
+            "ended_idle": self.ended_idle,
             "refused": dict(self.refused),
             "answers_accepted": self.answers_accepted,
             "commits": self.writer.commits,
@@ -371,11 +379,15 @@ class Hub:
     # ------------------------------------------------------------------ lobby
 
     async def create_table(
-        self, config: Any, turn_seconds: Any = None
+        self, config: Any, turn_seconds: Any = None, unlisted: Any = False
     ) -> tuple[LiveTable, str, str | None]:
         """A new open table; returns it, the host token and, when the table plays
-        with hidden D&D abilities, the game-master token (else None).
-        ``turn_seconds``: the turn timer (``turns.py``), None or 0 for none."""
+        with hidden D&D abilities, the game-master token (else None: the
+        role ends if the host takes a seat, ``take_seat``).
+        ``turn_seconds``: the turn timer (``turns.py``), None or 0 for none;
+        ``unlisted``: invite only (the lobby does not list it)."""
+        if not isinstance(unlisted, bool):
+            raise HubError("bad_field", "unlisted must be true or false")
         try:
             cfg = config_from_dict(config if config is not None else {})
             turn = self.turns.check(turn_seconds)
@@ -396,7 +408,9 @@ class Hub:
 
         def create(s: Session) -> str:
             code = new_code(partial(store.code_taken, s))
-            store.create_table(s, code, config_dict, seed, hash_token(host), gm_hash, turn)
+            store.create_table(
+                s, code, config_dict, seed, hash_token(host), gm_hash, turn, unlisted
+            )
             return code
 
         code = await self._write(create)
@@ -411,6 +425,7 @@ class Hub:
                     host_hash=hash_token(host),
                     gm_hash=gm_hash,
                     turn_seconds=turn,
+                    unlisted=unlisted,
                 )
             )
         )
@@ -473,21 +488,55 @@ class Hub:
             raise HubError("taken", f"seat {seat} is taken", 409)
         return seat
 
-    async def take_seat(self, code: str, seat: Any, name: Any) -> tuple[int, str]:
-        """Sit a person down; returns the seat and its secret token."""
+    async def take_seat(
+        self, code: str, seat: Any, name: Any, token: Any = None, address: str = ""
+    ) -> tuple[int, str]:
+        """Sit a person down; returns the seat and its secret token.
+
+        Someone the host removed (their name or their address) may not sit
+        here again, unless the request carries the host's token.
+        ``token``: the caller's bearer token; the host's or the
+        game-master's means the table's creator takes a seat, which ends the
+        game-master role (a game-master sees every hidden ability, so it is
+        for someone who does not play): the game-master token is void from
+        now on and its connections become spectators.
+        """
         table = await self.table(code)
         name = clean_name(name)
         async with table.lock:
             p = self._free_seat(table, seat)
+            creator = isinstance(token, str) and (table.is_host(token) or table.is_gm(token))
+            # The host is never banned (a removed guest may share their address).
+            if not creator and (
+                any(same_name(name, banned) for banned in table.banned_names)
+                or (address and address in table.banned_addresses)
+            ):
+                raise HubError("banned", "the host removed you from this table", 403)
             if any(same_name(info.name, name) for info in table.seats.values()):
                 raise HubError("bad_name", f"someone here is already called {name}", 409)
-            token = secrets.token_urlsafe(24)
-            info = SeatInfo(p, name, HUMAN, None, hash_token(token))
-            await self._write(partial(store.put_seat, code=table.code, info=info))
+            withdraw = creator and table.gm_hash is not None
+            new_token = secrets.token_urlsafe(24)
+            info = SeatInfo(p, name, HUMAN, None, hash_token(new_token))
+
+            def put(s: Session) -> None:
+                store.put_seat(s, table.code, info)
+                if withdraw:
+                    store.set_gm(s, table.code, None)
+
+            await self._write(put)
             table.seats[p] = info
             table.away_since[p] = time.monotonic()
+            table.acted = time.monotonic()
+            if address:
+                table.seat_address[p] = address
+            if withdraw:
+                table.gm_hash = None
+                for c in list(table.clients):
+                    if c.gm:
+                        c.gm = False
+                        self.social.demoted(table, c, "gm_ended")
         self._broadcast_table(table)
-        return p, token
+        return p, new_token
 
     async def add_bots(self, code: str, token: Any, seat: Any, level: Any, fill: bool) -> list[int]:
         """Seat a bot (or fill every free seat with bots) of ``level``."""
@@ -519,8 +568,14 @@ class Hub:
 
     async def remove_seat(self, code: str, token: Any, seat: Any) -> None:
         """Take a bot off a seat, let a person leave theirs, or (the host only)
-        remove a person, before the start; a removed person's page is told
-        and stays as a spectator (their token no longer holds a seat)."""
+        remove a person, before the start.
+
+        Every connection of a person's seat becomes a spectator's at once and
+        is told why (``removed`` frame): their token no longer holds a seat,
+        and whoever sits there next must not find the old connections
+        speaking for them.  A removed person (their name and the address
+        they sat down from) may not take a seat at this table again.
+        """
         table = await self.table(code)
         async with table.lock:
             self._check_open(table)
@@ -534,16 +589,56 @@ class Hub:
                     raise HubError(
                         "forbidden", "only its player or the host may free a person's seat", 403
                     )
-            await self._write(partial(store.remove_seat, code=table.code, seat=seat))
+            bans: list[tuple[str, str]] = []
+            if info.kind == HUMAN and not own:
+                bans.append(("name", info.name.casefold()))
+                where = {table.seat_address.get(seat, "")}
+                where |= {c.address for c in table.clients if c.seat == seat}
+                bans += [("address", a) for a in sorted(where) if a]
+
+            def write(s: Session) -> None:
+                store.remove_seat(s, table.code, seat)
+                if bans:
+                    store.add_bans(s, table.code, bans)
+
+            await self._write(write)
             del table.seats[seat]
             table.away_since.pop(seat, None)
-            if info.kind == HUMAN and not own:
-                self.social.removed(table, seat)
+            table.seat_address.pop(seat, None)
+            for kind, value in bans:
+                (table.banned_names if kind == "name" else table.banned_addresses).add(value)
+            if info.kind == HUMAN:
+                self.social.removed(table, seat, "left" if own else "removed")
+        self._broadcast_table(table)
+
+    async def clear_bans(self, code: str, token: Any) -> None:
+        """The host lets everyone they removed sit again (an address ban also
+        refuses others behind the same address: a home, an office)."""
+        table = await self.table(code)
+        async with table.lock:
+            if not table.is_host(token):
+                raise HubError("forbidden", "only the table's host may do this", 403)
+            await self._write(partial(store.clear_bans, code=table.code))
+            table.banned_names.clear()
+            table.banned_addresses.clear()
+
+    async def set_listing(self, code: str, token: Any, unlisted: Any) -> None:
+        """The host makes the table invite only (left out of the lobby), or listed again."""
+        table = await self.table(code)
+        if not isinstance(unlisted, bool):
+            raise HubError("bad_field", "unlisted must be true or false")
+        async with table.lock:
+            if not table.is_host(token):
+                raise HubError("forbidden", "only the table's host may do this", 403)
+            if table.status not in (OPEN, PLAYING):
+                raise HubError("game_over", "the table is not in play any more", 409)
+            await self._write(partial(store.set_unlisted, code=table.code, unlisted=unlisted))
+            table.unlisted = unlisted
         self._broadcast_table(table)
 
     def _check_manager(self, table: LiveTable, token: Any) -> None:
         if not table.may_manage(token if isinstance(token, str) else None):
-            raise HubError("forbidden", "only the table's host or a seated player may do this", 403)
+            raise HubError("forbidden", "only the table's host may do this", 403)
 
     async def start(self, code: str, token: Any) -> None:
         """Deal: the table's game begins (every seat must be filled)."""
@@ -557,6 +652,7 @@ class Hub:
             await self._write(partial(store.start_table, code=table.code, at=at))
             table.status = PLAYING
             table.started_at = at
+            table.acted = time.monotonic()
             table.rebuild([])
         self._broadcast_table(table)
         self._broadcast(table)
@@ -592,6 +688,7 @@ class Hub:
     def live(self) -> dict[str, list[dict[str, Any]]]:
         """Open and playing tables, newest first, for the lobby."""
         tables = sorted(self.tables.values(), key=lambda t: t.created_at, reverse=True)
+        tables = [t for t in tables if not t.unlisted]  # invite only: never listed
         return {
             "open": [self._brief(t) for t in tables if t.status == OPEN][:100],
             "playing": [self._brief(t) for t in tables if t.status == PLAYING][:100],
@@ -670,12 +767,21 @@ class Hub:
                     raise ProtocolError("bad_token", "this token holds no seat at this table")
         client = Client(table, seat, lang, send, self.settings.max_queue, self.settings.rate)
         client.gm = gm
+        if seat is not None and token is not None:
+            client.token_hash = hash_token(token)
         async with table.lock:
             if table.status == EXPIRED:
                 raise HubError(
                     "expired", f"table {table.code} expired before its game started", 410
                 )
+            if seat is not None and table.token_seat(token or "") != seat:
+                # The seat changed hands while this connection was being made.
+                raise ProtocolError("bad_token", "this token holds no seat at this table")
+            if gm and not table.is_gm(token or ""):
+                raise ProtocolError("bad_token", "this table has no game-master now")
             table.clients.add(client)
+            if seat is not None:
+                table.acted = time.monotonic()
             back = seat is not None and self._take_back(table, seat)
             welcome: dict[str, Any] = {
                 "type": "welcome",
@@ -732,6 +838,8 @@ class Hub:
         if client.seat is None:
             raise ProtocolError("not_seated", "only seated players may hand a seat to a bot")
         async with table.lock:
+            if not table.holds(client):
+                raise ProtocolError("not_seated", "this connection holds no seat any more")
             if table.status == OPEN:
                 raise ProtocolError("not_started", "the game has not started yet")
             if table.status != PLAYING:
@@ -788,10 +896,43 @@ class Hub:
                 if not table.clients and mono - table.touched >= st.finished_grace:
                     self.tables.pop(table.code, None)
             elif table.status == PLAYING:
+                if st.idle_after > 0 and mono - table.acted >= st.idle_after:
+                    await self._end_idle(table)
+                    continue
                 away = table.away_seats(mono)
                 if away != table.away_shown:
                     table.away_shown = away
                     self._broadcast_table(table)
+
+    async def _end_idle(self, table: LiveTable) -> None:
+        """End a started table nobody has played for ``idle_after`` seconds.
+
+        Stored as finished (``ended`` = ``idle``, no winners) with its answers,
+        so its record and replay stay and a rematch can be offered from it;
+        its bots and clocks stop, and it leaves memory at once unless someone
+        is still looking (then like any finished table).  Without this, one
+        address could fill ``max_tables`` with started games nobody plays.
+        """
+        async with table.lock:
+            state = table.state
+            if table.status != PLAYING or state is None:
+                return
+            final = digest(state)
+            await self._write(
+                partial(store.finish_table, code=table.code, winners=[], digest=final, ended="idle")
+            )
+            table.status = FINISHED
+            table.ended = "idle"
+            table.finished_at = datetime.now(UTC)
+            table.touched = time.monotonic()
+            self.ended_idle += 1
+            for task in (table.bot_task, table.timer_task):
+                if task is not None:
+                    task.cancel()
+            self.turns.stop(table)
+            if not table.clients:
+                self.tables.pop(table.code, None)
+        self._broadcast_table(table)
 
     async def _expire(self, table: LiveTable) -> None:
         """Mark an open table expired (in the database first), drop it from
@@ -836,7 +977,20 @@ class Hub:
         return len(text)
 
     def _broadcast_table(self, table: LiveTable) -> None:
-        """Every connection gets the table's summary as its seat may know it."""
+        """Every connection gets the table's summary as its seat may know it,
+        when something in it changed since the last one.
+
+        What differs between seats' summaries (the config each may know) is
+        fixed for the table's life, so the spectator's summary changes
+        whenever any seat's does: comparing it with the last one sent spares
+        a frame to every connection each time a spectator comes or goes (with
+        N spectators that was N^2 frames).  A new connection gets the summary
+        in its ``state``.
+        """
+        public = encode({"table": table.summary(None)})
+        if public == table.last_table:
+            return
+        table.last_table = public
         cache: dict[tuple[int | None, bool], str] = {}
         for client in list(table.clients):
             key = (client.seat, client.gm)
@@ -885,7 +1039,9 @@ class Hub:
     # ---------------------------------------------------------------- answers
 
     async def answer(self, client: Client, decision: int, answer: int) -> None:
-        """A connection answers; raises :class:`ProtocolError` if refused."""
+        """A connection answers; raises :class:`ProtocolError` if refused (also
+        when its seat is no longer held with the token it connected with:
+        checked again under the table's lock, ``_submit_now``)."""
         if client.seat is None:
             raise ProtocolError("not_seated", "spectators cannot answer")
         await self._submit(client.table, client.seat, decision, answer, client)
@@ -913,6 +1069,8 @@ class Hub:
         self, table: LiveTable, seat: int, decision: int, answer: int, client: Client | None
     ) -> None:
         async with table.lock:
+            if client is not None and (client.seat != seat or not table.holds(client)):
+                raise ProtocolError("not_seated", "this connection holds no seat any more")
             state = table.state
             if table.status == OPEN or state is None:
                 raise ProtocolError("not_started", "the game has not started yet")
@@ -964,6 +1122,8 @@ class Hub:
             table.state = trial
             table.answers.append(answer)
             self.answers_accepted += 1
+            if client is not None:
+                table.acted = time.monotonic()
             if over:
                 table.status = FINISHED
                 table.finished_at = datetime.now(UTC)

@@ -19,15 +19,20 @@ from dragonante.interfaces.web import store
 from dragonante.interfaces.web.chat import ChatLimits, message
 from dragonante.interfaces.web.narration import t
 from dragonante.interfaces.web.protocol import ProtocolError
-from dragonante.interfaces.web.store import FINISHED, OPEN, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import Client, LiveTable
+from dragonante.interfaces.web.store import FINISHED, OPEN, SeatInfo, StoredTable, hash_token
+from dragonante.interfaces.web.tables import Client, LiveTable, claim_hash
 
 if TYPE_CHECKING:
     from dragonante.interfaces.web.hub import Hub
 
-#: The web catalog's notice to a removed person (a name, not a literal call:
-#: the command line's catalog check reads literal ``t(..., "key")`` calls).
-REMOVED_NOTICE = "table.removed"
+#: The web catalog's notices to a connection that no longer holds its seat
+#: (or its game-master view), by why: names, not literal calls (the command
+#: line's catalog check reads literal ``t(..., "key")`` calls).
+NOTICES = {
+    "removed": "table.removed",
+    "left": "table.left",
+    "gm_ended": "table.gm_ended",
+}
 
 
 class Social:
@@ -63,7 +68,9 @@ class Social:
         async with table.lock:
             room = table.chat
             seat = client.seat
-            name = table.seats[seat].name if seat is not None and seat in table.seats else None
+            if seat is not None and not table.holds(client):
+                raise ProtocolError("not_seated", "this connection holds no seat any more")
+            name = table.seats[seat].name if seat is not None else None
             msg = message(room, text, seat, name, client.spectator)
             if room.is_muted(seat, client.spectator, client.address):
                 raise ProtocolError("muted", "the host has muted you at this table")
@@ -129,61 +136,87 @@ class Social:
 
     # --------------------------------------------------------------- removal
 
-    def removed(self, table: LiveTable, seat: int) -> None:
-        """Tell a person's connections the host took their seat; they stay as spectators."""
+    def removed(self, table: LiveTable, seat: int, why: str = "removed") -> None:
+        """Every connection of ``seat`` becomes a spectator's at once, and is told
+        ``why`` (``removed`` by the host, ``left`` by its person): from now on
+        it gets a spectator's views and speaks for nobody, whoever sits next."""
         for c in list(table.clients):
-            if c.seat != seat:
-                continue
-            c.seat = None
-            c.spectator = table.chat.next_spectator
-            table.chat.next_spectator += 1
-            c.push_json(
-                {
-                    "type": "removed",
-                    "seat": seat,
-                    "message": t(c.lang, REMOVED_NOTICE),
-                    "spectator": c.spectator,
-                }
-            )
-            self.hub._send_state(table, c)
+            if c.seat == seat:
+                self.demoted(table, c, why, seat)
+
+    def demoted(self, table: LiveTable, c: Client, why: str, seat: int | None = None) -> None:
+        """One connection watches from now on (a new spectator number, a
+        ``removed`` frame saying why, a spectator's full state)."""
+        c.seat = None
+        c.token_hash = None
+        c.spectator = table.chat.next_spectator
+        table.chat.next_spectator += 1
+        c.push_json(
+            {
+                "type": "removed",
+                "seat": seat,
+                "reason": why,
+                "message": t(c.lang, NOTICES[why]),
+                "spectator": c.spectator,
+            }
+        )
+        self.hub._send_state(table, c)
 
     # --------------------------------------------------------------- rematch
 
-    async def rematch(self, code: str, token: Any) -> tuple[LiveTable, bool]:
+    async def rematch(self, code: str, token: Any) -> tuple[LiveTable, bool, dict[str, str]]:
         """A new open table with the same seats and options and a new seed.
 
         Anyone seated at the finished table, or its host, may offer it; the
         first offer makes the table and later ones get the same one (False:
-        not new).  People keep their seat tokens (the new seats store the
-        same token hashes), so each person's page moves to the new table
-        without taking a seat again; bots stay bots of the same level; the
-        host stays host.  The new table starts like any other: when its host
-        or a seated player presses Start (anyone may leave first).
+        not new).  Bots stay bots of the same level; the host stays host.
+
+        Seat tokens are fresh at every table of a rematch chain: a new seat
+        keeps only a claim derived from its old token (``claim_hash``), and
+        a seated person calling this (to offer or to join) claims their seat
+        with a new token, returned under ``token`` (once: later calls return
+        none, the page that claimed keeps it).  So a token copied from one
+        table's address holds nothing at the next table once its person has
+        moved on.  A game-master token is never carried over: if the old
+        table had a game-master (its creator sat nowhere), the host's call
+        gets a new one for the new table under ``gm_token`` (also once).
+        The new table starts like any other: when its host presses Start.
         """
         from dragonante.interfaces.web.hub import HubError, new_code
 
         hub = self.hub
         old = await hub.table(code)
-        seated = isinstance(token, str) and old.token_seat(token) is not None
-        if not (seated or old.is_host(token)):
+        seat = old.token_seat(token) if isinstance(token, str) else None
+        host = old.is_host(token)
+        if seat is None and not host:
             raise HubError("forbidden", "only the table's host or a seated player may do this", 403)
         async with old.lock:
             if old.status != FINISHED:
                 raise HubError("not_finished", "a rematch is offered when the game is over", 409)
             if old.rematch is not None:
-                return await hub.table(old.rematch), False
+                table = await hub.table(old.rematch)
+                return table, False, await self._claim(old, table, token, seat, host)
             cap = hub.settings.max_tables
             if cap and hub.live_count() >= cap:
                 raise HubError("server_full", f"the server holds {cap} tables already", 503, 60)
             seed = secrets.randbits(62)
-            seats = {
-                p: SeatInfo(p, i.name, i.kind, i.bot, i.token_hash) for p, i in old.seats.items()
-            }
+            seats: dict[int, SeatInfo] = {}
 
             def create(s: Session) -> str:
                 new = new_code(partial(store.code_taken, s))
+                for p, i in old.seats.items():
+                    carried = claim_hash(new, i.token_hash) if i.token_hash else None
+                    seats[p] = SeatInfo(p, i.name, i.kind, i.bot, carried)
+                # No game-master token carried over (``_claim`` may give a new one).
                 store.create_table(
-                    s, new, old.config_dict, seed, old.host_hash, old.gm_hash, old.turn_seconds
+                    s,
+                    new,
+                    old.config_dict,
+                    seed,
+                    old.host_hash,
+                    gm_hash=None,
+                    turn_seconds=old.turn_seconds,
+                    unlisted=old.unlisted,
                 )
                 s.flush()  # the table row first: the seats refer to it
                 for info in seats.values():
@@ -201,15 +234,47 @@ class Social:
                         status=OPEN,
                         created_at=datetime.now(UTC),
                         host_hash=old.host_hash,
-                        gm_hash=old.gm_hash,
                         turn_seconds=old.turn_seconds,
                         seats=seats,
+                        unlisted=old.unlisted,
                     )
                 )
             )
             hub.tables[new_code_] = table
             old.rematch = new_code_
-            by = old.token_seat(token) if isinstance(token, str) else None
-            hub._announce(old, {"type": "rematch", "code": new_code_, "by": by})
+            hub._announce(old, {"type": "rematch", "code": new_code_, "by": seat})
+            given = await self._claim(old, table, token, seat, host)
         hub._broadcast_table(old)
-        return table, True
+        return table, True, given
+
+    async def _claim(
+        self, old: LiveTable, new: LiveTable, token: Any, seat: int | None, host: bool
+    ) -> dict[str, str]:
+        """What the caller gets at the rematch table: a fresh token for their
+        seat if it is still unclaimed, a new game-master token for the host
+        if the old table had a game-master and the new one has none yet."""
+        given: dict[str, str] = {}
+        async with new.lock:
+            if new.status != OPEN:
+                return given
+            if seat is not None and isinstance(token, str):
+                info = new.seats.get(seat)
+                carried = claim_hash(new.code, hash_token(token))
+                if info is not None and info.token_hash == carried:
+                    fresh = secrets.token_urlsafe(24)
+                    await self.hub._write(
+                        partial(
+                            store.set_seat_token,
+                            code=new.code,
+                            seat=seat,
+                            token_hash=hash_token(fresh),
+                        )
+                    )
+                    info.token_hash = hash_token(fresh)
+                    given["token"] = fresh
+            if host and seat is None and old.gm_hash is not None and new.gm_hash is None:
+                gm = secrets.token_urlsafe(24)
+                await self.hub._write(partial(store.set_gm, code=new.code, gm_hash=hash_token(gm)))
+                new.gm_hash = hash_token(gm)
+                given["gm_token"] = gm
+        return given

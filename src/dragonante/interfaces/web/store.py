@@ -18,7 +18,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
-from dragonante.interfaces.web.db import AnswerRow, ChatRow, MuteRow, SeatRow, TableRow
+from dragonante.interfaces.web.db import AnswerRow, BanRow, ChatRow, MuteRow, SeatRow, TableRow
 from dragonante.interfaces.web.writer import INSERT_ANSWERS, Batch
 
 OPEN = "open"
@@ -87,6 +87,12 @@ class StoredTable:
     #: with the answers (a table being run), not for the lobby's lists.
     chat: list[dict[str, Any]] = field(default_factory=list)
     mutes: list[tuple[str, str]] = field(default_factory=list)
+    #: Invite only: the lobby does not list it.
+    unlisted: bool = False
+    #: Why the table ended before its game did (``"idle"``), else None.
+    ended: str | None = None
+    #: Who the host removed, as ``(kind, value)`` pairs (``name``/``address``).
+    bans: list[tuple[str, str]] = field(default_factory=list)
 
 
 def code_taken(s: Session, code: str) -> bool:
@@ -101,6 +107,7 @@ def create_table(
     host_hash: str | None,
     gm_hash: str | None = None,
     turn_seconds: float | None = None,
+    unlisted: bool = False,
 ) -> None:
     batch = Batch.of(s)
     if batch is not None:
@@ -111,6 +118,7 @@ def create_table(
             host_hash=host_hash,
             gm_hash=gm_hash,
             turn_seconds=turn_seconds,
+            unlisted=unlisted,
             config=json.dumps(config, sort_keys=True),
             seed=seed,
             status=OPEN,
@@ -144,6 +152,40 @@ def put_seat(s: Session, code: str, info: SeatInfo) -> None:
 
 def remove_seat(s: Session, code: str, seat: int) -> None:
     s.execute(delete(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat))
+
+
+def set_seat_token(s: Session, code: str, seat: int, token_hash: str) -> None:
+    """A seat's token changes (a rematch seat claimed with a fresh token)."""
+    _fenced(s, code)
+    s.execute(
+        update(SeatRow)
+        .where(SeatRow.table_code == code, SeatRow.seat == seat)
+        .values(token_hash=token_hash)
+    )
+
+
+def set_gm(s: Session, code: str, gm_hash: str | None) -> None:
+    """Give a table a game-master token, or take it away (None: its creator sat down)."""
+    _fenced(s, code)
+    s.execute(update(TableRow).where(TableRow.code == code).values(gm_hash=gm_hash))
+
+
+def set_unlisted(s: Session, code: str, unlisted: bool) -> None:
+    _fenced(s, code)
+    s.execute(update(TableRow).where(TableRow.code == code).values(unlisted=unlisted))
+
+
+def add_bans(s: Session, code: str, bans: list[tuple[str, str]]) -> None:
+    """Remember who the host removed (idempotent)."""
+    _fenced(s, code)
+    for kind, value in dict.fromkeys(bans):
+        if s.get(BanRow, (code, kind, value)) is None:
+            s.add(BanRow(table_code=code, kind=kind, value=value))
+
+
+def clear_bans(s: Session, code: str) -> None:
+    _fenced(s, code)
+    s.execute(delete(BanRow).where(BanRow.table_code == code))
 
 
 def set_rematch(s: Session, code: str, rematch: str) -> None:
@@ -195,7 +237,10 @@ def set_last_gambit(s: Session, code: str, n: int) -> None:
     s.execute(update(TableRow).where(TableRow.code == code).values(last_gambit_at=n))
 
 
-def finish_table(s: Session, code: str, winners: list[int], digest: str) -> None:
+def finish_table(
+    s: Session, code: str, winners: list[int], digest: str, ended: str | None = None
+) -> None:
+    """The game is over (``ended``: why it ended before its game did, e.g. ``idle``)."""
     s.execute(
         update(TableRow)
         .where(TableRow.code == code)
@@ -204,6 +249,7 @@ def finish_table(s: Session, code: str, winners: list[int], digest: str) -> None
             finished_at=now(),
             winners=json.dumps(winners),
             final_digest=digest,
+            ended=ended,
         )
     )
 
@@ -253,6 +299,8 @@ def _stored(row: TableRow) -> StoredTable:
         gm_hash=row.gm_hash,
         turn_seconds=row.turn_seconds,
         rematch=row.rematch,
+        unlisted=bool(row.unlisted),
+        ended=row.ended,
     )
 
 
@@ -288,6 +336,11 @@ def _fill(s: Session, tables: list[StoredTable], with_answers: bool) -> None:
         )
         for code, kind, value in mutes:
             by_code[code].mutes.append((kind, value))
+        bans = s.execute(
+            select(BanRow.table_code, BanRow.kind, BanRow.value).where(BanRow.table_code.in_(codes))
+        )
+        for code, kind, value in bans:
+            by_code[code].bans.append((kind, value))
 
 
 def load_table(s: Session, code: str, with_answers: bool = True) -> StoredTable | None:

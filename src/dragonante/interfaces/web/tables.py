@@ -10,6 +10,7 @@ names and the seat's own extras.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -53,6 +54,14 @@ def abilities_brief(config: GameConfig) -> dict[str, Any] | None:
     }
 
 
+def claim_hash(code: str, token_hash: str) -> str:
+    """What a rematch table ``code`` stores for a seat carried over from a
+    table where the seat's token hashed to ``token_hash``: not a token's
+    hash (no token holds the seat until its person claims it with the old
+    token, ``Social.rematch``), and different at every table of the chain."""
+    return hashlib.sha256(f"rematch:{code}:{token_hash}".encode()).hexdigest()
+
+
 class Client:
     """One WebSocket connection: a seat (``seat`` >= 0) or a spectator (``None``).
 
@@ -75,6 +84,9 @@ class Client:
         self.lang = lang
         #: A game-master's connection (a spectator who sees every ability).
         self.gm = False
+        #: The hash of the token this connection sat down with: what it must
+        #: still match for the seat to be this connection's (``LiveTable.holds``).
+        self.token_hash: str | None = None
         self._send = send
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._max_queue = max_queue
@@ -153,6 +165,16 @@ class LiveTable:
         self.seats: dict[int, SeatInfo] = dict(stored.seats)
         self.host_hash = stored.host_hash
         self.gm_hash = stored.gm_hash
+        #: Invite only: left out of the lobby's lists (``Hub.live``).
+        self.unlisted = stored.unlisted
+        #: Names (case-folded) and addresses the host removed: they may not sit here again.
+        self.banned_names: set[str] = {v for k, v in stored.bans if k == "name"}
+        self.banned_addresses: set[str] = {v for k, v in stored.bans if k == "address"}
+        #: The address each person's seat was taken from (memory only: a
+        #: removal bans it with the name).
+        self.seat_address: dict[int, str] = {}
+        #: Why a finished table ended early (``"idle"``: nobody played), else None.
+        self.ended = stored.ended
         self.created_at = stored.created_at
         self.started_at = stored.started_at
         self.finished_at = stored.finished_at
@@ -178,6 +200,13 @@ class LiveTable:
         #: When this table was last asked for (``time.monotonic``): a finished
         #: table leaves memory once nobody has looked at it for a while.
         self.touched = time.monotonic()
+        #: When a person last acted here (took a seat, started, answered,
+        #: connected to their seat): a started table nobody plays ends after
+        #: the server's ``idle_after`` (``Hub.sweep``).
+        self.acted = self.touched
+        #: The encoded spectator summary last sent in a ``table`` frame: a
+        #: broadcast that would change nothing is not sent (``Hub._broadcast_table``).
+        self.last_table: str | None = None
         #: Seconds a person must be gone before their seat counts as away.
         self.away_after = 0.0
         #: Human seats without a connection, since when (``time.monotonic``).
@@ -217,6 +246,17 @@ class LiveTable:
                 return seat
         return None
 
+    def holds(self, client: Client) -> bool:
+        """Whether ``client`` still holds its seat: the seat's token is the one
+        it connected with.  Every answer, chat line and hand-over checks this,
+        so a connection whose person left, was removed or was replaced can
+        never speak for the seat's new holder, whatever frame it sends."""
+        seat = client.seat
+        if seat is None or client.token_hash is None:
+            return False
+        info = self.seats.get(seat)
+        return info is not None and info.kind == HUMAN and info.token_hash == client.token_hash
+
     def is_gm(self, token: str) -> bool:
         """Whether ``token`` is this table's game-master token."""
         return self.gm_hash is not None and hash_token(token) == self.gm_hash
@@ -226,10 +266,10 @@ class LiveTable:
         return isinstance(token, str) and bool(token) and hash_token(token) == self.host_hash
 
     def may_manage(self, token: str | None) -> bool:
-        """The host, or anyone seated here, may add bots, remove seats and start."""
-        if not token:
-            return False
-        return hash_token(token) == self.host_hash or self.token_seat(token) is not None
+        """Only the host adds bots, removes seats and starts: a stranger who sits
+        down must not be able to fill the table with bots and start the game
+        before the host's friends arrive."""
+        return self.is_host(token)
 
     def is_away(self, seat: int, now: float) -> bool:
         """A person's seat, disconnected for ``away_after`` seconds or more, not
@@ -288,6 +328,8 @@ class LiveTable:
             "winners": list(self.state.winners) if self.state is not None else [],
             "turn_seconds": self.turn_seconds,
             "rematch": self.rematch,
+            "unlisted": self.unlisted,
+            "ended": self.ended,
         }
 
 

@@ -71,3 +71,6 @@ export function gmToken(code) {
 export function saveGmToken(code, token) {
   localStorage.setItem(`dragonante.gm.${code}`, token);
 }
+export function forgetGmToken(code) {
+  localStorage.removeItem(`dragonante.gm.${code}`);
+}

@@ -121,6 +121,7 @@ export function mountLobby(root) {
         field(t("seat.your_name"), h("input", { name: "name", id: "f-name", value: v.name, maxlength: String(meta.name_max), autocomplete: "nickname" })),
       ),
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "unlisted", id: "f-unlisted", checked: Boolean(v.unlisted) }), " ", t("table.unlisted")),
       legendaryOnly,
       abilities,
       h(
@@ -164,14 +165,18 @@ export function mountLobby(root) {
       error.hidden = true;
       try {
         const turn = int(f.turn_seconds);
-        const made = await api("POST", "/api/tables", turn > 0 ? { config, turn_seconds: turn } : { config });
+        const body = turn > 0 ? { config, turn_seconds: turn } : { config };
+        if (f.unlisted) body.unlisted = true;
+        const made = await api("POST", "/api/tables", body);
         saveHostToken(made.code, made.host_token);
-        if (made.gm_token) saveGmToken(made.code, made.gm_token);
         if (f.name.trim()) {
-          const seat = await api("POST", `/api/tables/${made.code}/seats`, { name: f.name, seat: 0 });
+          // A creator who plays is no game-master: the host token tells the
+          // server so (it voids the game-master token), and none is kept here.
+          const seat = await api("POST", `/api/tables/${made.code}/seats`, { name: f.name, seat: 0 }, made.host_token);
           saveToken(made.code, seat.token);
           location.assign(`/t/${made.code}#token=${encodeURIComponent(seat.token)}`);
         } else {
+          if (made.gm_token) saveGmToken(made.code, made.gm_token);
           location.assign(`/t/${made.code}`);
         }
       } catch (err) {

@@ -7,7 +7,7 @@
 // (sessionStorage), so reloading keeps the game-master view.
 import { abilitiesLine } from "./abilities.js";
 import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
-import { api, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedToken, saveToken } from "./api.js";
+import { api, forgetGmToken, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedToken, saveToken } from "./api.js";
 import { fitNames, hideCard } from "./cards.js";
 import { chatPanel, muteText } from "./chat.js";
 import { append, clear, h, toast } from "./dom.js";
@@ -86,8 +86,9 @@ export function mountTable(root, code) {
     return hostToken(code) || token;
   }
 
+  // Only the host adds bots, takes them off and starts (the server refuses anyone else).
   function canManage() {
-    return Boolean(hostToken(code) || (token && mySeat !== null));
+    return Boolean(hostToken(code));
   }
 
   function send(msg) {
@@ -220,9 +221,14 @@ export function mountTable(root, code) {
         toast(rematchText(msg, table));
         break;
       case "removed":
-        // The host freed this seat before the start: the token holds nothing
-        // now, and this page watches the table as a spectator.
-        forgetToken(code);
+        // This page's seat or game-master view is gone (the host freed the
+        // seat, its person left it from another page, or the creator sat down:
+        // no game-master any more): its token holds nothing now, and this
+        // page watches the table as a spectator.
+        if (msg.reason === "gm_ended") {
+          forgetGmToken(code);
+          isGm = false;
+        } else forgetToken(code);
         token = null;
         mySeat = null;
         history.replaceState(null, "", `/t/${code}`);
@@ -293,7 +299,8 @@ export function mountTable(root, code) {
         ? h("p", { class: "muted", id: "gm-view" }, t("table.gm_view"))
         : me ? h("p", { class: "muted", id: "playing-as" }, t("table.playing_as", { name: me.name })) : table && table.status !== "open" ? h("p", { class: "muted", id: "spectating" }, t("table.spectating")) : null,
       table?.abilities ? h("p", { class: "muted", id: "abilities-info" }, abilitiesLine(table.abilities)) : null,
-      gm && !isGm && table && table.status !== "open" ? h("p", {}, h("a", { href: gmLink(code, gm), target: "_blank", rel: "noopener", id: "gm-link-play" }, t("table.gm_link"))) : null,
+      gm && !isGm && mySeat === null && table && table.status !== "open" ? h("p", {}, h("a", { href: gmLink(code, gm), target: "_blank", rel: "noopener", id: "gm-link-play" }, t("table.gm_link"))) : null,
+      table?.ended === "idle" ? h("p", { class: "banner", id: "idle-ended" }, t("table.idle_ended")) : null,
     );
   }
 
@@ -336,7 +343,10 @@ export function mountTable(root, code) {
       }
       const nameInput = h("input", { class: "seat-name", placeholder: t("seat.your_name"), maxlength: "24", autocomplete: "nickname" });
       const sit = async () => {
-        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value });
+        // The host's token goes along: a creator who plays is no game-master
+        // (the server ends that role, and this page forgets its link).
+        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value }, hostToken(code) || undefined);
+        forgetGmToken(code);
         token = made.token;
         saveToken(code, token);
         reconnect();
@@ -365,11 +375,12 @@ export function mountTable(root, code) {
           h("button", { type: "button", class: "small", onclick: () => navigator.clipboard?.writeText(invite).then(() => toast(t("table.copied"))) }, t("table.copy"))),
         h("p", { class: "muted" }, `${t(`ruleset.${table.ruleset}`)} · ${t(`preset.${table.preset}`)} · ${table.starting_gold} ${t("word.gold")}`),
         table.turn_seconds ? h("p", { class: "muted", id: "turn-info" }, t("turn.info", { seconds: table.turn_seconds })) : null,
-        gmToken(code) && !isGm
+        gmToken(code) && !isGm && mySeat === null
           ? h("p", { id: "gm-box" }, t("table.gm_link"), ": ", h("a", { href: gmLink(code, gmToken(code)), id: "gm-link", target: "_blank", rel: "noopener" }, t("table.gm_open")), " ", h("span", { class: "muted" }, t("table.gm_help")))
           : null,
       ),
       h("ol", { class: "seat-list" }, rows),
+      manage ? h("p", {}, h("label", {}, h("input", { type: "checkbox", id: "unlisted", checked: Boolean(table.unlisted), onchange: (e) => act(() => api("POST", `/api/tables/${code}/listing`, { unlisted: e.target.checked }, hostToken(code))) }), " ", t("table.make_unlisted"))) : null,
       manage && !full ? h("p", {}, fillLevel, " ", h("button", { type: "button", id: "fill-bots", onclick: () => act(() => api("POST", `/api/tables/${code}/bots`, { fill: true, level: fillLevel.value }, manageToken())) }, t("seat.fill_bots"))) : null,
       manage
         ? h("p", {}, h("button", { type: "button", class: "primary", id: "start", disabled: !full, onclick: () => act(() => api("POST", `/api/tables/${code}/start`, undefined, manageToken())) }, t("table.start")), full ? null : h("span", { class: "muted" }, " ", t("table.need_seats")))
@@ -387,25 +398,35 @@ export function mountTable(root, code) {
     render();
   }
 
-  // Move this page (and its tokens) to the rematch table: the seat token is
-  // the same there, so nobody takes a seat again.
-  function joinRematch(next) {
-    if (token) saveToken(next, token);
+  // The token this page asks for the rematch with: its seat's (which claims
+  // the same seat there with a fresh token), else the host's.
+  function rematchToken() {
+    return (mySeat !== null && !isGm ? token : null) || hostToken(code);
+  }
+
+  // Move this page to the rematch table with what the server gave it there:
+  // a fresh seat token (seat tokens are new at every table of a chain), a
+  // new game-master token for a creator who did not play; none carried over.
+  function joinRematch(next, given = {}) {
+    if (given.token) saveToken(next, given.token);
     if (hostToken(code)) saveHostToken(next, hostToken(code));
-    if (gmToken(code)) saveGmToken(next, gmToken(code));
-    const frag = gmMode ? `#gm=${encodeURIComponent(gmMode)}` : token ? `#token=${encodeURIComponent(token)}` : "";
+    if (given.gm_token) saveGmToken(next, given.gm_token);
+    const seat = given.token || savedToken(next);
+    const gm = gmMode ? given.gm_token || gmToken(next) : null;
+    const frag = gm ? `#gm=${encodeURIComponent(gm)}` : seat ? `#token=${encodeURIComponent(seat)}` : "";
     location.assign(`/t/${next}${frag}`);
   }
 
   function renderRematch() {
-    const offerer = hostToken(code) || (mySeat !== null && !isGm ? token : null);
+    const asker = rematchToken();
+    const ask = () => api("POST", `/api/tables/${code}/rematch`, undefined, asker);
     append(clear(rematchSlot), rematchBar(table, {
-      canOffer: Boolean(offerer),
+      canOffer: Boolean(asker),
       onOffer: () => act(async () => {
-        const made = await api("POST", `/api/tables/${code}/rematch`, undefined, offerer);
-        joinRematch(made.code);
+        const made = await ask();
+        joinRematch(made.code, made);
       }),
-      onJoin: joinRematch,
+      onJoin: (next) => act(async () => joinRematch(next, asker ? await ask() : {})),
     }));
   }
 

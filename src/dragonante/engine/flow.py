@@ -33,7 +33,11 @@ from dragonante.engine.core import (
 )
 from dragonante.engine.decisions import ADVENTURER_STACK, ANTE, PICK_SPECIAL, PLAY, Decision
 from dragonante.engine.decks import fixed_deck, original_colors
-from dragonante.engine.flights import detect_flight_rewards, queue_flight_rewards
+from dragonante.engine.flights import (
+    complete_unscored,
+    detect_flight_rewards,
+    queue_flight_rewards,
+)
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
     ANTE_EFFECT,
@@ -465,6 +469,8 @@ def _end_turn(s: GameState, st: Step) -> None:
             s.queue.append(("after_rewards", seat, k))
             push(s, *rewards)
             return
+    else:
+        complete_unscored(s, seat)
     _after_rewards(s, ("after_rewards", seat, k))
 
 

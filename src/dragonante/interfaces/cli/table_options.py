@@ -22,7 +22,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Final, TypeVar
 
 import typer
@@ -56,8 +56,6 @@ from dragonante.engine.decks import PRESETS
 from dragonante.i18n import DEFAULT_LANG, LANGS, error_reason, locale_lang, t
 from dragonante.interfaces.cli.app import UserError
 
-#: Starting gold of every hoard under the original rules (rules-notes §3).
-ORIGINAL_STARTING_GOLD = 50
 #: Gold per player unless told otherwise.
 DEFAULT_GOLD_PER_PLAYER = 10
 #: "Play for fun" (L Appendix 5, pure roleplay): "consider playing with 8 gold per player".
@@ -389,11 +387,11 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
             raise UserError(t("cli.error.include", lang, key=key))
     if c.starting_gold is not None and c.starting_gold < 1:
         raise UserError(t("cli.error.starting_gold", lang, gold=c.starting_gold))
-    starting = c.starting_gold
-    if starting is None:
-        # Play for fun is "8 gold per player" whatever the ruleset.
-        original = ruleset == "original" and not c.play_for_fun
-        starting = ORIGINAL_STARTING_GOLD if original else 0
+    starting = c.starting_gold or 0
+    rules = Rules.preset(ruleset)
+    if c.play_for_fun:
+        # Play for fun is "8 gold per player" whatever the ruleset (not the original 50).
+        rules = replace(rules, starting_hoard=0)
     for name, value in (
         ("--gambits", c.gambits),
         ("--target-gold", c.target_gold),
@@ -424,7 +422,7 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
             gold_per_player=gold_per_player,
             starting_gold_fixed=starting,
             deck=deck,
-            rules=Rules.preset(ruleset),
+            rules=rules,
             ending=ending,
             abilities=abilities,
         ).validate()

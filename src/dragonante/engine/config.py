@@ -34,6 +34,10 @@ GOLD_CHOICES = (8, 10, 12, 15)
 #: the original 2005 rules as Emperor's Gambit describes them (rules-notes §3).
 RULESETS = ("legendary", "emperors_gambit", "original")
 DEBT_MODELS = ("hole", "creditors", "immediate")
+#: When the ante is anted again (``Rules.ante_redo``).
+ANTE_REDOS = ("no_untied_card", "all_tied_for_strongest")
+#: Who leads an ante with no untied card that is not anted again (``Rules.ante_tied_leader``).
+ANTE_TIED_LEADERS = ("start", "first_strongest")
 #: ``strength_flight_ante_cards`` value meaning "all the remaining ante cards".
 ALL_ANTE_CARDS = -1
 #: Every hoard's starting gold under the original rules, whatever the table size.
@@ -107,6 +111,16 @@ class Rules:
     no_eligible_winner: str = "carry_stakes"
     #: Slang "hole in the house": the winner does not get the hole gold.
     hole_recipient: str = "game_winner"
+    #: When the ante is discarded and anted again: ``no_untied_card`` (L: "all
+    #: the ante cards are tied with at least one other ante card") or
+    #: ``all_tied_for_strongest`` (EG: "If all the ante cards are tied for strongest").
+    ante_redo: str = "no_untied_card"
+    #: EG's ante with no untied card that is not all tied (5, 5, 3, 3): the book
+    #: names no leader.  ``start``: the player who started the ante (the last
+    #: gambit's winner) leads, as a round's leader stays when its cards are all
+    #: tied; ``first_strongest``: the first player clockwise from there who anted
+    #: the strongest card.
+    ante_tied_leader: str = "start"
     #: If positive, every hoard starts with this much whatever the number of
     #: players: the original rules' 50 (EG: "Previous Rule: Each player started
     #: with 50 gold coins regardless of the number of players").  Zero: the
@@ -129,6 +143,7 @@ class Rules:
                 mortals_form_color_flight=False,
                 strength_flight_ante_cards=3,
                 debt_model="creditors",
+                ante_redo="all_tied_for_strongest",
             )
         elif ruleset == "original":
             base.update(
@@ -310,6 +325,18 @@ class GameConfig:
             raise ConfigError("hand_limit must be at least buy_fill_to", code="hand_limit")
         if r.starting_hand > r.hand_limit:
             raise ConfigError("starting_hand cannot exceed hand_limit", code="starting_hand")
+        if r.ante_redo not in ANTE_REDOS:
+            raise ConfigError(
+                f"ante_redo is one of {', '.join(ANTE_REDOS)}",
+                code="ante_redo",
+                choices=", ".join(ANTE_REDOS),
+            )
+        if r.ante_tied_leader not in ANTE_TIED_LEADERS:
+            raise ConfigError(
+                f"ante_tied_leader is one of {', '.join(ANTE_TIED_LEADERS)}",
+                code="ante_tied_leader",
+                choices=", ".join(ANTE_TIED_LEADERS),
+            )
         if r.starting_hoard < 0:
             raise ConfigError("rules.starting_hoard cannot be negative", code="starting_hoard")
         if r.min_rounds < 1:

@@ -38,6 +38,16 @@ DEBT_MODELS = ("hole", "creditors", "immediate")
 ANTE_REDOS = ("no_untied_card", "all_tied_for_strongest")
 #: Who leads an ante with no untied card that is not anted again (``Rules.ante_tied_leader``).
 ANTE_TIED_LEADERS = ("start", "first_strongest")
+#: The rule switches whose value is one of a list (for interfaces that set them up).
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "debt_model": DEBT_MODELS,
+    "stake_debt_recipient": ("winner", "next_stakes"),
+    "empty_stakes_pending_rewards": ("skip", "resolve"),
+    "no_eligible_winner": ("carry_stakes",),
+    "hole_recipient": ("game_winner", "house"),
+    "ante_redo": ANTE_REDOS,
+    "ante_tied_leader": ANTE_TIED_LEADERS,
+}
 #: ``strength_flight_ante_cards`` value meaning "all the remaining ante cards".
 ALL_ANTE_CARDS = -1
 #: Every hoard's starting gold under the original rules, whatever the table size.

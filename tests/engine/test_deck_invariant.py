@@ -24,7 +24,9 @@ from dragonante.sim.simulate import simulate
         DeckOptions(selection="traditional"),
         DeckOptions(preset="eg_full"),
         DeckOptions(preset="age_of_mortals", original_colors_six_cards=True),
-        DeckOptions(preset="custom", custom=("EG-brown", "EG-gray", "L-std-red", "L-std-gold", "EG-spy")),
+        DeckOptions(
+            preset="custom", custom=("EG-brown", "EG-gray", "L-std-red", "L-std-gold", "EG-spy")
+        ),
     ],
 )
 def test_a_deck_built_as_its_options_say_passes(deck: DeckOptions) -> None:

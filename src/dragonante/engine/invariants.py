@@ -22,8 +22,11 @@ from dragonante.engine.tables import CARD_ID, SET
 _STANDARD = sum(1 for k in SET if k == "legendary-standard")
 
 
-def violations(s: GameState) -> list[str]:
-    """Every broken invariant, as readable sentences (empty when all hold)."""
+def violations(s: GameState, deck: bool = True) -> list[str]:
+    """Every broken invariant, as readable sentences (empty when all hold).
+
+    ``deck=False`` leaves out the deck's size: a scenario position places
+    its own cards, so its deck is not the one the deck options build."""
     out: list[str] = []
     total = sum(s.hoards) + s.stakes + s.hole
     if total != s.gold_total:
@@ -52,7 +55,8 @@ def violations(s: GameState) -> list[str]:
     for p, h in enumerate(s.hands):
         if len(h) > limit:
             out.append(f"seat {p} holds {len(h)} cards (limit {limit})")
-    out.extend(deck_size_violations(s))
+    if deck:
+        out.extend(deck_size_violations(s))
     return out
 
 

@@ -11,7 +11,7 @@ seed) or aside (specials), so card conservation still holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from dragonante.engine import rng
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, ID
@@ -136,18 +136,12 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         s.rng = rng.shuffle(s.rng, under) if pos.specials_in_deck else s.rng
         s.aside = [c for c in legendary_specials() if c not in seen]
         s.specials = sorted(c for c in seen if SET[c] != "legendary-standard")
-        if len(s.specials) != config.deck.special_count:
-            # The position's deck is the 70 dragons plus the specials it placed:
-            # the config says so, for the deck-size invariant and the bots' count.
-            s.config = replace(config, deck=replace(config.deck, special_count=len(s.specials)))
     else:
         # A fixed deck: every card not placed is in the deck; nothing is aside.
         under = [c for c in sorted(pool) if c not in seen]
         s.rng = rng.shuffle(s.rng, under)
         s.aside = []
         s.specials = []
-        if config.deck.original_colors_six_cards:  # nothing set aside: all 7 per color
-            s.config = replace(config, deck=replace(config.deck, original_colors_six_cards=False))
     s.deck = under + list(reversed(pos.deck_top))
     s.universe = tuple(
         sorted(

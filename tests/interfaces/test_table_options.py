@@ -570,6 +570,8 @@ def test_hole_in_the_house_special_count_and_any_rule_switch_reach_the_config() 
     # The ruleset's own defaults stay where no switch is given.
     assert config.rules.ante_redo == "all_tied_for_strongest"
     assert build_config(TableChoices(special_count=12)).deck.special_count == 12
+    six = build_config(TableChoices(deck="oddshuffle", original_six_cards=True))
+    assert six.deck.original_colors_six_cards
 
 
 @pytest.mark.parametrize(
@@ -590,6 +592,7 @@ def test_hole_in_the_house_special_count_and_any_rule_switch_reach_the_config() 
             "2 specials are forced in",
         ),
         (["--deck", "eg-full", "--special-count", "8"], "--special-count"),
+        (["--deck", "eg-full", "--original-six-cards"], "needs a theme deck"),
     ],
 )
 def test_bad_rule_and_deck_options_are_one_line(cli: Cli, args: list[str], fragment: str) -> None:

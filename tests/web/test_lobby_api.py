@@ -190,7 +190,12 @@ def test_every_rule_switch_is_offered_and_labelled():
             assert f"rule.{sw['key']}" in catalog, (lang, sw["key"])
             for choice in sw.get("choices", []):
                 assert f"rule.{sw['key']}.{choice}" in catalog, (lang, sw["key"], choice)
-        for key in ("lobby.rules", "lobby.rules_help", "lobby.special_count"):
+        for key in (
+            "lobby.rules",
+            "lobby.rules_help",
+            "lobby.special_count",
+            "lobby.original_six_cards",
+        ):
             assert key in catalog
 
 
@@ -202,6 +207,9 @@ def test_a_table_with_the_hole_in_the_house_and_other_switches(server: LiveServe
     }
     with server.http() as http:
         r = http.post("/api/tables", json={"config": config})
+        assert r.status_code == 201, r.text
+        theme = {"preset": "oddshuffle", "original_colors_six_cards": True}
+        r = http.post("/api/tables", json={"config": {**SMALL, "deck": theme}})
         assert r.status_code == 201, r.text
         r = http.post("/api/tables", json={"config": {**config, "rules": {"ante_redo": "x"}}})
         assert r.status_code == 400 and "ante_redo is one of" in r.json()["detail"]

@@ -20,7 +20,7 @@ from dragonante.engine.abilities.options import (
     options_from_dict,
     options_to_dict,
 )
-from dragonante.engine.decks import PRESETS, DeckError, fixed_deck
+from dragonante.engine.decks import PRESETS, DeckError, fixed_deck, original_colors
 
 #: Deck selections of the Legendary Appendix 1.
 SELECTIONS = ("random", "druids_party", "pick_em", "traditional", "agreed")
@@ -262,6 +262,13 @@ class GameConfig:
         elif d.custom:
             raise ConfigError(
                 "custom cards are only used with the custom preset", code="custom_without_preset"
+            )
+        if d.original_colors_six_cards and not original_colors(d.preset):
+            raise ConfigError(
+                f"original_colors_six_cards needs a theme deck with original-edition colors, "
+                f"not {d.preset}",
+                code="six_cards_preset",
+                preset=d.preset,
             )
         if d.selection not in SELECTIONS:
             raise ConfigError(

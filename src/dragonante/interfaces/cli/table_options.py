@@ -134,6 +134,9 @@ IncludeOpt = Annotated[list[str] | None, typer.Option("--include", help=helptext
 SpecialCountOpt = Annotated[
     int, typer.Option("--special-count", help=helptext("opt.special_count"))
 ]
+SixCardsOpt = Annotated[
+    bool, typer.Option("--original-six-cards", help=helptext("opt.original_six_cards"))
+]
 HoleHouseOpt = Annotated[
     bool, typer.Option("--hole-in-the-house", help=helptext("opt.hole_in_the_house"))
 ]
@@ -249,6 +252,8 @@ class TableChoices:
     show_specials: bool = False
     include: tuple[str, ...] = field(default_factory=tuple)
     special_count: int = 10
+    #: Theme decks: the original edition's 6 dragons per original color.
+    original_six_cards: bool = False
     #: Slang "hole in the house": gold paid into the hole goes to the house.
     hole_in_the_house: bool = False
     #: Any other rule switch, as ``KEY=VALUE`` (a :class:`Rules` field).
@@ -288,6 +293,7 @@ SHARED_OPTIONS: Final[tuple[tuple[str, Any, Any, str], ...]] = (
     ("show_specials", ShowOpt, False, "show_specials"),
     ("include", IncludeOpt, None, "include"),
     ("special_count", SpecialCountOpt, 10, "special_count"),
+    ("original_six_cards", SixCardsOpt, False, "original_six_cards"),
     ("hole_in_the_house", HoleHouseOpt, False, "hole_in_the_house"),
     ("rule", RuleOpt, None, "rules"),
     ("gambits", GambitsOpt, 0, "gambits"),
@@ -439,6 +445,7 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
         forced_includes=c.include,
         special_count=c.special_count,
         custom=c.cards,
+        original_colors_six_cards=c.original_six_cards,
     )
     ending = Ending(
         gambits=c.gambits,

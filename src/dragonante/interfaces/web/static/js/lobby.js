@@ -122,7 +122,12 @@ export function mountLobby(root) {
     ruleset.addEventListener("change", () => syncRules(false));
     const rules = h("details", { class: "rules", id: "rules-box" }, h("summary", {}, t("lobby.rules")), h("p", { class: "muted" }, t("lobby.rules_help")), ruleGrid);
     const preset = select("preset", meta.presets, (p) => t(`preset.${p}`), v.preset);
-    const syncPreset = () => { legendaryOnly.hidden = preset.value !== "legendary"; };
+    // Theme decks: the original edition's six dragons per original color.
+    const themeOnly = h("label", { class: "check theme-only" }, h("input", { type: "checkbox", name: "original_six_cards", id: "f-original_six_cards", checked: Boolean(v.original_six_cards) }), " ", t("lobby.original_six_cards"));
+    const syncPreset = () => {
+      legendaryOnly.hidden = preset.value !== "legendary";
+      themeOnly.hidden = preset.value === "legendary" || preset.value === "eg_full";
+    };
     preset.addEventListener("change", syncPreset);
     const form = h(
       "form",
@@ -141,6 +146,7 @@ export function mountLobby(root) {
       ),
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
       legendaryOnly,
+      themeOnly,
       rules,
       abilities,
       h(
@@ -191,6 +197,8 @@ export function mountLobby(root) {
         config.deck.special_count = int(f.special_count);
         config.deck.reveal_specials = f.reveal_specials;
         config.deck.forced_includes = Object.keys(f).filter((k) => k.startsWith("forced:") && f[k]).map((k) => k.slice(7));
+      } else if (f.preset !== "eg_full" && f.original_six_cards) {
+        config.deck.original_colors_six_cards = true;
       }
       error.hidden = true;
       try {

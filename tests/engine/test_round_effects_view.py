@@ -83,6 +83,7 @@ def test_the_table_text_lists_them(lang: str) -> None:
 def test_a_position_takes_the_configs_ancestry_and_refuses_a_contradiction() -> None:
     from dragonante.engine.abilities import AbilityOptions
     from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
+    from dragonante.engine.abilities.table import AbilityTable
     from dragonante.engine.position import Position, PositionError, build_position
 
     opts = AbilityOptions(
@@ -94,11 +95,9 @@ def test_a_position_takes_the_configs_ancestry_and_refuses_a_contradiction() -> 
     config = GameConfig(players=3, abilities=opts)
     hands = [[0, 1], [2, 3], [4, 5]]
     s = build_position(config, Position(hands=hands))
-    assert s.abilities is not None and s.abilities.ancestry == [
-        ANCESTRY_COLORS.index("red"),
-        -1,
-        -1,
-    ]
+    tbl = s.abilities
+    assert isinstance(tbl, AbilityTable)
+    assert tbl.ancestry == [ANCESTRY_COLORS.index("red"), -1, -1]
     blue = ANCESTRY_COLORS.index("blue")
     with pytest.raises(PositionError, match=r"contradicts the config's abilities\.ancestry red"):
         build_position(config, Position(hands=hands, ancestry=[blue, -1, -1]))

@@ -154,6 +154,9 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     _scalars(sidx, sval, o["hole_owed"], obs["hole_owed"], total)
     _scalars(sidx, sval, o["hand_sizes"], obs["hand_sizes"], 10)
     _scalars(sidx, sval, o["dracolich"], obs["dracolich"], 4)
+    _scalars(sidx, sval, o["emperor"], obs["emperor"], 4)
+    _scalars(sidx, sval, o["score_round"], [obs["score_round"]], 50)
+    seats("mortal_flights", obs["mortal_flights"])
     to_stakes = 0
     if obs["debts"]:
         owed = [0] * MAX_PLAYERS
@@ -252,6 +255,9 @@ def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> dict[
         "dracolich": list(s.dracolich),
         "wild": _bits(s.wild),
         "dragonrider": _bits(s.dragonrider),
+        "emperor": list(s.emperor),
+        "score_round": s.score_round,
+        "mortal_flights": [p for p in range(n) if (s.mortal_flights >> p) & 1],
         "collected_colors": list(s.collected_colors),
         "collected_strengths": list(s.collected_strengths),
         "gambit_winner": s.gambit_winner,

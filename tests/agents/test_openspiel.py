@@ -50,7 +50,7 @@ def step(s: ThreeDragonAnteState, rng: random.Random) -> None:
 def test_openspiel_random_simulation(params: dict[str, object]) -> None:
     game = load(**params)
     assert game.num_players() == params["players"]
-    assert game.observation_tensor_shape() == [5547]
+    assert game.observation_tensor_shape() == [5560]
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
@@ -187,7 +187,7 @@ def test_observations_are_the_seats_view() -> None:
     game = load(players=4)
     s = game.new_initial_state()
     rng = random.Random(2)
-    assert s.observation_tensor(0) == [0.0] * 5547  # before the deal
+    assert s.observation_tensor(0) == [0.0] * 5560  # before the deal
     while s.engine is None:
         step(s, rng)
     for seat in range(4):

@@ -196,7 +196,10 @@ def test_the_tracker_saves_after_every_step_and_resumes(
     )
     assert code == 2 and "input ended" in err and "--resume" in err
     assert json.loads(save.read_text())["answers"] == [5, 3, 0, 7, 6]
-    code, out, _ = run(["dice", "track", "--resume", str(save)], monkeypatch, capsys, "w\n")
+    # Bo withdraws; Ann, alone, still rolls rounds 2 and 3 (Green 6 each time).
+    code, out, _ = run(
+        ["dice", "track", "--resume", str(save)], monkeypatch, capsys, "w\n7\n6\n7\n6\n"
+    )
     assert code == 0
     assert "Resuming the game" in out and "5 answers so far" in out
     assert "Bo withdraws" in out and "wins the game!" in out

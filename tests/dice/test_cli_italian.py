@@ -103,8 +103,9 @@ def test_an_italian_locale_picks_italian_without_lang(monkeypatch, capsys) -> No
 
 def test_the_tracker_in_italian_to_the_end(monkeypatch, capsys) -> None:
     """Rolls typed by hand; Italian words: 'aiuto', 'scheda', a bad answer, 'r' withdraws."""
-    # Turn order 5, 3; Ann rolls (t) a Green dragon (d12: 7) of strength 6 (d8); Bo withdraws (r).
-    typed = "5\n13\naiuto\n3\nscheda\nt\n7\n6\nr\n"
+    # Turn order 5, 3; Ann rolls (t) a Green dragon (d12: 7) of strength 6 (d8); Bo withdraws
+    # (r); Ann, alone, still rolls rounds 2 and 3 ("A gambit is made up of 3 Rounds").
+    typed = "5\n13\naiuto\n3\nscheda\nt\n7\n6\nr\n7\n6\n7\n6\n"
     code, out, err = run(
         ["dice", "track", "--lang", "it", "-p", "2", "--names", "Ann,Bo"],
         monkeypatch,

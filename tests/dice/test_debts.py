@@ -130,12 +130,12 @@ def test_a_withdrawn_player_cannot_win_the_gambit() -> None:
 
 
 def test_withdrawing_forfeits_your_gold_in_the_stakes() -> None:
-    t = Script(players=2)
+    t = Script(players=2, lone_player_plays_on=False)
     t.rolls(5, 3)  # hoards 47, 45; stakes 8
     t.turn(0, BRASS, 2)  # hoards 45, 45; stakes 10
     t.withdraw(1)
-    # Seat 1's ante stays in the stakes; seat 0, alone, plays no more turns and
-    # wins the stakes with the Leader Flight.
+    # Seat 1's ante stays in the stakes; seat 0, alone, plays no more turns (the
+    # house rule lone_player_plays_on = false) and wins the stakes with the Leader Flight.
     assert events(t.s, "last_in_gambit") == [{"seat": 0}]
     assert t.s.over
     assert t.s.hoards == [55, 45]
@@ -143,7 +143,7 @@ def test_withdrawing_forfeits_your_gold_in_the_stakes() -> None:
 
 
 def test_withdrawing_pays_your_debts_at_once_in_order_until_your_gold_runs_out() -> None:
-    t = Script(players=2, starting_hoard=5)
+    t = Script(players=2, starting_hoard=5, lone_player_plays_on=False)
     t.rolls(12, 3)  # seat 0 antes 5 of 6 (owes 1), seat 1 5 of 12 (owes 7); stakes 10
     t.turn(0, RED, 12)  # antes 0 of 12 (owes 12), steals 6: hoard 6, stakes 4
     t.turn(1, RED, 1)  # antes 0 of 1 (owes 1), steals 4: hoard 4, stakes 0
@@ -169,16 +169,31 @@ def test_a_withdrawn_player_takes_no_more_turns() -> None:
     assert t.d.kind == TURN and t.d.seat == 0  # seat 2 is skipped
 
 
-def test_the_last_player_left_may_play_on_with_the_setting_but_cannot_withdraw() -> None:
-    t = Script(players=2, lone_player_plays_on=True)
+def test_a_gambit_is_three_rounds_the_last_player_left_rolls_them_all() -> None:
+    """Dice Gambit: 'A gambit is made up of 3 Rounds'; 'On your turn in each of the three
+    rounds you roll a dragon "card" into your dragon flight'.  When everyone else has
+    withdrawn, the last player still rolls the remaining rounds (issue 21, deviation 16)."""
+    t = Script(players=2)
     t.rolls(5, 3)
     t.turn(0, BRASS, 2)
     t.withdraw(1)
+    assert events(t.s, "last_in_gambit") == []
     # Seat 0 is alone: no play-or-withdraw question, the type die is asked at once.
     assert t.d.kind == ROLL and t.d.seat == 0
     t.rolls(BRASS, 1, BRASS, 1)
     assert t.s.over
-    assert len(t.s.flights[0]) == 3
+    assert len(t.s.flights[0]) == 3  # the tracker shows three dragons
+    assert [e["round"] for e in events(t.s, "round_start")] == [1, 2, 3]
+
+
+def test_a_lone_player_may_stop_rolling_with_the_house_rule() -> None:
+    t = Script(players=2, lone_player_plays_on=False)
+    t.rolls(5, 3)
+    t.turn(0, BRASS, 2)
+    t.withdraw(1)
+    assert events(t.s, "last_in_gambit") == [{"seat": 0}]
+    assert t.s.over
+    assert len(t.s.flights[0]) == 1
 
 
 def test_withdrawal_can_be_switched_off() -> None:

@@ -1,5 +1,8 @@
 """Several gambits (options.md §8.11) and withdrawing for the session (§8.8).
 
+These games end a gambit as soon as one player is left (the house rule
+``lone_player_plays_on = false``), to keep each script short.
+
 Gambit 1 below: seat 0 goes first (5 against 3), plays a Brass 2, seat 1
 withdraws and seat 0 wins the 10 gold stakes: hoards 55 and 45.  Gambit 2
 mirrors it with the seats swapped.
@@ -20,7 +23,7 @@ def gambit_one(t: Script) -> None:
 
 
 def test_each_gambit_starts_from_the_starting_hoard_and_the_largest_sum_wins() -> None:
-    t = Script(players=2, gambits=2)
+    t = Script(players=2, gambits=2, lone_player_plays_on=False)
     gambit_one(t)
     assert t.s.gambit_winners == [0]
     assert t.s.totals == [55, 45]
@@ -36,7 +39,7 @@ def test_each_gambit_starts_from_the_starting_hoard_and_the_largest_sum_wins() -
 
 
 def test_hoards_carry_over_setting_and_the_final_hoard_decides() -> None:
-    t = Script(players=2, gambits=2, multi_gambit_hoard="carry")
+    t = Script(players=2, gambits=2, multi_gambit_hoard="carry", lone_player_plays_on=False)
     gambit_one(t)
     assert t.s.hoards == [55, 45]
     t.rolls(3, 5)  # seat 1 antes 3, seat 0 antes 5: 50 and 42
@@ -49,14 +52,14 @@ def test_hoards_carry_over_setting_and_the_final_hoard_decides() -> None:
 
 
 def test_with_carried_hoards_the_turn_order_tie_goes_to_the_largest_hoard() -> None:
-    t = Script(players=2, gambits=2, multi_gambit_hoard="carry")
+    t = Script(players=2, gambits=2, multi_gambit_hoard="carry", lone_player_plays_on=False)
     gambit_one(t)
     t.rolls(7, 7)
     assert events(t.s, "tie_broken")[-1] == {"purpose": "first", "seat": 0, "by": "hoard"}
 
 
 def test_a_player_who_withdraws_for_the_session_sits_out_the_later_gambits() -> None:
-    t = Script(players=3, gambits=2, withdraw_scope="session")
+    t = Script(players=3, gambits=2, withdraw_scope="session", lone_player_plays_on=False)
     t.rolls(4, 9, 2)  # order 1, 2, 0
     t.turn(1, BRASS, 1)
     t.withdraw(2)
@@ -81,7 +84,7 @@ def test_a_player_who_withdraws_for_the_session_sits_out_the_later_gambits() -> 
 
 
 def test_the_session_ends_when_fewer_than_two_players_are_left() -> None:
-    t = Script(players=2, gambits=3, withdraw_scope="session")
+    t = Script(players=2, gambits=3, withdraw_scope="session", lone_player_plays_on=False)
     gambit_one(t)
     assert t.s.over
     assert t.s.gambit == 1

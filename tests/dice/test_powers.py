@@ -156,13 +156,13 @@ def test_good_dragon_demand_shortfall_is_a_debt_to_the_stakes() -> None:
 
 
 def test_withdrawn_players_cannot_be_chosen_by_good_dragons() -> None:
-    t = Script(players=3)
+    t = Script(players=3, lone_player_plays_on=False)
     t.rolls(4, 9, 2)  # order 1, 2, 0
     t.turn(1, RED, 1)
     t.turn(2, RED, 1)
     t.withdraw(0)
     t.turn(1, RED, 1)
-    t.withdraw(2)  # seat 1 is now alone: the gambit goes to the special flights
+    t.withdraw(2)  # seat 1 is now alone: with the house rule, on to the special flights
     assert t.s.over
     t2 = Script(players=3)
     t2.rolls(4, 9, 2)

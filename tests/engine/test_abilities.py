@@ -129,7 +129,10 @@ def test_random_assignment_respects_qualifications(system: str) -> None:
 
 def test_draconic_ancestry_gets_a_color_and_dealt_events_are_private() -> None:
     opts = AbilityOptions(
-        system=DISKS, assign="fixed", seats=(("draconic_ancestry",), ("desperation",))
+        system=DISKS,
+        assign="fixed",
+        seats=(("draconic_ancestry",), ("desperation",)),
+        visibility="hidden",
     )
     s = new_game(GameConfig(players=2, abilities=opts), 4)
     assert table(s).ancestry[0] >= 0 and table(s).ancestry[1] == -1
@@ -179,7 +182,10 @@ def _swap_hidden(s: GameState, seat: int, abilities: tuple[int, ...]) -> GameSta
 
 def test_another_seats_hidden_abilities_are_invisible_until_used() -> None:
     opts = AbilityOptions(
-        system=DISKS, assign="fixed", seats=(("fast_hands", "desperation"), ("cutting_words",), ())
+        system=DISKS,
+        assign="fixed",
+        seats=(("fast_hands", "desperation"), ("cutting_words",), ()),
+        visibility="hidden",
     )
     config = GameConfig(players=3, abilities=opts)
     a = new_game(config, 2)
@@ -236,7 +242,7 @@ def test_public_abilities_are_known_from_the_start() -> None:
 
 
 def test_another_seats_hidden_ability_question_shows_only_that_it_is_deciding() -> None:
-    opts = AbilityOptions(system=DISKS, assign="draft")
+    opts = AbilityOptions(system=DISKS, assign="draft", visibility="hidden")
     s = new_game(GameConfig(players=3, abilities=opts), 8)
     d = s.pending
     assert d is not None and d.kind == DRAFT_ABILITY and d.kind in ABILITY_KINDS
@@ -277,7 +283,9 @@ def test_determinize_redeals_hidden_abilities_and_keeps_what_the_seat_knows() ->
 
 
 def test_determinize_cannot_tell_states_apart_by_hidden_abilities() -> None:
-    opts = AbilityOptions(system=DISKS, assign="fixed", seats=(("fast_hands",), ("desperation",)))
+    opts = AbilityOptions(
+        system=DISKS, assign="fixed", seats=(("fast_hands",), ("desperation",)), visibility="hidden"
+    )
     a = new_game(GameConfig(players=2, abilities=opts), 3)
     b = _swap_hidden(a, 1, (ID["cutting_words"],))
     for seed in range(10):
@@ -329,3 +337,19 @@ def test_a_card_the_shadow_dragon_took_stays_private_while_dungeoneering_is_aske
     assert s.log is not None
     assert all(e[2].get("card") != taken for e in events_for(s.log, 2))
     assert taken in observe(s, 0)["hand"]
+
+
+def test_abilities_are_public_unless_a_game_master_hides_them() -> None:
+    """Legendary Appendix 5: 'If the game doesn't have a GM, make your chosen abilities
+    public from the start.'  The engine (command line, simulations, agents) has no
+    game-master: public by default; the web table, which has one, hides disks."""
+    from dragonante.interfaces.web.hub import with_game_master
+
+    assert AbilityOptions(system=DISKS).public
+    assert AbilityOptions(system="skills").public
+    assert not AbilityOptions(system=DISKS, visibility="hidden").public
+    web = with_game_master(GameConfig(abilities=AbilityOptions(system=DISKS)))
+    assert web.abilities.visibility == "hidden"
+    chosen = GameConfig(abilities=AbilityOptions(system=DISKS, visibility="public"))
+    assert with_game_master(chosen).abilities.public
+    assert with_game_master(GameConfig(abilities=AbilityOptions(system="skills"))).abilities.public

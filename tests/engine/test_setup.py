@@ -121,3 +121,85 @@ def test_pick_em_goes_around_the_table() -> None:
 def test_unplayable_configs_are_refused(config: GameConfig, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         new_game(config)
+
+
+# --- issue 21, deviation 4: the deck is always the 70 dragons + exactly the special count ----
+
+
+def _deck_size(s: object) -> int:
+    """Every card of the game: deck, hands (the specials in play) and nothing aside."""
+    from dragonante.engine.state import GameState
+
+    assert isinstance(s, GameState)
+    return len(s.deck) + sum(len(h) for h in s.hands)
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        DeckOptions(selection="druids_party", forced_includes=("L-leg-tiamat", "L-mor-kobold")),
+        DeckOptions(selection="druids_party", forced_includes=("L-mor-druid", "L-mor-thief")),
+        DeckOptions(selection="druids_party", special_count=6),
+        DeckOptions(selection="traditional"),
+        DeckOptions(selection="traditional", forced_includes=("L-mor-druid",)),
+        DeckOptions(selection="random", special_count=4, forced_includes=("L-mor-druid",)),
+        DeckOptions(selection="pick_em", special_count=8),
+    ],
+)
+def test_every_selection_builds_seventy_dragons_plus_the_special_count(deck: DeckOptions) -> None:
+    """Legendary Setup 2: the 70 standard dragons plus the chosen specials, never more or fewer."""
+    s = new_game(GameConfig(players=3, deck=deck), seed=7)
+    while s.pending is not None and s.pending.kind == PICK_SPECIAL:
+        apply(s, s.pending.options[0], s.pending.id)
+    assert len(s.specials) == deck.special_count
+    assert _deck_size(s) == 70 + deck.special_count
+    assert len(s.aside) == 30 - deck.special_count
+
+
+@pytest.mark.parametrize(
+    ("deck", "message"),
+    [
+        # Druid's party + 10 forced includes built 29 specials.
+        (
+            DeckOptions(
+                selection="druids_party",
+                forced_includes=tuple(
+                    c.type.key for c in ALL_CARDS if c.type.set == "legendary-dragon"
+                )[:10],
+            ),
+            "11 specials are forced in",
+        ),
+        (DeckOptions(selection="druids_party", special_count=0), "1 specials are forced in"),
+        # The traditional set with special_count 8 built 98 cards.
+        (DeckOptions(selection="traditional", special_count=8), "special_count must be 10"),
+        # Forced includes with the traditional set were dropped without a word.
+        (
+            DeckOptions(selection="traditional", forced_includes=("L-mor-kobold",)),
+            "L-mor-kobold cannot be added",
+        ),
+    ],
+)
+def test_a_deck_that_cannot_be_built_as_asked_is_refused(deck: DeckOptions, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as info:
+        GameConfig(deck=deck).validate()
+    assert "\n" not in str(info.value)
+
+
+# --- issue 21, deviation 13: the original rules' 50 gold is the engine's own preset ----------
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_original_rules_start_every_hoard_at_fifty(players: int) -> None:
+    """EG: 'Previous Rule: Each player started with 50 gold coins regardless of the number of
+    players' - in the engine's preset, so every interface (web, scenarios, records) agrees."""
+    from dragonante.engine.config import config_from_dict
+
+    cfg = config_from_dict({"players": players, "rules": {"ruleset": "original"}})
+    assert cfg.starting_gold == 50
+    assert new_game(cfg, seed=1).hoards == [50] * players
+    # An agreed amount still wins, and the ruleset's can be switched off.
+    assert cfg.with_(starting_gold_fixed=30).starting_gold == 30
+    off = config_from_dict(
+        {"players": players, "rules": {"ruleset": "original", "starting_hoard": 0}}
+    )
+    assert off.starting_gold == 10 * players

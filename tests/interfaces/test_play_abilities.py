@@ -34,6 +34,7 @@ def test_the_draft_offers_every_ability_with_its_text(cli: Cli) -> None:
 def test_a_lists_your_abilities_and_the_table_shows_the_rows(cli: Cli) -> None:
     args = [*DISKS, "--ability", "0=fast-hands,cutting-words", "--ability", "1=versatile-trickster"]
     args[args.index("--seed") + 1] = "4"  # a game in which Bot 1 buys cards and uses it
+    args += ["--ability-visibility", "hidden"]  # as a game-master would run it
     r = cli(args, "a\n" + ONES)
     assert r.code == 0, r.err
     out = r.out
@@ -79,3 +80,15 @@ def test_italian_play_with_special_abilities(cli: Cli) -> None:
 def test_a_without_abilities_says_so(cli: Cli) -> None:
     r = cli(["play", "--players", "2", "--seed", "1"], "a\nq\n")
     assert "This table plays without D&D abilities." in r.out
+
+
+def test_without_a_game_master_everyone_knows_every_ability_from_the_start(cli: Cli) -> None:
+    """Legendary Appendix 5: 'If the game doesn't have a GM, make your chosen abilities
+    public from the start' - the command line has no game-master (issue 21, deviation 12)."""
+    args = [*DISKS, "--ability", "0=fast-hands,cutting-words", "--ability", "1=versatile-trickster"]
+    args[args.index("--seed") + 1] = "4"
+    r = cli(args, ONES)
+    assert r.code == 0, r.err
+    before = r.out.split("Bot 1 uses Versatile Trickster.")[0]
+    assert "  Bot 1: Versatile Trickster" in before
+    assert "unknown" not in before

@@ -138,6 +138,7 @@ def ability_record(tmp_path: Path) -> Path:
             assign="fixed",
             seats=(("fast_hands", "cutting_words"), ("draconic_ancestry",), ("desperation",)),
             ancestry=("", "gold"),
+            visibility="hidden",  # a table with a game-master
         ),
     )
     rec = Recorder(config, 21)

@@ -545,3 +545,60 @@ def test_serve_compresses_frames_only_when_asked(
         cli(["serve", "--db", db, "--ws-compression"])
     assert [k["ws_per_message_deflate"] for k in seen] == [False, True]
     assert all(k["proxy_headers"] is False for k in seen)
+
+
+# --- issue 21, deviation 15: every optional rule is settable where games are set up ---------
+
+
+def test_hole_in_the_house_special_count_and_any_rule_switch_reach_the_config() -> None:
+    """Legendary Appendix 2: 'Any gold paid into the hole goes to the house'."""
+    config = build_config(
+        TableChoices(
+            ruleset="emperors-gambit",
+            hole_in_the_house=True,
+            rules=(
+                "ante-tied-leader=first-strongest",
+                "min_rounds=4",
+                "mortals-in-strength-flights=no",
+            ),
+        )
+    )
+    assert config.rules.hole_recipient == "house"
+    assert config.rules.ante_tied_leader == "first_strongest"
+    assert config.rules.min_rounds == 4
+    assert config.rules.mortals_in_strength_flights is False
+    # The ruleset's own defaults stay where no switch is given.
+    assert config.rules.ante_redo == "all_tied_for_strongest"
+    assert build_config(TableChoices(special_count=12)).deck.special_count == 12
+    six = build_config(TableChoices(deck="oddshuffle", original_six_cards=True))
+    assert six.deck.original_colors_six_cards
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--rule", "nope=1"], "unknown rule 'nope'"),
+        (["--rule", "min-rounds"], "is not KEY=VALUE"),
+        (["--rule", "min-rounds=x"], "not a whole number"),
+        (["--rule", "archmage-forces-optional-triggers=maybe"], "not true or false"),
+        (["--rule", "min-rounds=4", "--rule", "min_rounds=5"], "given twice"),
+        (["--rule", "ante-redo=sometimes"], "ante_redo is one of"),
+        (["--rule", "ruleset=original"], "unknown rule 'ruleset'"),
+        # Deviation 4: a deck that is not 70 + exactly the special count is refused.
+        (["--deck-selection", "traditional", "--special-count", "8"], "special_count must be 10"),
+        (["--deck-selection", "traditional", "--include", "L-mor-kobold"], "cannot be added"),
+        (
+            ["--deck-selection", "druids-party", "--special-count", "1", "--include", "L-mor-fool"],
+            "2 specials are forced in",
+        ),
+        (["--deck", "eg-full", "--special-count", "8"], "--special-count"),
+        (["--deck", "eg-full", "--original-six-cards"], "needs a theme deck"),
+    ],
+)
+def test_bad_rule_and_deck_options_are_one_line(cli: Cli, args: list[str], fragment: str) -> None:
+    assert_one_line_error(cli(["simulate", "--games", "1", *args]), fragment)
+
+
+def test_simulate_plays_with_the_hole_in_the_house(cli: Cli) -> None:
+    result = cli(["simulate", "--games", "3", "--hole-in-the-house", "--check-every-step"])
+    assert result.code == 0, result.err

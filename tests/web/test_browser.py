@@ -289,6 +289,10 @@ def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProces
     page.select_option("#f-selection", "pick_em")
     page.check("#f-reveal_specials")
     page.check("#f-unlisted")  # invite only: the lobby does not list it
+    # Every rule switch, preset by the ruleset (issue 21: the hole in the house).
+    page.click("#rules-box summary")
+    expect(page.locator("#f-rule\\:ante_redo")).to_have_value("all_tied_for_strongest")
+    page.select_option("#f-rule\\:hole_recipient", "house")
     page.click("#create")
     page.wait_for_selector("#seating")
     code = page.inner_text("#table-code")
@@ -305,6 +309,8 @@ def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProces
     assert config["players"] == 3 and config["rules"]["ruleset"] == "emperors_gambit"
     assert config["deck"]["selection"] == "pick_em" and config["deck"]["reveal_specials"]
     assert config["deck"]["forced_includes"] == ["L-mor-druid"]
+    assert config["rules"]["hole_recipient"] == "house"
+    assert config["rules"]["ante_redo"] == "all_tied_for_strongest"
 
     page.click("#fill-bots")
     page.click("#start:not([disabled])")

@@ -170,3 +170,57 @@ def test_serve_sets_the_lobby_ability_defaults():
         if hasattr(settings, name):
             setattr(settings, name, value)
             assert meta(settings)["defaults"][name.removeprefix("default_")] == value
+
+
+def test_every_rule_switch_is_offered_and_labelled():
+    """Issue 21, deviation 15: every optional rule is settable where games are set up,
+    the "hole in the house" (Legendary: 'Any gold paid into the hole goes to the
+    house') included; each switch and choice has a label in both languages."""
+    import json
+    from dataclasses import fields
+    from pathlib import Path
+
+    import dragonante.interfaces.web as web
+    from dragonante.engine.config import Rules
+
+    m = meta()
+    keys = [sw["key"] for sw in m["rule_switches"]]
+    assert keys == [f.name for f in fields(Rules) if f.name != "ruleset"]
+    hole = next(sw for sw in m["rule_switches"] if sw["key"] == "hole_recipient")
+    assert hole["choices"] == ["game_winner", "house"]
+    assert m["ruleset_rules"]["original"]["starting_hoard"] == 50
+    static = Path(web.__file__).parent / "static" / "i18n"
+    for lang in ("en", "it"):
+        catalog = json.loads((static / f"{lang}.json").read_text(encoding="utf-8"))
+        for sw in m["rule_switches"]:
+            assert f"rule.{sw['key']}" in catalog, (lang, sw["key"])
+            for choice in sw.get("choices", []):
+                assert f"rule.{sw['key']}.{choice}" in catalog, (lang, sw["key"], choice)
+        for key in (
+            "lobby.rules",
+            "lobby.rules_help",
+            "lobby.special_count",
+            "lobby.original_six_cards",
+        ):
+            assert key in catalog
+
+
+def test_a_table_with_the_hole_in_the_house_and_other_switches(server: LiveServer):
+    config = {
+        **SMALL,
+        "rules": {"ruleset": "emperors_gambit", "hole_recipient": "house", "min_rounds": 4},
+        "deck": {"special_count": 12},
+    }
+    with server.http() as http:
+        r = http.post("/api/tables", json={"config": config})
+        assert r.status_code == 201, r.text
+        theme = {"preset": "oddshuffle", "original_colors_six_cards": True}
+        r = http.post("/api/tables", json={"config": {**SMALL, "deck": theme}})
+        assert r.status_code == 201, r.text
+        r = http.post("/api/tables", json={"config": {**config, "rules": {"ante_redo": "x"}}})
+        assert r.status_code == 400 and "ante_redo is one of" in r.json()["detail"]
+        r = http.post(
+            "/api/tables",
+            json={"config": {**SMALL, "deck": {"selection": "traditional", "special_count": 8}}},
+        )
+        assert r.status_code == 400 and "special_count must be 10" in r.json()["detail"]

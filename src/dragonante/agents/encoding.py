@@ -32,7 +32,7 @@ answer has its own action and :func:`to_answer` is the exact inverse of
 :func:`to_action`.  The **action mask** (:func:`action_mask`) is an
 ``int8`` vector with 1 at the legal actions of the pending question.
 
-Observation: ``Box(0, 1, (OBS_SIZE,), float32)``, 5,547 values
+Observation: ``Box(0, 1, (OBS_SIZE,), float32)``, 5,560 values
 ------------------------------------------------------------------
 
 The vector encodes :func:`dragonante.engine.views.observe` for one seat and
@@ -77,7 +77,12 @@ order:
 * ``ability_counts`` (6): how many each seat has / 4;
 * ``ancestry`` (6 x 10): known dragon ancestries;  ``ability_wins`` (6): / 10;
 * ``disk_expended`` (6): Legendary disks;  ``ability_spent`` (6 x 28),
-  ``diplomacy_used`` (6): Emperor's Gambit special abilities.
+  ``diplomacy_used`` (6): Emperor's Gambit special abilities;
+* ``emperor`` (6): triggered Emperors per seat / 4;  ``score_round`` (1): the
+  round from whose end the gambit is scored (0: the third) / 50;
+  ``mortal_flights`` (6): seats whose Emperor's Gambit Wyrmpriest lets three
+  Mortals form a color flight (the Emperor's Gambit round effects; eliminated
+  seats are ``out``).
 """
 
 from __future__ import annotations
@@ -233,6 +238,9 @@ _LAYOUT: tuple[tuple[str, int], ...] = (
     ("disk_expended", MAX_PLAYERS),
     ("ability_spent", MAX_PLAYERS * N_ABILITIES),
     ("diplomacy_used", MAX_PLAYERS),
+    ("emperor", MAX_PLAYERS),
+    ("score_round", 1),
+    ("mortal_flights", MAX_PLAYERS),
 )
 
 
@@ -269,6 +277,8 @@ _PRIVATE_KIND = _O["question_kind"] + _KIND_INDEX[PRIVATE]
 _KIND_AT = {k: _O["question_kind"] + i for k, i in _KIND_INDEX.items()}
 _PHASE_AT = {p: _O["phase"] + i for p, i in _PHASE_INDEX.items()}
 _SYSTEM_AT = {s: _O["ability_system"] + i for i, s in enumerate(SYSTEMS)}
+_EMPEROR = _O["emperor"]
+_SCORE_ROUND = _O["score_round"]
 _NO_DEBTS = [0.0] * (2 * MAX_PLAYERS)
 _PAD = [0.0] * MAX_PLAYERS
 
@@ -368,6 +378,9 @@ def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
         hot.append(o["gambit_winner"] + obs["gambit_winner"])
     if obs["merchant_prince"] >= 0:
         hot.append(o["merchant_prince"] + obs["merchant_prince"])
+    if obs["mortal_flights"]:
+        b = o["mortal_flights"]
+        hot += [b + p for p in obs["mortal_flights"]]
     hot.append(_PHASE_AT[obs["phase"]])
     colors, strengths = obs["collected_colors"], obs["collected_strengths"]
     for p in range(n):
@@ -440,6 +453,10 @@ def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     v = np.zeros(OBS_SIZE, dtype=np.float32)
     v[np.fromiter(hot, np.intp, len(hot))] = 1.0
     v[scalar_index] = values
+    # The Emperor's round effects: nothing to write in almost every game.
+    if obs["score_round"] or any(obs["emperor"]):
+        v[_SCORE_ROUND] = min(obs["score_round"], 50) / 50
+        v[_EMPEROR : _EMPEROR + MAX_PLAYERS] = _scaled(obs["emperor"], 4)
     return v
 
 

@@ -21,7 +21,7 @@ every question and table size.  Everything a seat is shown comes from the
 engine's ``observe`` and nothing else:
 
 * ``observation_tensor``/``observation_string``: the seat's view now,
-  ``encode(observe(state, seat))`` (5,547 float32 values) and the view as
+  ``encode(observe(state, seat))`` (5,560 float32 values) and the view as
   compact JSON.  Not perfect recall: the view forgets (flight order, for one).
 * ``information_state_string``: **perfect recall**, the seat's own
   action-observation history: its view after every step of the game so far

@@ -71,10 +71,11 @@ class DiceConfig:
     #: §8.10 [resolution]: where repaid debts to the stakes go.
     stake_debt_payee: str = "winner"
     settlement_order: str = "incurred"
-    #: Silent in the seed: once every other player has withdrawn, the last one
-    #: left wins by default, so the gambit skips to the special flights
-    #: (``False``); ``True`` lets them keep rolling their remaining turns.
-    lone_player_plays_on: bool = False
+    #: "A gambit is made up of 3 Rounds" ("On your turn in each of the three
+    #: rounds you roll a dragon card"): once every other player has withdrawn,
+    #: the last one still rolls the remaining rounds (a God Flight stays
+    #: possible).  ``False`` is a house rule: the gambit skips to the special flights.
+    lone_player_plays_on: bool = True
 
     @property
     def multi_gambit(self) -> bool:

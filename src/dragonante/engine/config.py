@@ -20,7 +20,7 @@ from dragonante.engine.abilities.options import (
     options_from_dict,
     options_to_dict,
 )
-from dragonante.engine.decks import PRESETS, DeckError, fixed_deck
+from dragonante.engine.decks import PRESETS, DeckError, fixed_deck, original_colors
 
 #: Deck selections of the Legendary Appendix 1.
 SELECTIONS = ("random", "druids_party", "pick_em", "traditional", "agreed")
@@ -34,8 +34,24 @@ GOLD_CHOICES = (8, 10, 12, 15)
 #: the original 2005 rules as Emperor's Gambit describes them (rules-notes §3).
 RULESETS = ("legendary", "emperors_gambit", "original")
 DEBT_MODELS = ("hole", "creditors", "immediate")
+#: When the ante is anted again (``Rules.ante_redo``).
+ANTE_REDOS = ("no_untied_card", "all_tied_for_strongest")
+#: Who leads an ante with no untied card that is not anted again (``Rules.ante_tied_leader``).
+ANTE_TIED_LEADERS = ("start", "first_strongest")
+#: The rule switches whose value is one of a list (for interfaces that set them up).
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "debt_model": DEBT_MODELS,
+    "stake_debt_recipient": ("winner", "next_stakes"),
+    "empty_stakes_pending_rewards": ("skip", "resolve"),
+    "no_eligible_winner": ("carry_stakes",),
+    "hole_recipient": ("game_winner", "house"),
+    "ante_redo": ANTE_REDOS,
+    "ante_tied_leader": ANTE_TIED_LEADERS,
+}
 #: ``strength_flight_ante_cards`` value meaning "all the remaining ante cards".
 ALL_ANTE_CARDS = -1
+#: Every hoard's starting gold under the original rules, whatever the table size.
+ORIGINAL_STARTING_GOLD = 50
 
 
 class ConfigError(ValueError):
@@ -105,6 +121,21 @@ class Rules:
     no_eligible_winner: str = "carry_stakes"
     #: Slang "hole in the house": the winner does not get the hole gold.
     hole_recipient: str = "game_winner"
+    #: When the ante is discarded and anted again: ``no_untied_card`` (L: "all
+    #: the ante cards are tied with at least one other ante card") or
+    #: ``all_tied_for_strongest`` (EG: "If all the ante cards are tied for strongest").
+    ante_redo: str = "no_untied_card"
+    #: EG's ante with no untied card that is not all tied (5, 5, 3, 3): the book
+    #: names no leader.  ``start``: the player who started the ante (the last
+    #: gambit's winner) leads, as a round's leader stays when its cards are all
+    #: tied; ``first_strongest``: the first player clockwise from there who anted
+    #: the strongest card.
+    ante_tied_leader: str = "start"
+    #: If positive, every hoard starts with this much whatever the number of
+    #: players: the original rules' 50 (EG: "Previous Rule: Each player started
+    #: with 50 gold coins regardless of the number of players").  Zero: the
+    #: config's ``gold_per_player`` x players.  ``starting_gold_fixed`` wins.
+    starting_hoard: int = 0
 
     @classmethod
     def preset(cls, ruleset: str, **changes: Any) -> Rules:
@@ -122,6 +153,7 @@ class Rules:
                 mortals_form_color_flight=False,
                 strength_flight_ante_cards=3,
                 debt_model="creditors",
+                ante_redo="all_tied_for_strongest",
             )
         elif ruleset == "original":
             base.update(
@@ -129,6 +161,7 @@ class Rules:
                 mortals_in_strength_flights=False,
                 strength_flight_ante_cards=ALL_ANTE_CARDS,
                 debt_model="immediate",
+                starting_hoard=ORIGINAL_STARTING_GOLD,
             )
         base.update(changes)
         return cls(**base)
@@ -163,8 +196,8 @@ class GameConfig:
 
     players: int = 4
     gold_per_player: int = 10
-    #: If positive, every hoard starts with this much instead (the original
-    #: rules' fixed 50, or any agreed amount: EG optional rule 6).
+    #: If positive, every hoard starts with this much instead (any agreed
+    #: amount: EG optional rule 6; the original rules' 50 is ``rules.starting_hoard``).
     starting_gold_fixed: int = 0
     deck: DeckOptions = field(default_factory=DeckOptions)
     rules: Rules = field(default_factory=Rules)
@@ -176,9 +209,12 @@ class GameConfig:
 
     @property
     def starting_gold(self) -> int:
-        """Each player's starting hoard: 10 (or the chosen amount) x players."""
+        """Each player's starting hoard: the agreed fixed amount, else the
+        ruleset's (50 under the original rules), else 10 (or the chosen amount) x players."""
         if self.starting_gold_fixed > 0:
             return self.starting_gold_fixed
+        if self.rules.starting_hoard > 0:
+            return self.rules.starting_hoard
         return self.players * self.gold_per_player
 
     def validate(self) -> GameConfig:
@@ -227,6 +263,13 @@ class GameConfig:
             raise ConfigError(
                 "custom cards are only used with the custom preset", code="custom_without_preset"
             )
+        if d.original_colors_six_cards and not original_colors(d.preset):
+            raise ConfigError(
+                f"original_colors_six_cards needs a theme deck with original-edition colors, "
+                f"not {d.preset}",
+                code="six_cards_preset",
+                preset=d.preset,
+            )
         if d.selection not in SELECTIONS:
             raise ConfigError(
                 f"unknown deck selection {d.selection!r}; choose from {', '.join(SELECTIONS)}",
@@ -250,8 +293,7 @@ class GameConfig:
                 )
         if len(set(d.forced_includes)) != len(d.forced_includes):
             raise ConfigError("forced_includes lists a card twice", code="forced_twice")
-        if len(d.forced_includes) > d.special_count:
-            raise ConfigError("more forced includes than special cards", code="forced_too_many")
+        _check_specials(d)
         if d.selection == "agreed" and len(d.forced_includes) != d.special_count:
             raise ConfigError(
                 f"the agreed selection needs exactly {d.special_count} cards in forced_includes",
@@ -300,6 +342,20 @@ class GameConfig:
             raise ConfigError("hand_limit must be at least buy_fill_to", code="hand_limit")
         if r.starting_hand > r.hand_limit:
             raise ConfigError("starting_hand cannot exceed hand_limit", code="starting_hand")
+        if r.ante_redo not in ANTE_REDOS:
+            raise ConfigError(
+                f"ante_redo is one of {', '.join(ANTE_REDOS)}",
+                code="ante_redo",
+                choices=", ".join(ANTE_REDOS),
+            )
+        if r.ante_tied_leader not in ANTE_TIED_LEADERS:
+            raise ConfigError(
+                f"ante_tied_leader is one of {', '.join(ANTE_TIED_LEADERS)}",
+                code="ante_tied_leader",
+                choices=", ".join(ANTE_TIED_LEADERS),
+            )
+        if r.starting_hoard < 0:
+            raise ConfigError("rules.starting_hoard cannot be negative", code="starting_hoard")
         if r.min_rounds < 1:
             raise ConfigError("min_rounds must be at least 1", code="min_rounds")
         if r.strength_flight_ante_cards < ALL_ANTE_CARDS:
@@ -335,6 +391,42 @@ class GameConfig:
         if isinstance(changes.get("abilities"), dict):
             changes["abilities"] = _abilities(changes["abilities"])
         return replace(self, **changes)
+
+
+def _check_specials(d: DeckOptions) -> None:
+    """However the specials are chosen, the Legendary deck is the 70 dragons plus
+    exactly ``special_count`` specials (Setup step 2: "add 10 ..."): a choice that
+    would give more or fewer is refused here, never built short or long."""
+    if d.preset != "legendary":
+        return
+    forced = set(d.forced_includes)
+    if d.selection == "traditional":
+        if d.special_count != len(TRADITIONAL_SPECIALS):
+            raise ConfigError(
+                f"the traditional set is {len(TRADITIONAL_SPECIALS)} specials; "
+                f"special_count must be {len(TRADITIONAL_SPECIALS)}, got {d.special_count}",
+                code="traditional_count",
+                count=len(TRADITIONAL_SPECIALS),
+                got=d.special_count,
+            )
+        extra = sorted(forced - set(TRADITIONAL_SPECIALS))
+        if extra:
+            raise ConfigError(
+                f"the traditional set is fixed: {', '.join(extra)} cannot be added to it",
+                code="traditional_forced",
+                cards=", ".join(extra),
+            )
+        return
+    if d.selection == "druids_party":
+        forced.add("L-mor-druid")
+    if len(forced) > d.special_count:
+        raise ConfigError(
+            f"{len(forced)} specials are forced in (the forced includes, and the Druid "
+            f"in Druid's party) but the deck takes {d.special_count}",
+            code="forced_too_many",
+            forced=len(forced),
+            count=d.special_count,
+        )
 
 
 def config_to_dict(config: GameConfig) -> dict[str, Any]:

@@ -158,6 +158,7 @@ def queue_flight_rewards(s: GameState, first: int, override: dict[int, int] | No
 def _color_reward(s: GameState, st: Step) -> None:
     _, p, ci, amount = st
     if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        _flight_unscored(s, p)
         return
     if s.abilities is not None:
         amount += s.abilities.flight_bonus(s, p)
@@ -173,6 +174,7 @@ def _strength_reward(s: GameState, st: Step) -> None:
     given, is whether the steal still happens (0: Streetwise replaced it)."""
     p, strength = st[1], st[2]
     if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+        _flight_unscored(s, p)
         return
     ab = s.abilities
     if ab is not None and len(st) == 3 and ab.strength_flight(s, p, strength):
@@ -193,6 +195,20 @@ def _flight_done(s: GameState, p: int) -> None:
     """``p`` scored a special flight: abilities recharge (and Arcana draws)."""
     if s.abilities is not None:
         s.abilities.flight_scored(s, p)
+
+
+def _flight_unscored(s: GameState, p: int) -> None:
+    """``p`` completed a special flight but collects nothing (the stakes ran out)."""
+    if s.abilities is not None:
+        s.abilities.flight_unscored(s, p)
+
+
+def complete_unscored(s: GameState, first: int) -> None:
+    """The stakes ran out on this turn: flights completed now are still completed
+    (marked collected, abilities told) though no reward is collected."""
+    if s.abilities is not None:
+        for r in detect_flight_rewards(s, first):
+            s.abilities.flight_unscored(s, r[1])
 
 
 @step("take_ante")
@@ -234,6 +250,7 @@ def _resolve_take_ante(s: GameState, d: Decision, card: int) -> None:
 
 __all__ = [
     "STAKES",
+    "complete_unscored",
     "completed_colors",
     "completed_strengths",
     "detect_flight_rewards",

@@ -33,7 +33,11 @@ from dragonante.engine.core import (
 )
 from dragonante.engine.decisions import ADVENTURER_STACK, ANTE, PICK_SPECIAL, PLAY, Decision
 from dragonante.engine.decks import fixed_deck, original_colors
-from dragonante.engine.flights import detect_flight_rewards, queue_flight_rewards
+from dragonante.engine.flights import (
+    complete_unscored,
+    detect_flight_rewards,
+    queue_flight_rewards,
+)
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
     ANTE_EFFECT,
@@ -242,6 +246,29 @@ def strongest_untied(cards: list[int]) -> int:
     return best_i
 
 
+def _ante_again(s: GameState, anted: list[int]) -> bool:
+    """No ante card is untied: is the ante discarded and anted again?  Legendary:
+    always ("all the ante cards are tied with at least one other"); Emperor's
+    Gambit: only "If all the ante cards are tied for strongest" (5, 5, 3, 3 stays:
+    "that strength number still determines how much the players pay")."""
+    if s.config.rules.ante_redo == "no_untied_card":
+        return True
+    first = STRENGTH[anted[0]]
+    return all(STRENGTH[c] == first for c in anted)
+
+
+def _tied_ante_leader(s: GameState, start: int, choices: list[int]) -> int:
+    """The first leader when no ante card is untied and the ante stands
+    (``Rules.ante_tied_leader``; the book is silent, docs/rules.md)."""
+    if s.config.rules.ante_tied_leader == "first_strongest":
+        best = max((STRENGTH[c] for c in choices if c >= 0), default=-1)
+        for p in clockwise(s, start):
+            c = choices[p]
+            if c >= 0 and STRENGTH[c] == best:
+                return p
+    return start
+
+
 @step("ante_reveal")
 def _ante_reveal(s: GameState, st: Step) -> None:
     _, start, redo = st
@@ -266,7 +293,7 @@ def _ante_settle(s: GameState, st: Step) -> None:
     choices = s.ante_choice
     anted = [c for c in choices if c >= 0]
     lead = strongest_untied(choices)
-    if lead < 0 and anted and redo < _MAX_ANTE_REDOS:
+    if lead < 0 and anted and redo < _MAX_ANTE_REDOS and _ante_again(s, anted):
         # L Step 1 "rare corner case" (D10, A24): every ante card is tied.
         ev(s, "ante_redo")
         s.discard.extend(anted)
@@ -275,8 +302,8 @@ def _ante_settle(s: GameState, st: Step) -> None:
             draw(s, p, 1)
         s.queue.append(("ante_ask", start, 0, redo + 1))
         return
-    if lead < 0:  # nobody could ante, or endless redos: keep the previous leader
-        lead = start
+    if lead < 0:  # nobody could ante, endless redos, or EG's 5, 5, 3, 3
+        lead = _tied_ante_leader(s, start, choices)
     amount = max((STRENGTH[c] for c in anted), default=0)
     s.leader = lead
     s.ante = anted
@@ -465,6 +492,8 @@ def _end_turn(s: GameState, st: Step) -> None:
             s.queue.append(("after_rewards", seat, k))
             push(s, *rewards)
             return
+    else:
+        complete_unscored(s, seat)
     _after_rewards(s, ("after_rewards", seat, k))
 
 

@@ -125,9 +125,19 @@ class AbilityHooks:
     def flight_scored(self, s: GameState, seat: int) -> None:
         """``seat`` scored a special flight (disk recharge, Arcana, recharges)."""
 
-    def strongest_choices(self, s: GameState, seats: list[int]) -> list[int]:
-        """Opponents tied for the strongest flight a power may choose among (Intimidate)."""
-        return seats
+    def flight_unscored(self, s: GameState, seat: int) -> None:
+        """``seat`` completed a special flight whose reward is not collected (the
+        stakes ran out on that turn): what the text ties to *completing* a flight
+        still happens (Emperor's Gambit recharges, Arcana); what it ties to
+        *scoring* one (the Legendary disk) does not."""
+
+    def strongest_choices(
+        self, s: GameState, seat: int, totals: dict[int, int], tied: list[int]
+    ) -> list[int]:
+        """The opponents ``seat``'s power may choose as "the opponent with the
+        strongest flight" (Intimidate): ``totals`` is every opponent's flight
+        total (from the left), ``tied`` those with the highest."""
+        return tied
 
     def gambit_won(self, s: GameState, winner: int) -> None:
         """``winner`` won the stakes (Blessing of the Trickster, gambits won)."""

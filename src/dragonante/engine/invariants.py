@@ -4,18 +4,29 @@
   to the hole, and Emperor's Gambit debts, are IOUs, not gold).
 * Cards: every physical card of the game is in exactly one zone.
 * Hands never exceed the hand limit.
+* The deck is what the deck options build: the Legendary 70 dragons plus
+  exactly ``special_count`` specials (Setup step 2), or a preset's list.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
+from dragonante.engine.config import DeckOptions
+from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.state import GameState
-from dragonante.engine.tables import CARD_ID
+from dragonante.engine.tables import CARD_ID, SET
+
+#: The Legendary Edition's standard dragons (70).
+_STANDARD = sum(1 for k in SET if k == "legendary-standard")
 
 
-def violations(s: GameState) -> list[str]:
-    """Every broken invariant, as readable sentences (empty when all hold)."""
+def violations(s: GameState, deck: bool = True) -> list[str]:
+    """Every broken invariant, as readable sentences (empty when all hold).
+
+    ``deck=False`` leaves out the deck's size: a scenario position places
+    its own cards, so its deck is not the one the deck options build."""
     out: list[str] = []
     total = sum(s.hoards) + s.stakes + s.hole
     if total != s.gold_total:
@@ -44,4 +55,32 @@ def violations(s: GameState) -> list[str]:
     for p, h in enumerate(s.hands):
         if len(h) > limit:
             out.append(f"seat {p} holds {len(h)} cards (limit {limit})")
+    if deck:
+        out.extend(deck_size_violations(s))
     return out
+
+
+def deck_size_violations(s: GameState) -> list[str]:
+    """The cards in play (every card of the game but those set aside) must be as
+    many as the deck options build: a deck built one card long or short is a rule
+    broken at setup that no zone check can see."""
+    if s.phase == "setup":
+        return []
+    in_play = len(s.universe) - len(s.aside)
+    want = expected_deck_size(s.config.deck)
+    if in_play != want:
+        return [f"the game has {in_play} cards in play; its deck options build {want}"]
+    return []
+
+
+def expected_deck_size(deck: DeckOptions) -> int:
+    """How many cards the deck options put in play (the rest is set aside)."""
+    if deck.preset == "legendary":
+        return _STANDARD + deck.special_count
+    return _fixed_size(deck.preset, deck.custom, deck.original_colors_six_cards)
+
+
+@cache
+def _fixed_size(preset: str, custom: tuple[str, ...], six: bool) -> int:
+    size = len(fixed_deck(preset, custom))
+    return size - len(original_colors(preset)) if six else size

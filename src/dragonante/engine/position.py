@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dragonante.engine import rng
-from dragonante.engine.abilities.catalog import ABILITIES, ID
+from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, ID
 from dragonante.engine.abilities.disks import DiskTable
 from dragonante.engine.abilities.setup import place
 from dragonante.engine.abilities.skills import SkillTable
@@ -216,6 +216,24 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
     return s
 
 
+def _ancestry(table: Sequence[int], config: Sequence[str], n: int) -> list[int]:
+    """Each seat's Draconic Ancestry color index (-1: none): the position's
+    ``ancestry``, else the config's ``abilities.ancestry`` (so a scenario's
+    ``[config]`` is honoured, not silently ignored); the two may not disagree."""
+    out = [-1] * n
+    for p in range(n):
+        here = table[p] if p < len(table) else -1
+        name = config[p] if p < len(config) else ""
+        given = ANCESTRY_COLORS.index(name) if name else -1
+        if here >= 0 and given >= 0 and here != given:
+            raise PositionError(
+                f"seat {p}: the position's ancestry {ANCESTRY_COLORS[here]} contradicts "
+                f"the config's abilities.ancestry {name}"
+            )
+        out[p] = here if here >= 0 else given
+    return out
+
+
 def _place_abilities(s: GameState, pos: Position) -> None:
     """The position's D&D abilities: who holds what, disks, spent abilities."""
     opts = s.config.abilities
@@ -235,7 +253,7 @@ def _place_abilities(s: GameState, pos: Position) -> None:
     revealed = None
     if pos.revealed is not None:
         revealed = [sum(1 << a for a in r) for r in pos.revealed]
-    tbl = place(s, held, pos.ancestry, revealed)
+    tbl = place(s, held, _ancestry(pos.ancestry, opts.ancestry, n), revealed)
     for p in range(min(n, len(pos.gambits_won))):
         tbl.wins[p] = pos.gambits_won[p]
     if isinstance(tbl, DiskTable):

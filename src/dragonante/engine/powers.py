@@ -364,8 +364,8 @@ def strongest_opponents(s: GameState, seat: int) -> list[int]:
     totals = {o: flight_total(s, o) for o in opp}
     best = max(totals.values())
     tied = [o for o in opp if totals[o] == best]
-    if len(tied) > 1 and s.abilities is not None:
-        tied = s.abilities.strongest_choices(s, tied)
+    if s.abilities is not None:  # Intimidate: a tie with you counts too
+        tied = s.abilities.strongest_choices(s, seat, totals, tied)
     return tied
 
 

@@ -87,6 +87,13 @@ def observe(
         "dracolich": list(s.dracolich),
         "wild": _bits(s.wild),
         "dragonrider": _bits(s.dragonrider),
+        #: Emperor's Gambit round effects, public like the cards that made them:
+        #: Emperor triggers per seat (+4 each at scoring), the round from whose end
+        #: on the gambit is scored (0: the usual third), seats whose EG Wyrmpriest
+        #: lets three Mortals form a color flight.
+        "emperor": list(s.emperor),
+        "score_round": s.score_round,
+        "mortal_flights": _seats(s.mortal_flights, n),
         "collected_colors": list(s.collected_colors),
         "collected_strengths": list(s.collected_strengths),
         "gambit_winner": s.gambit_winner,

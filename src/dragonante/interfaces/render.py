@@ -270,6 +270,15 @@ def effect_notes(obs: dict[str, Any], narrator: Narrator) -> list[str]:
         notes.append(t("effect.wild", lang, cards=cards_label(obs["wild"], lang)))
     if obs["dragonrider"]:
         notes.append(t("effect.dragonrider", lang, cards=cards_label(obs["dragonrider"], lang)))
+    if any(obs["emperor"]):
+        holders = [p for p, k in enumerate(obs["emperor"]) if k]
+        notes.append(t("effect.emperor", lang, names=narrator.seats(holders)))
+    if obs["score_round"] > 3:
+        notes.append(t("effect.score_round", lang, round=obs["score_round"]))
+    if obs["mortal_flights"]:
+        notes.append(t("effect.mortal_flights", lang, names=narrator.seats(obs["mortal_flights"])))
+    if obs["out"]:
+        notes.append(t("effect.out", lang, names=narrator.seats(obs["out"])))
     return notes
 
 

@@ -129,7 +129,8 @@ def run(scenario: Scenario) -> Result:
                 f"(options: {describe_options(d.kind, d.options)})"
             )
     _check(s, scenario.expect, s.log[start:], "expect", result.failures)
-    result.failures.extend(f"invariant: {v}" for v in violations(s))
+    deck = scenario.position is None  # a position's cards are its own, not a deck's
+    result.failures.extend(f"invariant: {v}" for v in violations(s, deck=deck))
     result.events = s.log[start:]
     return result
 

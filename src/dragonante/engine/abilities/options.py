@@ -72,7 +72,10 @@ class AbilityOptions:
     assign: str = "random"
     #: ``hidden``: only the owner (and a game-master) knows an ability until it is
     #: used; ``public``: everyone knows from the start.  Empty: the book's default
-    #: (disks hidden, as with a GM; special abilities public, as the draft is open).
+    #: at a table without a game-master, public (Legendary: "If the game doesn't
+    #: have a GM, make your chosen abilities public from the start"; the Emperor's
+    #: Gambit draft is open).  Only a table with a game-master (the web table's
+    #: game-master role) chooses ``hidden``.
     visibility: str = ""
     #: ``fixed``: each seat's ability keys (``random`` for a random one).
     seats: tuple[tuple[str, ...], ...] = ()
@@ -103,9 +106,8 @@ class AbilityOptions:
 
     @property
     def public(self) -> bool:
-        if self.visibility:
-            return self.visibility == "public"
-        return self.system == SKILLS
+        """Everyone knows every ability from the start (the default: no game-master)."""
+        return self.visibility != "hidden"
 
     def validate(self, players: int) -> None:
         """Raise :class:`AbilityConfigError` unless a table of ``players`` can use these."""

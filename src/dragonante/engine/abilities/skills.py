@@ -38,6 +38,7 @@ from dragonante.engine.core import (
     ask,
     clockwise,
     ev,
+    flight_total,
     forget_card,
     opponents_from_left,
     pay,
@@ -116,14 +117,28 @@ class SkillTable(AbilityTable):
             return 2
         return 0
 
-    def strongest_choices(self, s: GameState, seats: list[int]) -> list[int]:
-        bold = [p for p in seats if A.INTIMIDATE in self.held[p]]
-        rest = [p for p in seats if A.INTIMIDATE not in self.held[p]]
-        if not bold or not rest:
-            return seats  # nobody can be left out, or everyone would be
+    def strongest_choices(
+        self, s: GameState, seat: int, totals: dict[int, int], tied: list[int]
+    ) -> list[int]:
+        """Intimidate: "As long as you and any other player are tied for the
+        strongest flight, you can't be chosen": another tied opponent or the
+        power's own player (its flight tying yours) both count.  The power then
+        chooses the strongest opponent it may choose; if it may choose none,
+        every tied opponent stays choosable (a power always has its target)."""
+        held = self.held
+        if not any(A.INTIMIDATE in held[p] for p in tied):
+            return tied
+        best = totals[tied[0]]
+        if len(tied) == 1 and flight_total(s, seat) != best:
+            return tied  # alone with the strongest flight: not tied with anyone
+        bold = [p for p in tied if A.INTIMIDATE in held[p]]
+        rest = [o for o in totals if o not in bold]
+        if not rest:
+            return tied  # nobody can be left out, or everyone would be
         for p in bold:
             self.used(s, p, A.INTIMIDATE)
-        return rest
+        top = max(totals[o] for o in rest)
+        return [o for o in rest if totals[o] == top]
 
     def played(self, s: GameState, seat: int, card: int) -> None:
         if _HISTORY_CARDS[card] and A.HISTORY in self.held[seat]:
@@ -133,6 +148,13 @@ class SkillTable(AbilityTable):
         if s.stakes > 0:
             self.used(s, seat, A.HISTORY)
             steal(s, seat, 1, by_power=False)
+
+    def flight_unscored(self, s: GameState, seat: int) -> None:
+        # "You cannot use this ability again until you complete a special flight";
+        # Arcana: "Whenever you complete a special flight, draw a card".  "You
+        # complete a special flight on the turn you play the third matching card":
+        # completing is not collecting, so an empty stakes takes neither away.
+        self.flight_scored(s, seat)
 
     def flight_scored(self, s: GameState, seat: int) -> None:
         ready = self.spent[seat] & _RECHARGE_MASK

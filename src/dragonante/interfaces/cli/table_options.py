@@ -22,7 +22,7 @@ import functools
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any, Final, TypeVar
 
 import typer
@@ -56,8 +56,6 @@ from dragonante.engine.decks import PRESETS
 from dragonante.i18n import DEFAULT_LANG, LANGS, error_reason, locale_lang, t
 from dragonante.interfaces.cli.app import UserError
 
-#: Starting gold of every hoard under the original rules (rules-notes §3).
-ORIGINAL_STARTING_GOLD = 50
 #: Gold per player unless told otherwise.
 DEFAULT_GOLD_PER_PLAYER = 10
 #: "Play for fun" (L Appendix 5, pure roleplay): "consider playing with 8 gold per player".
@@ -133,6 +131,18 @@ CardOpt = Annotated[list[str] | None, typer.Option("--card", help=helptext("opt.
 SelectionOpt = Annotated[str, typer.Option("--deck-selection", help=helptext("opt.selection"))]
 ShowOpt = Annotated[bool, typer.Option("--show-specials", help=helptext("opt.show"))]
 IncludeOpt = Annotated[list[str] | None, typer.Option("--include", help=helptext("opt.include"))]
+SpecialCountOpt = Annotated[
+    int, typer.Option("--special-count", help=helptext("opt.special_count"))
+]
+SixCardsOpt = Annotated[
+    bool, typer.Option("--original-six-cards", help=helptext("opt.original_six_cards"))
+]
+HoleHouseOpt = Annotated[
+    bool, typer.Option("--hole-in-the-house", help=helptext("opt.hole_in_the_house"))
+]
+RuleOpt = Annotated[
+    list[str] | None, typer.Option("--rule", metavar="KEY=VALUE", help=helptext("opt.rule"))
+]
 GambitsOpt = Annotated[int, typer.Option("--gambits", help=helptext("opt.gambits"))]
 TargetGoldOpt = Annotated[int, typer.Option("--target-gold", help=helptext("opt.target_gold"))]
 RemainingOpt = Annotated[
@@ -241,6 +251,13 @@ class TableChoices:
     deck_selection: str = "random"
     show_specials: bool = False
     include: tuple[str, ...] = field(default_factory=tuple)
+    special_count: int = 10
+    #: Theme decks: the original edition's 6 dragons per original color.
+    original_six_cards: bool = False
+    #: Slang "hole in the house": gold paid into the hole goes to the house.
+    hole_in_the_house: bool = False
+    #: Any other rule switch, as ``KEY=VALUE`` (a :class:`Rules` field).
+    rules: tuple[str, ...] = ()
     gambits: int = 0
     target_gold: int = 0
     players_remaining: int = 0
@@ -275,6 +292,10 @@ SHARED_OPTIONS: Final[tuple[tuple[str, Any, Any, str], ...]] = (
     ("deck_selection", SelectionOpt, "random", "deck_selection"),
     ("show_specials", ShowOpt, False, "show_specials"),
     ("include", IncludeOpt, None, "include"),
+    ("special_count", SpecialCountOpt, 10, "special_count"),
+    ("original_six_cards", SixCardsOpt, False, "original_six_cards"),
+    ("hole_in_the_house", HoleHouseOpt, False, "hole_in_the_house"),
+    ("rule", RuleOpt, None, "rules"),
     ("gambits", GambitsOpt, 0, "gambits"),
     ("target_gold", TargetGoldOpt, 0, "target_gold"),
     ("players_remaining", RemainingOpt, 0, "players_remaining"),
@@ -317,7 +338,15 @@ def table_options(command: F) -> F:
         for name, _kind, _default, field_name in SHARED_OPTIONS:
             value = kwargs.pop(name)
             values[field_name] = tuple(value) if isinstance(value, list) else value
-        for field_name in ("cards", "include", "ability", "ancestry", "insight", "qualified"):
+        for field_name in (
+            "cards",
+            "include",
+            "rules",
+            "ability",
+            "ancestry",
+            "insight",
+            "qualified",
+        ):
             values[field_name] = values[field_name] or ()
         if "players" in kwargs:
             values["players"] = kwargs["players"]
@@ -346,6 +375,8 @@ def _check_legendary_only(c: TableChoices, lang: str) -> None:
         used.append("--include")
     if c.show_specials:
         used.append("--show-specials")
+    if c.special_count != DeckOptions().special_count:
+        used.append("--special-count")
     if used:
         raise UserError(
             t("cli.error.legendary_only", lang, options=", ".join(used), deck=cli_name(c.deck))
@@ -374,13 +405,14 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
         raise UserError(t("cli.error.cards_not_custom", lang))
     if preset != "legendary":
         _check_legendary_only(c, lang)
-    if c.deck_selection not in SELECTIONS:
+    selection = engine_name(c.deck_selection)
+    if selection not in SELECTIONS:
         raise UserError(
             t(
                 "cli.error.selection",
                 lang,
                 selection=c.deck_selection,
-                choices=", ".join(SELECTIONS),
+                choices=", ".join(cli_name(x) for x in SELECTIONS),
             )
         )
     for key in c.include:
@@ -389,11 +421,14 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
             raise UserError(t("cli.error.include", lang, key=key))
     if c.starting_gold is not None and c.starting_gold < 1:
         raise UserError(t("cli.error.starting_gold", lang, gold=c.starting_gold))
-    starting = c.starting_gold
-    if starting is None:
-        # Play for fun is "8 gold per player" whatever the ruleset.
-        original = ruleset == "original" and not c.play_for_fun
-        starting = ORIGINAL_STARTING_GOLD if original else 0
+    starting = c.starting_gold or 0
+    rules = Rules.preset(ruleset)
+    if c.play_for_fun:
+        # Play for fun is "8 gold per player" whatever the ruleset (not the original 50).
+        rules = replace(rules, starting_hoard=0)
+    if c.hole_in_the_house:
+        rules = replace(rules, hole_recipient="house")
+    rules = _rule_switches(c.rules, rules, lang)
     for name, value in (
         ("--gambits", c.gambits),
         ("--target-gold", c.target_gold),
@@ -405,10 +440,12 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
             raise UserError(t("cli.error.negative", lang, option=name, value=value))
     deck = DeckOptions(
         preset=preset,
-        selection=c.deck_selection,
+        selection=selection,
         reveal_specials=c.show_specials,
         forced_includes=c.include,
+        special_count=c.special_count,
         custom=c.cards,
+        original_colors_six_cards=c.original_six_cards,
     )
     ending = Ending(
         gambits=c.gambits,
@@ -424,12 +461,64 @@ def build_config(c: TableChoices, lang: str = DEFAULT_LANG) -> GameConfig:
             gold_per_player=gold_per_player,
             starting_gold_fixed=starting,
             deck=deck,
-            rules=Rules.preset(ruleset),
+            rules=rules,
             ending=ending,
             abilities=abilities,
         ).validate()
     except ConfigError as e:
         raise UserError(t("cli.error.config", lang, reason=error_reason(e, lang))) from None
+
+
+#: Rule switches ``--rule`` does not set: they have their own options.
+_OWN_OPTION: Final = {"ruleset": "--ruleset", "hole_recipient": "--hole-in-the-house"}
+
+
+def rule_keys() -> list[str]:
+    """The :class:`Rules` fields ``--rule KEY=VALUE`` sets (every switch of the
+    engine's configuration, ``docs/variants.md``, that has no option of its own)."""
+    return [f.name for f in fields(Rules) if f.name not in _OWN_OPTION]
+
+
+def _rule_switches(given: tuple[str, ...], rules: Rules, lang: str) -> Rules:
+    """``rules`` with each ``--rule KEY=VALUE`` applied (values checked by type here,
+    by meaning when the whole config is validated)."""
+    keys = rule_keys()
+    changes: dict[str, Any] = {}
+    for text in given:
+        key_text, sep, value_text = text.partition("=")
+        key = engine_name(key_text)
+        value_text = value_text.strip()
+        if not sep or not value_text:
+            raise UserError(t("cli.error.rule_form", lang, value=text))
+        if key not in keys:
+            raise UserError(
+                t(
+                    "cli.error.rule_key",
+                    lang,
+                    key=key_text.strip(),
+                    choices=", ".join(cli_name(k) for k in keys),
+                )
+            )
+        if key in changes:
+            raise UserError(t("cli.error.rule_twice", lang, key=cli_name(key)))
+        default = getattr(rules, key)
+        value: Any
+        if isinstance(default, bool):
+            word = value_text.lower()
+            if word not in ("true", "false", "yes", "no", "on", "off"):
+                raise UserError(t("cli.error.rule_bool", lang, key=cli_name(key), value=value_text))
+            value = word in ("true", "yes", "on")
+        elif isinstance(default, int):
+            try:
+                value = int(value_text)
+            except ValueError:
+                raise UserError(
+                    t("cli.error.rule_int", lang, key=cli_name(key), value=value_text)
+                ) from None
+        else:
+            value = engine_name(value_text)
+        changes[key] = value
+    return replace(rules, **changes) if changes else rules
 
 
 def _gold_per_player(c: TableChoices, lang: str) -> int:

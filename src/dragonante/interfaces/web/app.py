@@ -21,6 +21,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from dataclasses import asdict, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from dragonante.engine.abilities.catalog import (
     SYSTEMS,
 )
 from dragonante.engine.abilities.options import VISIBILITIES
-from dragonante.engine.config import GOLD_CHOICES, RULESETS, SELECTIONS
+from dragonante.engine.config import GOLD_CHOICES, RULE_CHOICES, RULESETS, SELECTIONS, Rules
 from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.web.chat import CHAT_MAX
 from dragonante.interfaces.web.cluster import Cluster, ClusterRouter, ClusterSettings
@@ -146,6 +147,24 @@ def _default(settings: Settings, name: str, choices: tuple[str, ...]) -> str:
     return value if isinstance(value, str) and value in choices else ""
 
 
+def rule_switches() -> list[dict[str, Any]]:
+    """Every rule switch of the engine (``Rules``, the ruleset aside) as the lobby
+    offers it: ``bool``, ``int`` (with its least value) or ``choice``."""
+    out: list[dict[str, Any]] = []
+    for f in fields(Rules):
+        if f.name == "ruleset":
+            continue
+        default = getattr(Rules(), f.name)
+        if isinstance(default, bool):
+            out.append({"key": f.name, "kind": "bool"})
+        elif isinstance(default, int):
+            least = -1 if f.name == "strength_flight_ante_cards" else 0
+            out.append({"key": f.name, "kind": "int", "min": least})
+        else:
+            out.append({"key": f.name, "kind": "choice", "choices": list(RULE_CHOICES[f.name])})
+    return out
+
+
 def meta(settings: Settings | None = None) -> dict[str, Any]:
     """What the lobby form offers: rulesets, decks, selections, bots, languages,
     the D&D ability options, and the server's defaults for a new table."""
@@ -161,6 +180,8 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
         "protocol": PROTOCOL_VERSION,
         "rules_version": RULES_VERSION,
         "rulesets": list(RULESETS),
+        "rule_switches": rule_switches(),
+        "ruleset_rules": {r: asdict(Rules.preset(r)) for r in RULESETS},
         "presets": [p for p in PRESETS if p != "custom"],
         "preset_help": PRESET_HELP,
         "selections": list(SELECTIONS),

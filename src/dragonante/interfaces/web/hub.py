@@ -28,7 +28,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
@@ -37,7 +37,8 @@ from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
 from dragonante.bots import SeatView, bot_names, make_bot
-from dragonante.engine.config import ConfigError, config_from_dict, config_to_dict
+from dragonante.engine.abilities.catalog import DISKS
+from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
@@ -97,6 +98,21 @@ class HubError(Exception):
         self.status = status
         #: Seconds after which the same request may succeed (``Retry-After``).
         self.retry_after = retry_after
+
+
+def with_game_master(cfg: GameConfig) -> GameConfig:
+    """The web table's visibility of D&D abilities, with its game-master role.
+
+    Legendary Appendix 5: "If the game has a GM, abilities chosen don't have to
+    be public, only the GM needs to know, until they're used."  The engine's
+    default is public (a table without a game-master); a web table with disks
+    and no visibility chosen gets a game-master link instead, so its disks stay
+    hidden.  Emperor's Gambit special abilities stay public (the draft is open).
+    """
+    ab = cfg.abilities
+    if ab.system == DISKS and not ab.visibility:
+        return cfg.with_(abilities=replace(ab, visibility="hidden"))
+    return cfg
 
 
 @dataclass(slots=True)
@@ -389,7 +405,7 @@ class Hub:
         if not isinstance(unlisted, bool):
             raise HubError("bad_field", "unlisted must be true or false")
         try:
-            cfg = config_from_dict(config if config is not None else {})
+            cfg = with_game_master(config_from_dict(config if config is not None else {}))
             turn = self.turns.check(turn_seconds)
         except (ConfigError, ValueError, TypeError) as e:
             raise HubError("bad_config", str(e)) from None

@@ -46,6 +46,7 @@ export function mountLobby(root) {
       "div",
       { class: "legendary-only" },
       field(t("lobby.selection"), select("selection", meta.selections, (s) => t(`selection.${s}`), v.selection)),
+      field(t("lobby.special_count"), number("special_count", v.special_count ?? 10, 0, 30)),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "reveal_specials", id: "f-reveal_specials", checked: v.reveal_specials }), " ", t("lobby.reveal_specials")),
       h(
         "details",
@@ -102,8 +103,32 @@ export function mountLobby(root) {
       gold.readOnly = forFun.checked;
     };
     forFun.addEventListener("change", syncFun);
+    // Every rule switch of the engine, preset by the ruleset: only changes are sent.
+    const switches = meta.rule_switches || [];
+    const presetRules = (r) => (meta.ruleset_rules || {})[r] || {};
+    const ruleset = select("ruleset", meta.rulesets, (r) => t(`ruleset.${r}`), v.ruleset);
+    const ruleGrid = h("div", { class: "grid rule-switches" });
+    const ruleControl = (sw, value) => {
+      const name = `rule:${sw.key}`;
+      if (sw.kind === "bool") return select(name, ["true", "false"], (x) => t(`rule.value.${x}`), String(value));
+      if (sw.kind === "int") return number(name, value, sw.min ?? 0, 1000);
+      return select(name, sw.choices, (x) => t(`rule.${sw.key}.${x}`), value);
+    };
+    const syncRules = (keep) => {
+      const base = presetRules(ruleset.value);
+      ruleGrid.replaceChildren(
+        ...switches.map((sw) => field(t(`rule.${sw.key}`), ruleControl(sw, keep && v[`rule:${sw.key}`] !== undefined ? v[`rule:${sw.key}`] : base[sw.key]))),
+      );
+    };
+    ruleset.addEventListener("change", () => syncRules(false));
+    const rules = h("details", { class: "rules", id: "rules-box" }, h("summary", {}, t("lobby.rules")), h("p", { class: "muted" }, t("lobby.rules_help")), ruleGrid);
     const preset = select("preset", meta.presets, (p) => t(`preset.${p}`), v.preset);
-    const syncPreset = () => { legendaryOnly.hidden = preset.value !== "legendary"; };
+    // Theme decks: the original edition's six dragons per original color.
+    const themeOnly = h("label", { class: "check theme-only" }, h("input", { type: "checkbox", name: "original_six_cards", id: "f-original_six_cards", checked: Boolean(v.original_six_cards) }), " ", t("lobby.original_six_cards"));
+    const syncPreset = () => {
+      legendaryOnly.hidden = preset.value !== "legendary";
+      themeOnly.hidden = preset.value === "legendary" || preset.value === "eg_full";
+    };
     preset.addEventListener("change", syncPreset);
     const form = h(
       "form",
@@ -112,7 +137,7 @@ export function mountLobby(root) {
       h(
         "div",
         { class: "grid" },
-        field(t("lobby.ruleset"), select("ruleset", meta.rulesets, (r) => t(`ruleset.${r}`), v.ruleset)),
+        field(t("lobby.ruleset"), ruleset),
         field(t("lobby.deck"), preset),
         field(t("lobby.players"), select("players", meta.players, String, v.players)),
         field(t("lobby.gold_per_player"), gold),
@@ -123,6 +148,8 @@ export function mountLobby(root) {
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "unlisted", id: "f-unlisted", checked: Boolean(v.unlisted) }), " ", t("table.unlisted")),
       legendaryOnly,
+      themeOnly,
+      rules,
       abilities,
       h(
         "details",
@@ -134,6 +161,7 @@ export function mountLobby(root) {
       h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create")),
     );
     syncPreset();
+    syncRules(v.ruleset === ruleset.value);
     syncAbilities();
     syncFun();
     form.addEventListener("submit", async (e) => {
@@ -149,9 +177,18 @@ export function mountLobby(root) {
         deck: { preset: f.preset },
         ending: Object.fromEntries(ENDINGS.map((k) => [k, int(f[`ending_${k}`])])),
       };
+      const base = presetRules(f.ruleset);
+      for (const sw of switches) {
+        const raw = f[`rule:${sw.key}`];
+        if (raw === undefined) continue;
+        const value = sw.kind === "bool" ? raw === "true" : sw.kind === "int" ? Number.parseInt(raw, 10) || 0 : raw;
+        if (value !== base[sw.key]) config.rules[sw.key] = value;
+      }
       if (f.play_for_fun) {
+        // "8 gold per player" whatever the ruleset: not the original rules' 50 either.
         config.gold_per_player = meta.play_for_fun_gold || 8;
         config.starting_gold_fixed = 0;
+        config.rules.starting_hoard = 0;
       }
       if (f.ab_system) {
         config.abilities = { system: f.ab_system, assign: f.ab_assign, per_character: int(f.ab_per_character) };
@@ -159,8 +196,11 @@ export function mountLobby(root) {
       }
       if (f.preset === "legendary") {
         config.deck.selection = f.selection;
+        config.deck.special_count = int(f.special_count);
         config.deck.reveal_specials = f.reveal_specials;
         config.deck.forced_includes = Object.keys(f).filter((k) => k.startsWith("forced:") && f[k]).map((k) => k.slice(7));
+      } else if (f.preset !== "eg_full" && f.original_six_cards) {
+        config.deck.original_colors_six_cards = true;
       }
       error.hidden = true;
       try {

@@ -362,7 +362,7 @@ def test_public_observers_show_no_hidden_card() -> None:
 
 def test_a_seed_parameter_is_accepted_and_changes_the_games() -> None:
     env = rl_environment.Environment(SHORT_NAME, players=2, seed=0)
-    assert len(env.reset().observations["info_state"][0]) == 5547
+    assert len(env.reset().observations["info_state"][0]) == 5560
 
     def dealt(**params: object) -> dict[str, object]:
         s = load(players=2, **params).new_initial_state()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dragonante.engine import rng
-from dragonante.engine.decisions import Decision
+from dragonante.engine.decisions import PRINCESS_NEXT, TURTLE_NEXT, Decision
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import ANTE_EFFECT, IS_EVIL, IS_GOOD, STRENGTH
 
@@ -162,7 +162,7 @@ def pay(s: GameState, payer: int, amount: int, to: int) -> None:
     if to == STAKES:
         s.stakes += paid
     elif paid:
-        credit(s, to, paid)
+        gain_gold(s, to, paid)
     short = amount - paid
     if short:
         if s.config.rules.debt_model == "hole":
@@ -173,34 +173,48 @@ def pay(s: GameState, payer: int, amount: int, to: int) -> None:
         ev(s, "pay", payer=payer, to=to, amount=amount, paid=paid, short=short)
 
 
-def credit(s: GameState, seat: int, amount: int) -> None:
-    """Gold arrives in ``seat``'s hoard (original rules: it repays debts at once)."""
+def gain_gold(s: GameState, seat: int, amount: int) -> None:
+    """Gold arrives in ``seat``'s hoard.  Every inflow to a hoard comes through here.
+
+    One place, so that no source of gold can forget the original rules'
+    immediate debts ("Debts were settled during the course of the gambit",
+    EG Previous Rule): with ``debt_model = immediate`` a debtor repays at
+    once from whatever it receives (winning the stakes, a steal, a payment,
+    a repayment, the Priest's share, an Adventurer stack, the hole).
+    """
+    if amount <= 0:
+        return
     s.hoards[seat] += amount
     if s.debts and s.config.rules.debt_model == "immediate":
         repay_debts(s, seat)
 
 
 def repay_debts(s: GameState, seat: int) -> None:
-    """Original rules: ``seat`` repays its debts, oldest first, with what it has."""
-    i = 0
+    """Original rules: ``seat`` repays its debts, oldest first, with what it has.
+
+    The creditor receives the repayment through :func:`gain_gold`, so a
+    creditor that is itself in debt passes it on at once.  The list is
+    updated before the creditor is paid (a nested repayment sees it whole),
+    and every payment shrinks the total owed, so the chain ends.
+    """
     debts = s.debts
-    while i < len(debts) and s.hoards[seat] > 0:
-        debtor, creditor, owed = debts[i]
-        if debtor != seat:
-            i += 1
-            continue
-        paid = min(owed, s.hoards[seat])
-        s.hoards[seat] -= paid
-        if creditor == STAKES:
-            s.stakes += paid
-        else:
-            s.hoards[creditor] += paid
-        ev(s, "debt_paid", seat=seat, to=creditor, owed=owed, paid=paid)
+    hoards = s.hoards
+    while hoards[seat] > 0:
+        i = next((j for j, debt in enumerate(debts) if debt[0] == seat), -1)
+        if i < 0:
+            return
+        creditor, owed = debts[i][1], debts[i][2]
+        paid = owed if hoards[seat] >= owed else hoards[seat]
+        hoards[seat] -= paid
         if paid == owed:
             del debts[i]
         else:
-            debts[i] = (debtor, creditor, owed - paid)
-            i += 1
+            debts[i] = (seat, creditor, owed - paid)
+        ev(s, "debt_paid", seat=seat, to=creditor, owed=owed, paid=paid)
+        if creditor == STAKES:
+            s.stakes += paid
+        else:
+            gain_gold(s, creditor, paid)
 
 
 def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
@@ -214,7 +228,7 @@ def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
         amount = ab.steal_amount(s, seat, amount, by_power)
     take = amount if s.stakes >= amount else s.stakes
     s.stakes -= take
-    credit(s, seat, take)
+    gain_gold(s, seat, take)
     if s.log is not None:
         ev(s, "steal", seat=seat, amount=amount, taken=take)
     if s.stakes == 0:
@@ -223,24 +237,97 @@ def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
         ab.stolen(s, seat, take, by_power)
 
 
+# --- the stakes run out -------------------------------------------------------
+
+
+def rewards_skipped(s: GameState) -> bool:
+    """The stakes are empty and the table skips what was still pending (A26).
+
+    "If the stakes run out, the gambit ends": with
+    ``empty_stakes_pending_rewards = skip`` (the default) every power,
+    chained trigger and special-flight reward not yet resolved never
+    resolves; with ``resolve`` they all finish before the gambit is scored.
+    """
+    return s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip"
+
+
+def end_gambit_if_stakes_empty(s: GameState) -> bool:
+    """The stakes are empty, so the gambit ends now: go straight to scoring.
+
+    Called where a turn (or a purchase outside a turn) is complete; True if
+    the gambit ended (everything still queued for this gambit is dropped).
+    """
+    if not s.stakes_emptied:
+        return False
+    ev(s, "stakes_empty")
+    s.queue.clear()
+    s.queue.append(("decide_winner", 1))
+    return True
+
+
+# --- "trigger all of these": the Princess and the Dragon Turtle ---------------
+
+
+def trigger_each(s: GameState, seat: int, cards: tuple[int, ...], text: int, kind: str) -> None:
+    """The powers of ``cards`` in ``seat``'s flight trigger one at a time, in the
+    order the player chooses (question ``kind``: the Princess's good dragons, the
+    Dragon Turtle's other mortals).
+
+    Each card still in the flight when its turn comes triggers; a card that
+    left the flight meanwhile does not, and a card that replaced one is not
+    added (L Princess).  When the stakes run out the rest of the chain never
+    resolves (:func:`rewards_skipped`).
+    """
+    if cards:
+        push(s, ("trigger_each", seat, cards, text, kind))
+
+
+@step("trigger_each")
+def _trigger_each(s: GameState, st: Step) -> None:
+    _, seat, left, text, kind = st
+    if rewards_skipped(s):
+        return
+    flight = s.flights[seat]
+    left = tuple(c for c in left if c in flight)
+    if left:
+        ask(s, seat, kind, left, text, left)
+
+
+def _trigger_next(s: GameState, d: Decision, card: int) -> None:
+    rest = tuple(c for c in d.ctx if c != card)
+    push(s, ("trigger", d.seat, card, card), ("trigger_each", d.seat, rest, d.source, d.kind))
+
+
+RESOLVERS[PRINCESS_NEXT] = _trigger_next
+RESOLVERS[TURTLE_NEXT] = _trigger_next
+
+
 # --- cards ------------------------------------------------------------------
 
 
-def top_card(s: GameState) -> int:
+def top_card(s: GameState, reshuffle: bool = True) -> int:
     """Pop the top card of the deck (-1: no card anywhere).
 
     "Whenever the deck runs out of cards, shuffle the discard pile to form a
     new deck": the reshuffle happens the moment the last card leaves the
     deck (or, if the discard pile was empty then, as soon as a card is
-    needed and there is one).
+    needed and there is one).  ``reshuffle=False`` leaves an emptied deck
+    empty for a caller that discards the card it took first (buying cards:
+    the revealed card is in the discard pile that forms the new deck).
     """
     deck = s.deck
     if not deck and not _reshuffle(s):
         return -1
     card = deck.pop()
-    if not deck:
+    if not deck and reshuffle:
         _reshuffle(s)
     return card
+
+
+def reshuffle_if_empty(s: GameState) -> None:
+    """The deck ran out: the discard pile becomes the new deck (if there is one)."""
+    if not s.deck:
+        _reshuffle(s)
 
 
 def _reshuffle(s: GameState) -> bool:
@@ -296,9 +383,10 @@ def buy(s: GameState, seat: int) -> None:
     if s.abilities is not None:
         s.abilities.buy(s, seat)
         return
-    c = top_card(s)
+    c = top_card(s, reshuffle=False)
     if c >= 0:
         s.discard.append(c)
+        reshuffle_if_empty(s)  # the revealed card is shuffled into the new deck
     pay_for_cards(s, seat, c)
     fill_hand(s, seat, s.config.rules.buy_fill_to)
 
@@ -418,13 +506,18 @@ def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
     put_cards_into_ante(s, [card], seat, active)
 
 
-def put_cards_into_ante(s: GameState, cards: list[int], seat: int, active: int = -1) -> None:
+def put_cards_into_ante(
+    s: GameState, cards: list[int], seat: int, active: int = -1, effects: bool = True
+) -> None:
     """Several cards put into the ante at once (the Sorcerer's two): all are in
-    the ante before a Dragon Turtle among them resolves."""
+    the ante before a Dragon Turtle among them resolves (not if ``effects`` is
+    False: the gambit is already over)."""
     s.ante.extend(cards)
     for card in cards:
         forget_card(s, card)
     ev(s, "to_ante", seat=seat, cards=list(cards))
+    if not effects:
+        return
     for card in cards:
         if ANTE_EFFECT[card] == "dragon_turtle":
             dragon_turtle_ante(s, seat if active < 0 else active)

@@ -58,7 +58,7 @@ class Position:
     merchant_prince: int = -1
     druid: bool = False
     priest: bool = False
-    monarch: Sequence[int] = ()
+    monarch: Sequence[int] = ()  # seats whose Gold Monarch triggered (twice: listed twice)
     warlord: Sequence[int] = ()
     dracolich: Sequence[int] = ()  # seats whose Dracolich power triggered
     wild: Sequence[int] = ()  # card numbers of triggered Wyrmpriests
@@ -184,6 +184,7 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
     s.druid = pos.druid
     s.priest = pos.priest
     s.monarch = sum(1 << p for p in pos.monarch)
+    s.monarch_gifts = [sum(1 for q in pos.monarch if q == p) for p in range(n)]
     s.warlord = sum(1 << p for p in pos.warlord)
     s.dracolich = [1 if p in pos.dracolich else 0 for p in range(n)]
     s.wild = sum(1 << c for c in pos.wild)

@@ -33,6 +33,7 @@ from dragonante.engine.core import (
     resolver,
     steal,
     step,
+    trigger_each,
 )
 from dragonante.engine.decisions import Decision
 from dragonante.engine.powers import CHOSEN_STEP, choose_among, strongest_opponents
@@ -280,25 +281,7 @@ def _hatchling_copy(s: GameState, d: Decision, card: int) -> None:
 def dragon_turtle(s: GameState, seat: int, text: int, this: int) -> None:
     """The power of each other mortal in your flight triggers, in the order you choose."""
     mortals = tuple(c for c in s.flights[seat] if IS_MORTAL[c] and c != this and POWER[c])
-    if mortals:
-        push(s, ("turtle_next", seat, mortals, text))
-
-
-@step("turtle_next")
-def _turtle_next(s: GameState, st: Step) -> None:
-    _, seat, left, text = st
-    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
-        return  # A26, as for the Princess
-    left = tuple(c for c in left if c in s.flights[seat])
-    if not left:
-        return
-    ask(s, seat, D.TURTLE_NEXT, left, text, left)
-
-
-@resolver(D.TURTLE_NEXT)
-def _resolve_turtle(s: GameState, d: Decision, card: int) -> None:
-    rest = tuple(c for c in d.ctx if c != card)
-    push(s, ("trigger", d.seat, card, card), ("turtle_next", d.seat, rest, d.source))
+    trigger_each(s, seat, mortals, text, D.TURTLE_NEXT)
 
 
 # --- Emperor and the EG Wyrmpriest: effects for the rest of the gambit ----------------

@@ -159,18 +159,18 @@ def pay(s: GameState, payer: int, amount: int, to: int) -> None:
     hoards = s.hoards
     paid = amount if hoards[payer] >= amount else hoards[payer]
     hoards[payer] -= paid
-    if to == STAKES:
-        s.stakes += paid
-    elif paid:
-        gain_gold(s, to, paid)
     short = amount - paid
-    if short:
+    if short:  # recorded before the gold arrives: a repayment it sets off sees it
         if s.config.rules.debt_model == "hole":
             s.hole_owed[payer] += short
         else:
             s.debts.append((payer, to, short))
     if s.log is not None:
         ev(s, "pay", payer=payer, to=to, amount=amount, paid=paid, short=short)
+    if to == STAKES:
+        s.stakes += paid
+    elif paid:
+        gain_gold(s, to, paid)
 
 
 def gain_gold(s: GameState, seat: int, amount: int) -> None:
@@ -228,9 +228,9 @@ def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
         amount = ab.steal_amount(s, seat, amount, by_power)
     take = amount if s.stakes >= amount else s.stakes
     s.stakes -= take
-    gain_gold(s, seat, take)
     if s.log is not None:
         ev(s, "steal", seat=seat, amount=amount, taken=take)
+    gain_gold(s, seat, take)
     if s.stakes == 0:
         s.stakes_emptied = True
     if ab is not None and take:
@@ -386,8 +386,8 @@ def buy(s: GameState, seat: int) -> None:
     c = top_card(s, reshuffle=False)
     if c >= 0:
         s.discard.append(c)
-        reshuffle_if_empty(s)  # the revealed card is shuffled into the new deck
     pay_for_cards(s, seat, c)
+    reshuffle_if_empty(s)  # the revealed card is shuffled into the new deck
     fill_hand(s, seat, s.config.rules.buy_fill_to)
 
 

@@ -726,11 +726,12 @@ def _winner_share(s: GameState, winner: int, amount: int) -> None:
         share = amount // 2
         partner = left_of(s, winner)
         ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
+        ev(s, "gambit_won", winner=winner, amount=amount)
         gain_gold(s, winner, amount - share)
         gain_gold(s, partner, share)
     else:
+        ev(s, "gambit_won", winner=winner, amount=amount)
         gain_gold(s, winner, amount)
-    ev(s, "gambit_won", winner=winner, amount=amount)
     # Gold Monarch: "if you win this gambit, gift each opponent with 3 gold",
     # once per time its power triggered (the Princess can trigger it twice).
     for _ in range(s.monarch_gifts[winner]):

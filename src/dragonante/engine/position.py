@@ -68,6 +68,8 @@ class Position:
     #: Emperor's Gambit debts in the order incurred: (debtor, creditor seat
     #: or -1 for the stakes, amount).
     debts: list[tuple[int, int, int]] = field(default_factory=list)
+    #: Seats eliminated (``players_remaining``): no cards, no turn, not chosen.
+    eliminated: Sequence[int] = ()
     #: D&D abilities (a config with ``abilities.system``): each seat's ability
     #: numbers; None takes the config's fixed lists.
     abilities: list[list[int]] | None = None
@@ -193,6 +195,12 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         s.collected_colors = list(pos.collected_colors)
     if pos.collected_strengths is not None:
         s.collected_strengths = list(pos.collected_strengths)
+    for p in pos.eliminated:
+        if not 0 <= p < n:
+            raise PositionError(f"eliminated seat {p} is not at the table")
+        if s.hands[p] or s.flights[p]:
+            raise PositionError(f"eliminated seat {p} holds cards")
+        s.out |= 1 << p
     s.dirty = (1 << n) - 1
     if config.abilities.enabled:
         _place_abilities(s, pos)

@@ -32,6 +32,19 @@ RESOLVERS: dict[str, Resolver] = {}
 #: means (they differ only when the Prophet resolves another dragon's text).
 POWERS: dict[str, Power] = {}
 
+#: Emperor's Gambit ante effects by hook, then by effect name (cards.json
+#: ``ante_effect``).  "An ante effect is not a power": it acts while its card
+#: is in the ante, at the moment its hook names, so each effect registers
+#: the hooks it needs (:func:`ante_effect`) and the flow asks the ante
+#: (:func:`ante_hooks`) instead of naming cards.
+ANTE_REVEALED = "revealed"  # (s, first): revealed as an ante card or put into the ante
+ANTE_FIRST_TURN = "first_turn"  # (s, seat): before the first turn of each round
+ANTE_TRIGGERS = "triggers"  # (s, seat, card) -> bool: makes a played card trigger
+ANTE_WEAKEST_WINS = "weakest_wins"  # (s) -> bool: the weakest flight wins the gambit
+ANTE_AWARD = "award"  # (s, winner) -> bool: shares out the stakes itself
+ANTE_HOOKS = (ANTE_REVEALED, ANTE_FIRST_TURN, ANTE_TRIGGERS, ANTE_WEAKEST_WINS, ANTE_AWARD)
+ANTE_EFFECTS: dict[str, dict[str, Callable[..., Any]]] = {hook: {} for hook in ANTE_HOOKS}
+
 STAKES = -1  # payment recipient: the stakes
 #: Extra ``GameState.dirty`` bit: a power changed a flight other than by
 #: appending the played card, so the end-of-turn fast path must not be used.
@@ -61,6 +74,28 @@ def power(*names: str) -> Callable[[Power], Power]:
         return fn
 
     return register
+
+
+def ante_effect(name: str, hook: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register an ante effect's handler for one hook (like :func:`power`)."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        ANTE_EFFECTS[hook][name] = fn
+        return fn
+
+    return register
+
+
+def ante_hooks(s: GameState, hook: str) -> list[Callable[..., Any]]:
+    """The ``hook`` handlers of the ante effects in the ante right now, in ante order.
+
+    Ante effects work only while their card is in the ante (EG "Ante
+    Effects"), so this looks at the ante each time instead of remembering.
+    """
+    if not s.has_ante_fx:
+        return []
+    table = ANTE_EFFECTS[hook]
+    return [fn for c in s.ante if (fn := table.get(ANTE_EFFECT[c])) is not None]
 
 
 def ev(s: GameState, kind: str, vis: tuple[int, ...] | None = None, **data: Any) -> None:
@@ -510,25 +545,17 @@ def put_cards_into_ante(
     s: GameState, cards: list[int], seat: int, active: int = -1, effects: bool = True
 ) -> None:
     """Several cards put into the ante at once (the Sorcerer's two): all are in
-    the ante before a Dragon Turtle among them resolves (not if ``effects`` is
-    False: the gambit is already over)."""
+    the ante before an ante effect among them that acts "when this card is put
+    into the ante" (the Dragon Turtle) resolves; not if ``effects`` is False
+    (the gambit is already over)."""
     s.ante.extend(cards)
     for card in cards:
         forget_card(s, card)
     ev(s, "to_ante", seat=seat, cards=list(cards))
     if not effects:
         return
+    revealed = ANTE_EFFECTS[ANTE_REVEALED]
     for card in cards:
-        if ANTE_EFFECT[card] == "dragon_turtle":
-            dragon_turtle_ante(s, seat if active < 0 else active)
-
-
-def dragon_turtle_ante(s: GameState, first: int) -> None:
-    """Dragon Turtle ante effect: each player pays the stakes the strength of the
-    weakest ante card (the Turtle included), clockwise from ``first`` (A36, A48)."""
-    if not s.ante:
-        return
-    amount = min(STRENGTH[c] for c in s.ante)
-    ev(s, "ante_effect", effect="dragon_turtle", amount=amount)
-    for p in clockwise(s, first):
-        pay(s, p, amount, STAKES)
+        fn = revealed.get(ANTE_EFFECT[card])
+        if fn is not None:
+            fn(s, seat if active < 0 else active)

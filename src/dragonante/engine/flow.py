@@ -13,13 +13,17 @@ from typing import Any
 from dragonante.engine import hooks, rng
 from dragonante.engine.config import TRADITIONAL_SPECIALS
 from dragonante.engine.core import (
+    ANTE_AWARD,
+    ANTE_FIRST_TURN,
+    ANTE_REVEALED,
+    ANTE_TRIGGERS,
+    ANTE_WEAKEST_WINS,
     POWERS,
     STAKES,
-    ante_has,
+    ante_hooks,
     ask,
     buy,
     clockwise,
-    dragon_turtle_ante,
     draw,
     end_gambit_if_stakes_empty,
     ev,
@@ -35,12 +39,11 @@ from dragonante.engine.core import (
     right_of,
     step,
 )
-from dragonante.engine.decisions import ADVENTURER_STACK, ANTE, PICK_SPECIAL, PLAY, Decision
+from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
 from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.flights import completed_now, detect_flight_rewards, queue_flight_rewards
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
-    ANTE_EFFECT,
     BLOCKED_BY,
     COLOR_MASK,
     HAS_ANTE_EFFECT,
@@ -59,8 +62,6 @@ Step = tuple[Any, ...]
 _MAX_ANTE_REDOS = 50
 #: Gold the Gold Monarch's player gives each opponent per trigger (its card text).
 MONARCH_GIFT = 3
-#: Gold the Spy ante effect makes the first player of a round pay each opponent.
-SPY_PAYMENT = 2
 
 # --- setup ------------------------------------------------------------------
 
@@ -294,12 +295,10 @@ def _ante_settle(s: GameState, st: Step) -> None:
     ev(s, "ante_paid", leader=lead, amount=amount)
     for p in clockwise(s, lead):
         pay(s, p, amount, STAKES)
-    if s.has_ante_fx:
-        # "When revealed" ante effects resolve after the normal ante, clockwise
-        # from the first leader; ante cards of a redo never apply (A48).
-        for c in anted:
-            if ANTE_EFFECT[c] == "dragon_turtle":
-                dragon_turtle_ante(s, lead)
+    # "When revealed" ante effects resolve after the normal ante, clockwise
+    # from the first leader; ante cards of a redo never apply (A48).
+    for fn in ante_hooks(s, ANTE_REVEALED):
+        fn(s, lead)
     s.phase = PLAY_PHASE
     s.queue.append(("round_start",))
     if s.abilities is not None:
@@ -334,12 +333,9 @@ def _turn(s: GameState, st: Step) -> None:
         s.queue.append(("turn", k + 1))
         return
     hand = s.hands[seat]
-    if k == 0 and s.has_ante_fx and ante_has(s, "spy"):
-        # Spy ante effect: whoever takes the first turn of a round pays each
-        # opponent 2 gold before playing.
-        ev(s, "ante_effect", effect="spy", seat=seat, payment=SPY_PAYMENT)
-        for o in opponents_from_left(s, seat):
-            pay(s, seat, SPY_PAYMENT, o)
+    if k == 0 and s.has_ante_fx:  # before the first turn of a round (the Spy)
+        for fn in ante_hooks(s, ANTE_FIRST_TURN):
+            fn(s, seat)
     if len(hand) == 1:  # buying cards, first situation
         s.queue.append(("turn_play", k, 0))
         buy(s, seat)
@@ -402,7 +398,7 @@ def triggers(s: GameState, seat: int, card: int) -> bool:
             return True
     elif all(c < 0 for c in played):
         return True
-    return s.has_ante_fx and STRENGTH[card] >= 10 and ante_has(s, "exarch")
+    return s.has_ante_fx and any(fn(s, seat, card) for fn in ante_hooks(s, ANTE_TRIGGERS))
 
 
 def would_trigger(s: GameState, seat: int, card: int) -> bool:
@@ -610,7 +606,7 @@ def may_win(s: GameState, seat: int) -> bool:
 
 def weakest_wins(s: GameState) -> bool:
     """The Druid's power or the Hatchling's ante effect: the weakest flight wins (A29)."""
-    return s.druid or ante_has(s, "hatchling")
+    return s.druid or any(fn(s) for fn in ante_hooks(s, ANTE_WEAKEST_WINS))
 
 
 def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
@@ -664,64 +660,17 @@ def _award(s: GameState, st: Step) -> None:
         return
     if s.abilities is not None:  # its steps run after the stakes are shared out
         s.abilities.gambit_won(s, winner)
+    for fn in ante_hooks(s, ANTE_AWARD):  # an ante effect may share the stakes out (Adventurer)
+        if fn(s, winner):
+            return
     amount = s.stakes
-    sharers: list[int] = []
-    if ante_has(s, "adventurer"):
-        # Adventurer ante effect: split evenly with the opponents who scored a
-        # special flight this gambit (even if no longer intact, A49).
-        sharers = [
-            o
-            for o in opponents_from_left(s, winner)
-            if s.collected_colors[o] or s.collected_strengths[o]
-        ]
-    if not sharers:
-        s.stakes = 0
-        _winner_share(s, winner, amount)
-        return
-    # The stacks leave the stakes one by one, so the gold is always somewhere.
-    k = len(sharers) + 1
-    small, big = divmod(amount, k)
-    ev(s, "adventurer_split", winner=winner, seats=sharers, amount=amount)
-    s.queue.append(("adventurer_stacks", winner, small, big, 0))
+    s.stakes = 0
+    winner_share(s, winner, amount)
 
 
-@step("adventurer_stacks")
-def _adventurer_stacks(s: GameState, st: Step) -> None:
-    """Hand out the Adventurer's stacks: the winner chooses who gets the bigger ones."""
-    _, winner, small, big_left, given = st
-    seats = [winner] + [
-        o
-        for o in opponents_from_left(s, winner)
-        if s.collected_colors[o] or s.collected_strengths[o]
-    ]
-    if big_left:
-        options = tuple(p for p in seats if not (given >> p) & 1)
-        ask(s, winner, ADVENTURER_STACK, options, -1, (small, big_left, given))
-        return
-    for p in seats:
-        if not (given >> p) & 1 and p != winner:
-            s.stakes -= small
-            ev(s, "stack", seat=p, amount=small)
-            gain_gold(s, p, small)
-    if not (given >> winner) & 1:
-        s.stakes -= small
-        _winner_share(s, winner, small)
-
-
-@resolver(ADVENTURER_STACK)
-def _resolve_stack(s: GameState, d: Decision, seat: int) -> None:
-    small, big_left, given = d.ctx
-    s.stakes -= small + 1
-    if seat == d.seat:
-        _winner_share(s, seat, small + 1)
-    else:
-        ev(s, "stack", seat=seat, amount=small + 1)
-        gain_gold(s, seat, small + 1)
-    s.queue.append(("adventurer_stacks", d.seat, small, big_left - 1, given | (1 << seat)))
-
-
-def _winner_share(s: GameState, winner: int, amount: int) -> None:
-    """The winner's gold from the stakes: the Priest splits it, the Monarch gives."""
+def winner_share(s: GameState, winner: int, amount: int) -> None:
+    """The winner's gold from the stakes: the Priest splits it, the Monarch gives
+    (also each Adventurer stack the winner keeps)."""
     if s.priest:
         share = amount // 2
         partner = left_of(s, winner)

@@ -25,6 +25,7 @@ from dragonante.engine.core import (
     ANTE_REVEALED,
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
+    RESHAPING,
     STAKES,
     STEPS,
     ante_hooks,
@@ -246,3 +247,19 @@ def test_completed_now_and_kept_flights() -> None:
     assert (s.collected_colors[0] >> copper) & 1
     s.dirty = 1
     assert detect_flight_rewards(s, 0, None, snap) == []  # collected once per gambit
+
+
+def test_only_powers_that_can_change_other_cards_of_the_flight_reshape() -> None:
+    # A flight the played card completed can only be broken up before it is
+    # collected by these (they replace, discard or swap another card of the
+    # flight, or trigger or copy a power that does); self-replacing cards
+    # (Copper, Sorcerer, Wyrmlings, Shadow) complete nothing anyway.
+    assert {
+        "copper_trickster",
+        "illusionist",
+        "prophet",
+        "princess",
+        "dragonslayer",
+        "hatchling",
+        "dragon_turtle",
+    } == RESHAPING

@@ -67,10 +67,21 @@ def resolver(kind: str) -> Callable[[Resolver], Resolver]:
     return register
 
 
-def power(*names: str) -> Callable[[Power], Power]:
+#: Power families that may change cards already in their player's flight other
+#: than the card itself (replace, discard, swap another card, or trigger or copy
+#: a power that does).  Only after playing one of these can a special flight the
+#: card completed be broken up before it is collected (L Special Flights).
+RESHAPING: set[str] = set()
+
+
+def power(*names: str, reshapes: bool = False) -> Callable[[Power], Power]:
+    """Register a power for these families; ``reshapes``: see :data:`RESHAPING`."""
+
     def register(fn: Power) -> Power:
         for name in names:
             POWERS[name] = fn
+            if reshapes:
+                RESHAPING.add(name)
         return fn
 
     return register

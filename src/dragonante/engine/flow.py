@@ -19,6 +19,7 @@ from dragonante.engine.core import (
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
     POWERS,
+    RESHAPING,
     STAKES,
     ante_hooks,
     ask,
@@ -297,8 +298,9 @@ def _ante_settle(s: GameState, st: Step) -> None:
         pay(s, p, amount, STAKES)
     # "When revealed" ante effects resolve after the normal ante, clockwise
     # from the first leader; ante cards of a redo never apply (A48).
-    for fn in ante_hooks(s, ANTE_REVEALED):
-        fn(s, lead)
+    if s.has_ante_fx:
+        for fn in ante_hooks(s, ANTE_REVEALED):
+            fn(s, lead)
     s.phase = PLAY_PHASE
     s.queue.append(("round_start",))
     if s.abilities is not None:
@@ -389,14 +391,14 @@ def triggers(s: GameState, seat: int, card: int) -> bool:
     The engine asks this before the card is recorded as played; the
     interfaces' hints and the bots ask it for the cards in hand.
     """
-    if (s.archmage >> seat) & 1:
-        return True
     played = s.round_card
     prev = played[right_of(s, seat)] if s.out else played[seat - 1]
     if prev >= 0:
         if STRENGTH[card] <= STRENGTH[prev]:
             return True
-    elif all(c < 0 for c in played):
+    elif max(played) < 0:  # nobody has played yet: the first card of the round
+        return True
+    if s.archmage and (s.archmage >> seat) & 1:
         return True
     return s.has_ante_fx and any(fn(s, seat, card) for fn in ante_hooks(s, ANTE_TRIGGERS))
 
@@ -429,12 +431,13 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         ab = None
     if fired:
         q = s.queue
-        done: tuple[int, ...] = ()
-        if POWER[card] and len(flight) >= 3 and (s.wild or not _no_new_flight(flight)):
+        if POWER[card] in RESHAPING and len(flight) >= 3 and not _no_new_flight(s, flight):
             # The card completed a special flight: if its power changes the
             # flight, the flight still counts (L Special Flights).
             done = completed_now(s, seat)
-        q.append(("end_turn", seat, k, card, *done) if done else ("end_turn", seat, k))
+            q.append(("end_turn", seat, k, card, *done) if done else ("end_turn", seat, k))
+        else:
+            q.append(("end_turn", seat, k))
         if ab is not None:  # runs after the power, before flights are collected
             ab.played(s, seat, card)
         q.append(("trigger", seat, card, card))
@@ -448,7 +451,7 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
 @step("trigger")
 def _trigger(s: GameState, st: Step) -> None:
     _, seat, text, this = st
-    if rewards_skipped(s):
+    if s.stakes_emptied and rewards_skipped(s):  # (the check first: the hot path)
         return
     pid = POWER[text]
     if not pid:
@@ -472,21 +475,19 @@ def _end_turn(s: GameState, st: Step) -> None:
     Copper Dragon, Sorcerer: it "doesn't complete a color flight or strength
     flight before it's discarded").
     """
-    seat, k = st[1], st[2]
-    dirty = s.dirty
-    flight = s.flights[seat]
+    seat = st[1]
+    k = st[2]
     kept: tuple[int, ...] = ()
-    if len(st) > 4 and not s.stakes_emptied:
-        card = st[3]
-        if any(card in f for f in s.flights):  # not discarded by its own power
-            kept = tuple(st[4:])
-    if (
-        not kept
-        and dirty == 1 << seat
-        and (len(flight) < 3 or (not s.wild and _no_new_flight(flight)))
-    ):
-        s.dirty = 0  # fast path: only the active flight gained a card, and no triple
-    elif not s.stakes_emptied:
+    if len(st) > 4:
+        if not s.stakes_emptied and any(st[3] in f for f in s.flights):
+            kept = tuple(st[4:])  # the card was not discarded by its own power
+    else:
+        flight = s.flights[seat]
+        if s.dirty == 1 << seat and (len(flight) < 3 or _no_new_flight(s, flight)):
+            s.dirty = 0  # fast path: only the active flight gained a card, and no triple
+            _after_rewards(s, ("after_rewards", seat, k))
+            return
+    if not s.stakes_emptied:
         rewards = detect_flight_rewards(s, seat, None, kept)
         if rewards:
             s.queue.append(("after_rewards", seat, k))
@@ -495,9 +496,12 @@ def _end_turn(s: GameState, st: Step) -> None:
     _after_rewards(s, ("after_rewards", seat, k))
 
 
-def _no_new_flight(flight: list[int]) -> bool:
-    """True if the last card of ``flight`` shares neither a color nor a strength
-    with two other cards (so appending it cannot have completed a flight)."""
+def _no_new_flight(s: GameState, flight: list[int]) -> bool:
+    """True if appending the last card of ``flight`` (three cards or more) cannot
+    have completed a flight: no wild card, and the last card shares neither a
+    color nor a strength with two other cards."""
+    if s.wild:
+        return False
     card = flight[-1]
     st = STRENGTH[card]
     cm = COLOR_MASK[card]
@@ -521,7 +525,7 @@ def _no_new_flight(flight: list[int]) -> bool:
 def _after_rewards(s: GameState, st: Step) -> None:
     """Buying cards, second situation, for every player (A41); then the next turn."""
     _, seat, k = st
-    if end_gambit_if_stakes_empty(s):
+    if s.stakes_emptied and end_gambit_if_stakes_empty(s):  # (the check first: hot path)
         return
     hands = s.hands
     if not all(hands):
@@ -606,7 +610,7 @@ def may_win(s: GameState, seat: int) -> bool:
 
 def weakest_wins(s: GameState) -> bool:
     """The Druid's power or the Hatchling's ante effect: the weakest flight wins (A29)."""
-    return s.druid or any(fn(s) for fn in ante_hooks(s, ANTE_WEAKEST_WINS))
+    return s.druid or (s.has_ante_fx and any(fn(s) for fn in ante_hooks(s, ANTE_WEAKEST_WINS)))
 
 
 def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
@@ -660,9 +664,10 @@ def _award(s: GameState, st: Step) -> None:
         return
     if s.abilities is not None:  # its steps run after the stakes are shared out
         s.abilities.gambit_won(s, winner)
-    for fn in ante_hooks(s, ANTE_AWARD):  # an ante effect may share the stakes out (Adventurer)
-        if fn(s, winner):
-            return
+    if s.has_ante_fx:  # an ante effect may share the stakes out (the Adventurer)
+        for fn in ante_hooks(s, ANTE_AWARD):
+            if fn(s, winner):
+                return
     amount = s.stakes
     s.stakes = 0
     winner_share(s, winner, amount)

@@ -192,7 +192,7 @@ def copper(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, ("trigger", seat, new, new))
 
 
-@power("copper_trickster")
+@power("copper_trickster", reshapes=True)
 def copper_trickster(s: GameState, seat: int, text: int, this: int) -> None:
     """Must replace a different card of your flight with the top card; triggering
     the new card is optional ("if you wish")."""
@@ -515,7 +515,7 @@ def _sorcerer_ante(s: GameState, st: Step) -> None:
     put_cards_into_ante(s, cards, seat, -1, not rewards_skipped(s))
 
 
-@power("illusionist")
+@power("illusionist", reshapes=True)
 def illusionist(s: GameState, seat: int, text: int, this: int) -> None:
     """You may swap this card with a mortal in an opponent's flight; yours triggers."""
     if this not in s.flights[seat]:
@@ -545,7 +545,7 @@ def _illusionist_swap(s: GameState, d: Decision, card: int) -> None:
     push(s, ("trigger", seat, card, card))
 
 
-@power("prophet")
+@power("prophet", reshapes=True)
 def prophet(s: GameState, seat: int, text: int, this: int) -> None:
     """You may reveal a dragon in your hand and resolve its power as the Prophet's."""
     cards = tuple(c for c in s.hands[seat] if IS_DRAGON[c] and POWER[c])
@@ -562,7 +562,7 @@ def _prophet_reveal(s: GameState, d: Decision, card: int) -> None:
     push(s, ("trigger", d.seat, card, d.ctx[0]))
 
 
-@power("princess")
+@power("princess", reshapes=True)
 def princess(s: GameState, seat: int, text: int, this: int) -> None:
     """Every good dragon in your flight triggers, one at a time, in your order."""
     trigger_each(s, seat, tuple(c for c in s.flights[seat] if IS_GOOD[c]), text, D.PRINCESS_NEXT)
@@ -611,7 +611,7 @@ def dracolich(s: GameState, seat: int, text: int, this: int) -> None:
     s.dracolich[seat] += 1
 
 
-@power("dragonslayer")
+@power("dragonslayer", reshapes=True)
 def dragonslayer(s: GameState, seat: int, text: int, this: int) -> None:
     """Discard a weaker dragon (strength < this card) from any flight; mandatory."""
     limit = STRENGTH[text]

@@ -263,7 +263,7 @@ def _adventurer_discard(s: GameState, d: Decision, card: int) -> None:
 # --- Hatchling: copy a weaker card's power ------------------------------------------
 
 
-@power("hatchling")
+@power("hatchling", reshapes=True)
 def hatchling(s: GameState, seat: int, text: int, this: int) -> None:
     """Copy the power of a strictly weaker card in any flight (A50); mandatory if one
     exists.  Ante effects and dragon-god abilities are not powers and are not copied."""
@@ -288,7 +288,7 @@ def _hatchling_copy(s: GameState, d: Decision, card: int) -> None:
 # --- Dragon Turtle: each other mortal in your flight triggers -------------------------
 
 
-@power("dragon_turtle")
+@power("dragon_turtle", reshapes=True)
 def dragon_turtle(s: GameState, seat: int, text: int, this: int) -> None:
     """The power of each other mortal in your flight triggers, in the order you choose."""
     mortals = tuple(c for c in s.flights[seat] if IS_MORTAL[c] and c != this and POWER[c])

@@ -531,17 +531,6 @@ def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
 # --- the ante and ante effects (Emperor's Gambit) ---------------------------
 
 
-def ante_has(s: GameState, effect: str) -> bool:
-    """Is a card with this ante effect in the ante right now?
-
-    Ante effects work only while their card is in the ante (EG "Ante
-    Effects"), so this looks at the ante each time instead of remembering.
-    """
-    if not s.has_ante_fx:
-        return False
-    return any(ANTE_EFFECT[c] == effect for c in s.ante)
-
-
 def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
     """``seat`` puts ``card`` into the ante mid-gambit (Exarch, Purple, Sorcerer).
 

@@ -35,7 +35,7 @@ from dragonante.engine.core import (
     rewards_skipped,
     trigger_each,
 )
-from dragonante.engine.decisions import PRINCESS_NEXT, TURTLE_NEXT
+from dragonante.engine.decisions import CHOOSE_OPPONENT, PRINCESS_NEXT, TURTLE_NEXT, Decision
 from dragonante.engine.flights import completed_now, detect_flight_rewards
 from dragonante.engine.flow import triggers, weakest_wins, would_trigger
 from dragonante.engine.invariants import violations
@@ -263,3 +263,33 @@ def test_only_powers_that_can_change_other_cards_of_the_flight_reshape() -> None
         "hatchling",
         "dragon_turtle",
     } == RESHAPING
+
+
+# --- the new invariants ---------------------------------------------------------------------
+
+
+def test_invariant_a_debtor_holding_gold_under_immediate_debts() -> None:
+    s = table(rules=Rules(debt_model="immediate"), hoards=[0, 10, 10, 10])
+    pay(s, 0, 4, 2)
+    assert not violations(s)
+    s.hoards[0] += 1  # gold that bypassed gain_gold
+    s.stakes -= 1
+    assert violations(s) == ["seat 0 holds 1 gold but owes a debt"]
+    s.config = GameConfig(players=4, rules=Rules(debt_model="creditors"))
+    assert not violations(s)  # EG debts wait for Step 4
+
+
+def test_invariant_an_eliminated_seat_takes_no_part() -> None:
+    s = table(hands=[ids("L-std-red-8"), [], ids("L-std-black-5"), ids("L-std-red-12")])
+    s.out = 1 << 1
+    assert not violations(s)
+    s.round_card[1] = card_number("L-std-red-8")
+    assert "eliminated seat 1 played a card" in violations(s)
+    s.round_card[1] = -1
+    s.ante_choice[1] = card_number("L-std-red-8")
+    assert "eliminated seat 1 anted" in violations(s)
+    s.ante_choice[1] = -1
+    s.pending = Decision(99, 0, CHOOSE_OPPONENT, (1, 3), -1, ())
+    assert violations(s) == ["eliminated seats [1] offered as a choice (choose_opponent)"]
+    s.pending = Decision(99, 1, "play", (), -1, ())
+    assert violations(s) == ["eliminated seat 1 is asked play"]

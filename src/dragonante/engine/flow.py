@@ -335,7 +335,9 @@ def _turn(s: GameState, st: Step) -> None:
         s.queue.append(("turn", k + 1))
         return
     hand = s.hands[seat]
-    if k == 0 and s.has_ante_fx:  # before the first turn of a round (the Spy)
+    if s.has_ante_fx and hand and max(s.round_card) < 0:
+        # Before the first turn of a round (the Spy): the first turn actually
+        # taken, as for triggering (a leader with no card to play takes none).
         for fn in ante_hooks(s, ANTE_FIRST_TURN):
             fn(s, seat)
     if len(hand) == 1:  # buying cards, first situation

@@ -289,7 +289,7 @@ def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
 def rewards_skipped(s: GameState) -> bool:
     """The stakes are empty and the table skips what was still pending (A26).
 
-    "If the stakes run out, the gambit ends": with
+    "end the gambit because the stakes are empty" (L Black Dragon): with
     ``empty_stakes_pending_rewards = skip`` (the default) every power,
     chained trigger and special-flight reward not yet resolved never
     resolves; with ``resolve`` they all finish before the gambit is scored.

@@ -787,7 +787,7 @@ def settle_debts(s: GameState, winner: int) -> None:
     ``stake_debt_recipient``).
     """
     to_winner = s.config.rules.stake_debt_recipient == "winner" and winner >= 0
-    for debtor, creditor, owed in s.debts:
+    for debtor, creditor, owed in list(s.debts):  # (gain_gold may repay others)
         if creditor == STAKES and debtor == winner:
             ev(s, "debt_waived", seat=debtor, owed=owed)
             continue

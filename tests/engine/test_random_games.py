@@ -13,6 +13,7 @@ import os
 import pytest
 
 from dragonante.engine import GameConfig
+from dragonante.engine.config import DeckOptions, Ending, Rules
 from dragonante.sim.selfplay import play_random
 
 SOAK = os.environ.get("DRAGONANTE_SOAK") == "1"
@@ -27,3 +28,29 @@ def test_random_games_keep_invariants(players: int) -> None:
         assert result.completed, f"seed {seed} did not finish"
         assert not result.violations, f"seed {seed}: {result.violations[:3]}"
         assert result.winners
+
+
+EDGE_GAMES = 2000 if SOAK else 150
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "deck"),
+    [("original", "legendary"), ("emperors_gambit", "eg_full"), ("legendary", "legendary")],
+)
+def test_eliminations_and_debts_keep_invariants(ruleset: str, deck: str) -> None:
+    """Short hoards and players_remaining: eliminated seats never ante, play or get
+    chosen, and under immediate debts (original rules) no debtor holds gold."""
+    config = GameConfig(
+        players=5,
+        gold_per_player=6,
+        rules=Rules.preset(ruleset),
+        deck=DeckOptions(preset=deck),
+        ending=Ending(players_remaining=2),
+    )
+    eliminated = 0
+    for seed in range(EDGE_GAMES):
+        s, result = play_random(config, seed, check=True)
+        assert result.completed, f"seed {seed} did not finish"
+        assert not result.violations, f"seed {seed}: {result.violations[:3]}"
+        eliminated += s.out.bit_count()
+    assert eliminated > EDGE_GAMES  # the games did exercise eliminations

@@ -126,7 +126,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     "warlord_round": [{}],
     "gambit_won": [{"winner": 1, "amount": 30}],
     "priest_split": [{"winner": 1, "partner": 2, "amount": 30, "share": 15}],
-    "monarch_gift": [{"seat": 1}],
+    "monarch_gift": [{"seat": 1, "gift": 3}],
     "no_winner": [{"stakes": 9}],
     "hole_paid": [{"seat": 1, "owed": 5, "paid": 3}],
     "hole_won": [{"seats": [1], "amount": 4}, {"seats": [0, 1], "amount": 5}],
@@ -136,7 +136,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
     "ante_effect": [
         {"effect": "dragon_turtle", "amount": 2},
-        {"effect": "spy", "seat": 1},
+        {"effect": "spy", "seat": 1, "payment": 2},
     ],
     "copy": [{"seat": 1, "card": RED12}],
     "adventurer_split": [{"winner": 1, "seats": [0, 2], "amount": 20}],

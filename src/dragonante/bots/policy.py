@@ -98,8 +98,7 @@ def play_plan(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
     ordered = sorted(opts, key=lambda c: (STRENGTH[c], c))
     k = min(plays, len(ordered))
     chosen = ordered[len(ordered) - k :] if strong > weak else ordered[:k]
-    pos = (seat - s.leader) % s.n
-    firing = [c for c in chosen if POWER[c] and triggers(s, seat, c, pos)]
+    firing = [c for c in chosen if POWER[c] and triggers(s, seat, c)]
     if strong > weak:
         return _strongest(firing or chosen)
     return _weakest(firing or chosen)
@@ -122,10 +121,9 @@ def simple_answer(s: GameState, d: Decision, q: Tail = DEFAULT_TAIL) -> int:
     seat = d.seat
     opts = d.options
     if d.kind == D.PLAY:
-        k = (seat - s.leader) % s.n
         if contending(s, seat):
             return _weakest(opts) if weakest_wins(s) else _strongest(opts)
-        firing = [c for c in opts if POWER[c] and triggers(s, seat, c, k)]
+        firing = [c for c in opts if POWER[c] and triggers(s, seat, c)]
         return _weakest(firing or opts)
     if d.kind == D.ANTE:
         hand = sorted(opts, key=lambda c: (STRENGTH[c], c))

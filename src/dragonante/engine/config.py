@@ -116,7 +116,7 @@ class Rules:
     #: A26: when the stakes empty, skip the turn's pending powers and rewards.
     empty_stakes_pending_rewards: str = "skip"
     #: A32: whether the Archmage also forces "if you wish" choices inside powers.
-    archmage_forces_optional_triggers: bool = False
+    archmage_forces_optional_triggers: bool = True
     #: A28: no eligible winner -> the stakes stay for the next gambit.
     no_eligible_winner: str = "carry_stakes"
     #: Slang "hole in the house": the winner does not get the hole gold.

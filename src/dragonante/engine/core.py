@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dragonante.engine import rng
-from dragonante.engine.decisions import Decision
+from dragonante.engine.decisions import PRINCESS_NEXT, TURTLE_NEXT, Decision
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import ANTE_EFFECT, IS_EVIL, IS_GOOD, STRENGTH
 
@@ -31,6 +31,19 @@ RESOLVERS: dict[str, Resolver] = {}
 #: compared, A13); ``this_card`` is the card in the flight that "this card"
 #: means (they differ only when the Prophet resolves another dragon's text).
 POWERS: dict[str, Power] = {}
+
+#: Emperor's Gambit ante effects by hook, then by effect name (cards.json
+#: ``ante_effect``).  "An ante effect is not a power": it acts while its card
+#: is in the ante, at the moment its hook names, so each effect registers
+#: the hooks it needs (:func:`ante_effect`) and the flow asks the ante
+#: (:func:`ante_hooks`) instead of naming cards.
+ANTE_REVEALED = "revealed"  # (s, first): revealed as an ante card or put into the ante
+ANTE_FIRST_TURN = "first_turn"  # (s, seat): before the first turn of each round
+ANTE_TRIGGERS = "triggers"  # (s, seat, card) -> bool: makes a played card trigger
+ANTE_WEAKEST_WINS = "weakest_wins"  # (s) -> bool: the weakest flight wins the gambit
+ANTE_AWARD = "award"  # (s, winner) -> bool: shares out the stakes itself
+ANTE_HOOKS = (ANTE_REVEALED, ANTE_FIRST_TURN, ANTE_TRIGGERS, ANTE_WEAKEST_WINS, ANTE_AWARD)
+ANTE_EFFECTS: dict[str, dict[str, Callable[..., Any]]] = {hook: {} for hook in ANTE_HOOKS}
 
 STAKES = -1  # payment recipient: the stakes
 #: Extra ``GameState.dirty`` bit: a power changed a flight other than by
@@ -54,13 +67,46 @@ def resolver(kind: str) -> Callable[[Resolver], Resolver]:
     return register
 
 
-def power(*names: str) -> Callable[[Power], Power]:
+#: Power families that may change cards already in their player's flight other
+#: than the card itself (replace, discard, swap another card, or trigger or copy
+#: a power that does).  Only after playing one of these can a special flight the
+#: card completed be broken up before it is collected (L Special Flights).
+RESHAPING: set[str] = set()
+
+
+def power(*names: str, reshapes: bool = False) -> Callable[[Power], Power]:
+    """Register a power for these families; ``reshapes``: see :data:`RESHAPING`."""
+
     def register(fn: Power) -> Power:
         for name in names:
             POWERS[name] = fn
+            if reshapes:
+                RESHAPING.add(name)
         return fn
 
     return register
+
+
+def ante_effect(name: str, hook: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register an ante effect's handler for one hook (like :func:`power`)."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        ANTE_EFFECTS[hook][name] = fn
+        return fn
+
+    return register
+
+
+def ante_hooks(s: GameState, hook: str) -> list[Callable[..., Any]]:
+    """The ``hook`` handlers of the ante effects in the ante right now, in ante order.
+
+    Ante effects work only while their card is in the ante (EG "Ante
+    Effects"), so this looks at the ante each time instead of remembering.
+    """
+    if not s.has_ante_fx:
+        return []
+    table = ANTE_EFFECTS[hook]
+    return [fn for c in s.ante if (fn := table.get(ANTE_EFFECT[c])) is not None]
 
 
 def ev(s: GameState, kind: str, vis: tuple[int, ...] | None = None, **data: Any) -> None:
@@ -159,48 +205,62 @@ def pay(s: GameState, payer: int, amount: int, to: int) -> None:
     hoards = s.hoards
     paid = amount if hoards[payer] >= amount else hoards[payer]
     hoards[payer] -= paid
-    if to == STAKES:
-        s.stakes += paid
-    elif paid:
-        credit(s, to, paid)
     short = amount - paid
-    if short:
+    if short:  # recorded before the gold arrives: a repayment it sets off sees it
         if s.config.rules.debt_model == "hole":
             s.hole_owed[payer] += short
         else:
             s.debts.append((payer, to, short))
     if s.log is not None:
         ev(s, "pay", payer=payer, to=to, amount=amount, paid=paid, short=short)
+    if to == STAKES:
+        s.stakes += paid
+    elif paid:
+        gain_gold(s, to, paid)
 
 
-def credit(s: GameState, seat: int, amount: int) -> None:
-    """Gold arrives in ``seat``'s hoard (original rules: it repays debts at once)."""
+def gain_gold(s: GameState, seat: int, amount: int) -> None:
+    """Gold arrives in ``seat``'s hoard.  Every inflow to a hoard comes through here.
+
+    One place, so that no source of gold can forget the original rules'
+    immediate debts ("Debts were settled during the course of the gambit",
+    EG Previous Rule): with ``debt_model = immediate`` a debtor repays at
+    once from whatever it receives (winning the stakes, a steal, a payment,
+    a repayment, the Priest's share, an Adventurer stack, the hole).
+    """
+    if amount <= 0:
+        return
     s.hoards[seat] += amount
     if s.debts and s.config.rules.debt_model == "immediate":
         repay_debts(s, seat)
 
 
 def repay_debts(s: GameState, seat: int) -> None:
-    """Original rules: ``seat`` repays its debts, oldest first, with what it has."""
-    i = 0
+    """Original rules: ``seat`` repays its debts, oldest first, with what it has.
+
+    The creditor receives the repayment through :func:`gain_gold`, so a
+    creditor that is itself in debt passes it on at once.  The list is
+    updated before the creditor is paid (a nested repayment sees it whole),
+    and every payment shrinks the total owed, so the chain ends.
+    """
     debts = s.debts
-    while i < len(debts) and s.hoards[seat] > 0:
-        debtor, creditor, owed = debts[i]
-        if debtor != seat:
-            i += 1
-            continue
-        paid = min(owed, s.hoards[seat])
-        s.hoards[seat] -= paid
-        if creditor == STAKES:
-            s.stakes += paid
-        else:
-            s.hoards[creditor] += paid
-        ev(s, "debt_paid", seat=seat, to=creditor, owed=owed, paid=paid)
+    hoards = s.hoards
+    while hoards[seat] > 0:
+        i = next((j for j, debt in enumerate(debts) if debt[0] == seat), -1)
+        if i < 0:
+            return
+        creditor, owed = debts[i][1], debts[i][2]
+        paid = owed if hoards[seat] >= owed else hoards[seat]
+        hoards[seat] -= paid
         if paid == owed:
             del debts[i]
         else:
-            debts[i] = (debtor, creditor, owed - paid)
-            i += 1
+            debts[i] = (seat, creditor, owed - paid)
+        ev(s, "debt_paid", seat=seat, to=creditor, owed=owed, paid=paid)
+        if creditor == STAKES:
+            s.stakes += paid
+        else:
+            gain_gold(s, creditor, paid)
 
 
 def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
@@ -214,33 +274,106 @@ def steal(s: GameState, seat: int, amount: int, by_power: bool = True) -> None:
         amount = ab.steal_amount(s, seat, amount, by_power)
     take = amount if s.stakes >= amount else s.stakes
     s.stakes -= take
-    credit(s, seat, take)
     if s.log is not None:
         ev(s, "steal", seat=seat, amount=amount, taken=take)
+    gain_gold(s, seat, take)
     if s.stakes == 0:
         s.stakes_emptied = True
     if ab is not None and take:
         ab.stolen(s, seat, take, by_power)
 
 
+# --- the stakes run out -------------------------------------------------------
+
+
+def rewards_skipped(s: GameState) -> bool:
+    """The stakes are empty and the table skips what was still pending (A26).
+
+    "end the gambit because the stakes are empty" (L Black Dragon): with
+    ``empty_stakes_pending_rewards = skip`` (the default) every power,
+    chained trigger and special-flight reward not yet resolved never
+    resolves; with ``resolve`` they all finish before the gambit is scored.
+    """
+    return s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip"
+
+
+def end_gambit_if_stakes_empty(s: GameState) -> bool:
+    """The stakes are empty, so the gambit ends now: go straight to scoring.
+
+    Called where a turn (or a purchase outside a turn) is complete; True if
+    the gambit ended (everything still queued for this gambit is dropped).
+    """
+    if not s.stakes_emptied:
+        return False
+    ev(s, "stakes_empty")
+    s.queue.clear()
+    s.queue.append(("decide_winner", 1))
+    return True
+
+
+# --- "trigger all of these": the Princess and the Dragon Turtle ---------------
+
+
+def trigger_each(s: GameState, seat: int, cards: tuple[int, ...], text: int, kind: str) -> None:
+    """The powers of ``cards`` in ``seat``'s flight trigger one at a time, in the
+    order the player chooses (question ``kind``: the Princess's good dragons, the
+    Dragon Turtle's other mortals).
+
+    Each card still in the flight when its turn comes triggers; a card that
+    left the flight meanwhile does not, and a card that replaced one is not
+    added (L Princess).  When the stakes run out the rest of the chain never
+    resolves (:func:`rewards_skipped`).
+    """
+    if cards:
+        push(s, ("trigger_each", seat, cards, text, kind))
+
+
+@step("trigger_each")
+def _trigger_each(s: GameState, st: Step) -> None:
+    _, seat, left, text, kind = st
+    if rewards_skipped(s):
+        return
+    flight = s.flights[seat]
+    left = tuple(c for c in left if c in flight)
+    if left:
+        ask(s, seat, kind, left, text, left)
+
+
+def _trigger_next(s: GameState, d: Decision, card: int) -> None:
+    rest = tuple(c for c in d.ctx if c != card)
+    push(s, ("trigger", d.seat, card, card), ("trigger_each", d.seat, rest, d.source, d.kind))
+
+
+RESOLVERS[PRINCESS_NEXT] = _trigger_next
+RESOLVERS[TURTLE_NEXT] = _trigger_next
+
+
 # --- cards ------------------------------------------------------------------
 
 
-def top_card(s: GameState) -> int:
+def top_card(s: GameState, reshuffle: bool = True) -> int:
     """Pop the top card of the deck (-1: no card anywhere).
 
     "Whenever the deck runs out of cards, shuffle the discard pile to form a
     new deck": the reshuffle happens the moment the last card leaves the
     deck (or, if the discard pile was empty then, as soon as a card is
-    needed and there is one).
+    needed and there is one).  ``reshuffle=False`` leaves an emptied deck
+    empty for a caller that discards the card it took first (buying cards:
+    the revealed card is in the discard pile that forms the new deck).
     """
     deck = s.deck
     if not deck and not _reshuffle(s):
         return -1
     card = deck.pop()
-    if not deck:
+    if not deck and reshuffle:
         _reshuffle(s)
     return card
+
+
+def reshuffle_if_empty(s: GameState) -> None:
+    """The deck ran out: the discard pile becomes the new deck (if there is one)."""
+    if not s.deck:
+        _reshuffle(s)
 
 
 def _reshuffle(s: GameState) -> bool:
@@ -296,10 +429,11 @@ def buy(s: GameState, seat: int) -> None:
     if s.abilities is not None:
         s.abilities.buy(s, seat)
         return
-    c = top_card(s)
+    c = top_card(s, reshuffle=False)
     if c >= 0:
         s.discard.append(c)
     pay_for_cards(s, seat, c)
+    reshuffle_if_empty(s)  # the revealed card is shuffled into the new deck
     fill_hand(s, seat, s.config.rules.buy_fill_to)
 
 
@@ -397,17 +531,6 @@ def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
 # --- the ante and ante effects (Emperor's Gambit) ---------------------------
 
 
-def ante_has(s: GameState, effect: str) -> bool:
-    """Is a card with this ante effect in the ante right now?
-
-    Ante effects work only while their card is in the ante (EG "Ante
-    Effects"), so this looks at the ante each time instead of remembering.
-    """
-    if not s.has_ante_fx:
-        return False
-    return any(ANTE_EFFECT[c] == effect for c in s.ante)
-
-
 def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
     """``seat`` puts ``card`` into the ante mid-gambit (Exarch, Purple, Sorcerer).
 
@@ -418,24 +541,21 @@ def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
     put_cards_into_ante(s, [card], seat, active)
 
 
-def put_cards_into_ante(s: GameState, cards: list[int], seat: int, active: int = -1) -> None:
+def put_cards_into_ante(
+    s: GameState, cards: list[int], seat: int, active: int = -1, effects: bool = True
+) -> None:
     """Several cards put into the ante at once (the Sorcerer's two): all are in
-    the ante before a Dragon Turtle among them resolves."""
+    the ante before an ante effect among them that acts "when this card is put
+    into the ante" (the Dragon Turtle) resolves; not if ``effects`` is False
+    (the gambit is already over)."""
     s.ante.extend(cards)
     for card in cards:
         forget_card(s, card)
     ev(s, "to_ante", seat=seat, cards=list(cards))
-    for card in cards:
-        if ANTE_EFFECT[card] == "dragon_turtle":
-            dragon_turtle_ante(s, seat if active < 0 else active)
-
-
-def dragon_turtle_ante(s: GameState, first: int) -> None:
-    """Dragon Turtle ante effect: each player pays the stakes the strength of the
-    weakest ante card (the Turtle included), clockwise from ``first`` (A36, A48)."""
-    if not s.ante:
+    if not effects:
         return
-    amount = min(STRENGTH[c] for c in s.ante)
-    ev(s, "ante_effect", effect="dragon_turtle", amount=amount)
-    for p in clockwise(s, first):
-        pay(s, p, amount, STAKES)
+    revealed = ANTE_EFFECTS[ANTE_REVEALED]
+    for card in cards:
+        fn = revealed.get(ANTE_EFFECT[card])
+        if fn is not None:
+            fn(s, seat if active < 0 else active)

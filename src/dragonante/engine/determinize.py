@@ -62,9 +62,11 @@ def determinize(s: GameState, seat: int, seed: int) -> GameState:
     d = c.pending
     if d is not None and d.kind == SEER_KEEP and d.seat != seat:
         # The looked-at cards are unknown to us; they were on top of the deck.
+        # (Other cards waiting there were revealed to all: a Sorcerer's two.)
         for i, card in enumerate(c.limbo):
-            slots.append((c.limbo, i))
-            pool.append(card)
+            if card in d.options:
+                slots.append((c.limbo, i))
+                pool.append(card)
     old = list(pool)
     # Shuffle from a canonical order: the result then depends only on which
     # cards are hidden (a fact the seat knows), never on where they really are.

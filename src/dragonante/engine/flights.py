@@ -22,6 +22,7 @@ from dragonante.engine.core import (
     push,
     resolver,
     reveal_known,
+    rewards_skipped,
     steal,
     step,
 )
@@ -118,14 +119,43 @@ def completed_by(s: GameState, seat: int, card: int) -> tuple[list[int], list[in
     return colors, completed_strengths(s, seat, None, flight)
 
 
+def completed_now(s: GameState, seat: int) -> tuple[int, ...]:
+    """The uncollected special flights in ``seat``'s flight right now, flat:
+    ``(strength mask, color index, payout, color index, payout, ...)``, or ``()``.
+
+    Taken when a triggered card is played into a flight it completes, before
+    its power resolves: "You complete a special flight on the turn you play
+    the third matching card ... follow the instructions of all powers that
+    trigger on that turn, and then collect the special flight's reward" (L
+    Special Flights), so a power that then changes the flight (the Copper
+    Trickster as the third copper) does not undo it.  Flat ints, so the
+    snapshot rides in a serialisable step.
+    """
+    colors = completed_colors(s, seat)
+    strengths = completed_strengths(s, seat)
+    if not colors and not strengths:
+        return ()
+    mask = 0
+    for st in strengths:
+        mask |= 1 << st
+    return (mask, *(x for pair in colors for x in pair))
+
+
 def detect_flight_rewards(
-    s: GameState, first: int, override: dict[int, int] | None = None
+    s: GameState,
+    first: int,
+    override: dict[int, int] | None = None,
+    kept: tuple[int, ...] = (),
 ) -> list[Step]:
     """New special flights of every player, as reward steps (marked collected now).
 
     Active player first, then clockwise (A34); per player color before strength.
     Only flights that changed since the last check can hold a new flight, so
     only those (``s.dirty``) are examined, except at scoring (``override``).
+    ``kept`` (from :func:`completed_now`) adds the flights ``first`` completed
+    when it played its card and that its power then broke up: they are still
+    collected, at the payout they had when completed (a flight still standing
+    pays what it pays now).
     """
     n = s.n
     rewards: list[Step] = []
@@ -134,12 +164,32 @@ def detect_flight_rewards(
     s.dirty = 0
     for i in range(n):
         p = (first + i) % n
-        if not (dirty >> p) & 1 or len(flights[p]) < 3:
+        if i == 0 and kept:
+            dirty |= 1 << p
+        elif not (dirty >> p) & 1 or len(flights[p]) < 3:
             continue
-        for ci, amount in completed_colors(s, p):
+        colors = completed_colors(s, p)
+        strengths = completed_strengths(s, p, override)
+        if i == 0 and kept:
+            have = {ci for ci, _ in colors}
+            for j in range(1, len(kept), 2):
+                ci = kept[j]
+                if ci not in have and not (s.collected_colors[p] >> ci) & 1:
+                    colors.append((ci, kept[j + 1]))
+            colors.sort()
+            mask = kept[0]
+            strengths = sorted(
+                {*strengths}
+                | {
+                    st
+                    for st in range(mask.bit_length())
+                    if (mask >> st) & 1 and not (s.collected_strengths[p] >> st) & 1
+                }
+            )
+        for ci, amount in colors:
             s.collected_colors[p] |= 1 << ci
             rewards.append(("color_reward", p, ci, amount))
-        for st in completed_strengths(s, p, override):
+        for st in strengths:
             s.collected_strengths[p] |= 1 << st
             rewards.append(("strength_reward", p, st))
     return rewards
@@ -157,7 +207,7 @@ def queue_flight_rewards(s: GameState, first: int, override: dict[int, int] | No
 @step("color_reward")
 def _color_reward(s: GameState, st: Step) -> None:
     _, p, ci, amount = st
-    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+    if rewards_skipped(s):
         _flight_unscored(s, p)
         return
     if s.abilities is not None:
@@ -173,7 +223,7 @@ def _strength_reward(s: GameState, st: Step) -> None:
     """Steal gold equal to the strength and take ante cards.  ``st[3]``, when
     given, is whether the steal still happens (0: Streetwise replaced it)."""
     p, strength = st[1], st[2]
-    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+    if rewards_skipped(s):
         _flight_unscored(s, p)
         return
     ab = s.abilities
@@ -252,6 +302,7 @@ __all__ = [
     "STAKES",
     "complete_unscored",
     "completed_colors",
+    "completed_now",
     "completed_strengths",
     "detect_flight_rewards",
     "queue_flight_rewards",

@@ -13,34 +13,43 @@ from typing import Any
 from dragonante.engine import hooks, rng
 from dragonante.engine.config import TRADITIONAL_SPECIALS
 from dragonante.engine.core import (
+    ANTE_AWARD,
+    ANTE_FIRST_TURN,
+    ANTE_REVEALED,
+    ANTE_TRIGGERS,
+    ANTE_WEAKEST_WINS,
     POWERS,
+    RESHAPING,
     STAKES,
-    ante_has,
+    ante_hooks,
     ask,
     buy,
     clockwise,
-    dragon_turtle_ante,
     draw,
+    end_gambit_if_stakes_empty,
     ev,
     forget_card,
+    gain_gold,
     left_of,
     opponents_from_left,
     pay,
     players_in,
     push,
     resolver,
+    rewards_skipped,
+    right_of,
     step,
 )
-from dragonante.engine.decisions import ADVENTURER_STACK, ANTE, PICK_SPECIAL, PLAY, Decision
+from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
 from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.flights import (
     complete_unscored,
+    completed_now,
     detect_flight_rewards,
     queue_flight_rewards,
 )
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
-    ANTE_EFFECT,
     BLOCKED_BY,
     COLOR_MASK,
     HAS_ANTE_EFFECT,
@@ -57,6 +66,8 @@ from dragonante.engine.tables import (
 
 Step = tuple[Any, ...]
 _MAX_ANTE_REDOS = 50
+#: Gold the Gold Monarch's player gives each opponent per trigger (its card text).
+MONARCH_GIFT = 3
 
 # --- setup ------------------------------------------------------------------
 
@@ -173,6 +184,7 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.druid = False
     s.priest = False
     s.monarch = 0
+    s.monarch_gifts = [0] * n
     s.warlord = 0
     s.dracolich = [0] * n
     s.dragonrider = 0
@@ -312,12 +324,11 @@ def _ante_settle(s: GameState, st: Step) -> None:
     ev(s, "ante_paid", leader=lead, amount=amount)
     for p in clockwise(s, lead):
         pay(s, p, amount, STAKES)
+    # "When revealed" ante effects resolve after the normal ante, clockwise
+    # from the first leader; ante cards of a redo never apply (A48).
     if s.has_ante_fx:
-        # "When revealed" ante effects resolve after the normal ante, clockwise
-        # from the first leader; ante cards of a redo never apply (A48).
-        for c in anted:
-            if ANTE_EFFECT[c] == "dragon_turtle":
-                dragon_turtle_ante(s, lead)
+        for fn in ante_hooks(s, ANTE_REVEALED):
+            fn(s, lead)
     s.phase = PLAY_PHASE
     s.queue.append(("round_start",))
     if s.abilities is not None:
@@ -352,12 +363,11 @@ def _turn(s: GameState, st: Step) -> None:
         s.queue.append(("turn", k + 1))
         return
     hand = s.hands[seat]
-    if k == 0 and s.has_ante_fx and ante_has(s, "spy"):
-        # Spy ante effect: whoever takes the first turn of a round pays each
-        # opponent 2 gold before playing.
-        ev(s, "ante_effect", effect="spy", seat=seat)
-        for o in opponents_from_left(s, seat):
-            pay(s, seat, 2, o)
+    if s.has_ante_fx and hand and max(s.round_card) < 0:
+        # Before the first turn of a round (the Spy): the first turn actually
+        # taken, as for triggering (a leader with no card to play takes none).
+        for fn in ante_hooks(s, ANTE_FIRST_TURN):
+            fn(s, seat)
     if len(hand) == 1:  # buying cards, first situation
         s.queue.append(("turn_play", k, 0))
         buy(s, seat)
@@ -395,54 +405,55 @@ def _play_card(s: GameState, seat: int, k: int, windowed: bool) -> None:
         ask(s, seat, PLAY, tuple(hand), -1, (k,))
 
 
-def triggers(s: GameState, seat: int, card: int, k: int) -> bool:
-    """Does ``card``, played by ``seat`` as the k-th card of the round, trigger?
+def triggers(s: GameState, seat: int, card: int) -> bool:
+    """Does ``card`` trigger if ``seat`` plays it now?  The one trigger rule.
 
-    The first card of the round always does (normally the leader's; if the
-    leader had no card to play, the first card actually played); a later
-    card does if its strength is at most that of the card just played by the
-    player on the right; the Archmage makes every later card of its player
-    trigger.
+    L Triggering Powers: a card triggers if "the leader plays it as the first
+    card of the round" or if its strength "is equal to or lower than the
+    strength of the card just played by the player to your right".  The
+    player to your right is the nearest one still in the game (eliminated
+    players have left the table, ``players_remaining``); the first card of
+    the round is the first card actually played (if the leader had no card
+    to play, the next player's card triggers).  The Archmage makes every
+    later card of its player trigger; the Exarch in the ante makes every card
+    of strength 10 or more trigger (a card qualifying twice triggers once).
+
+    The engine asks this before the card is recorded as played; the
+    interfaces' hints and the bots ask it for the cards in hand.
     """
-    if k == 0 or (s.archmage >> seat) & 1:
+    played = s.round_card
+    prev = played[right_of(s, seat)] if s.out else played[seat - 1]
+    if prev >= 0:
+        if STRENGTH[card] <= STRENGTH[prev]:
+            return True
+    elif max(played) < 0:  # nobody has played yet: the first card of the round
         return True
-    if STRENGTH[card] >= 10 and ante_has(s, "exarch"):
-        return True  # Exarch ante effect (a card qualifying twice triggers once)
-    prev = s.round_card[(seat - 1) % s.n]
-    if prev < 0:
-        return all(c < 0 for c in s.round_card)
-    return STRENGTH[card] <= STRENGTH[prev]
+    if s.archmage and (s.archmage >> seat) & 1:
+        return True
+    return s.has_ante_fx and any(fn(s, seat, card) for fn in ante_hooks(s, ANTE_TRIGGERS))
 
 
 def would_trigger(s: GameState, seat: int, card: int) -> bool:
     """Would ``card`` trigger if ``seat`` played it now, in its turn of this round?
 
     The hint the interfaces show on each card in hand; it reads only public
-    facts (the leader, the cards played this round, the Archmage).
+    facts (the cards played this round, the Archmage, the ante).
     """
-    return triggers(s, seat, card, (seat - s.leader) % s.n)
+    return triggers(s, seat, card)
 
 
 @resolver(PLAY)
 def _resolve_play(s: GameState, d: Decision, card: int) -> None:
     seat = d.seat
     k = d.ctx[0]
+    fired = triggers(s, seat, card)  # before the card counts as played this round
     s.hands[seat].remove(card)
-    s.flights[seat].append(card)
+    flight = s.flights[seat]
+    flight.append(card)
     s.round_card[seat] = card
     s.dirty |= 1 << seat
     if s.known:
         forget_card(s, card)
-    if k == 0 or (s.archmage >> seat) & 1:
-        fired = True
-    elif s.has_ante_fx:
-        fired = triggers(s, seat, card, k)
-    else:  # triggers(), inlined for the hot path
-        prev = s.round_card[seat - 1]
-        if prev >= 0:
-            fired = STRENGTH[card] <= STRENGTH[prev]
-        else:  # the player on the right played nothing: first card of the round?
-            fired = all(c < 0 or c == card for c in s.round_card)
     if s.log is not None:
         ev(s, "play", seat=seat, card=card, triggered=fired)
     ab = s.abilities
@@ -450,7 +461,13 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         ab = None
     if fired:
         q = s.queue
-        q.append(("end_turn", seat, k))
+        if POWER[card] in RESHAPING and len(flight) >= 3 and not _no_new_flight(s, flight):
+            # The card completed a special flight: if its power changes the
+            # flight, the flight still counts (L Special Flights).
+            done = completed_now(s, seat)
+            q.append(("end_turn", seat, k, card, *done) if done else ("end_turn", seat, k))
+        else:
+            q.append(("end_turn", seat, k))
         if ab is not None:  # runs after the power, before flights are collected
             ab.played(s, seat, card)
         q.append(("trigger", seat, card, card))
@@ -464,7 +481,7 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
 @step("trigger")
 def _trigger(s: GameState, st: Step) -> None:
     _, seat, text, this = st
-    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
+    if s.stakes_emptied and rewards_skipped(s):  # (the check first: the hot path)
         return
     pid = POWER[text]
     if not pid:
@@ -480,14 +497,28 @@ def _trigger(s: GameState, st: Step) -> None:
 
 @step("end_turn")
 def _end_turn(s: GameState, st: Step) -> None:
-    """All triggered powers are done: collect special flights, then buy cards."""
-    _, seat, k = st
-    dirty = s.dirty
-    flight = s.flights[seat]
-    if dirty == 1 << seat and (len(flight) < 3 or (not s.wild and _no_new_flight(flight))):
-        s.dirty = 0  # fast path: only the active flight gained a card, and no triple
-    elif not s.stakes_emptied:
-        rewards = detect_flight_rewards(s, seat)
+    """All triggered powers are done: collect special flights, then buy cards.
+
+    ``st[3:]``, when present: the card just played and the special flights it
+    completed when played (:func:`completed_now`).  They are collected even if
+    its power then changed the flight, unless the card discarded itself (L
+    Copper Dragon, Sorcerer: it "doesn't complete a color flight or strength
+    flight before it's discarded").
+    """
+    seat = st[1]
+    k = st[2]
+    kept: tuple[int, ...] = ()
+    if len(st) > 4:
+        if not s.stakes_emptied and any(st[3] in f for f in s.flights):
+            kept = tuple(st[4:])  # the card was not discarded by its own power
+    else:
+        flight = s.flights[seat]
+        if s.dirty == 1 << seat and (len(flight) < 3 or _no_new_flight(s, flight)):
+            s.dirty = 0  # fast path: only the active flight gained a card, and no triple
+            _after_rewards(s, ("after_rewards", seat, k))
+            return
+    if not s.stakes_emptied:
+        rewards = detect_flight_rewards(s, seat, None, kept)
         if rewards:
             s.queue.append(("after_rewards", seat, k))
             push(s, *rewards)
@@ -497,9 +528,12 @@ def _end_turn(s: GameState, st: Step) -> None:
     _after_rewards(s, ("after_rewards", seat, k))
 
 
-def _no_new_flight(flight: list[int]) -> bool:
-    """True if the last card of ``flight`` shares neither a color nor a strength
-    with two other cards (so appending it cannot have completed a flight)."""
+def _no_new_flight(s: GameState, flight: list[int]) -> bool:
+    """True if appending the last card of ``flight`` (three cards or more) cannot
+    have completed a flight: no wild card, and the last card shares neither a
+    color nor a strength with two other cards."""
+    if s.wild:
+        return False
     card = flight[-1]
     st = STRENGTH[card]
     cm = COLOR_MASK[card]
@@ -523,10 +557,7 @@ def _no_new_flight(flight: list[int]) -> bool:
 def _after_rewards(s: GameState, st: Step) -> None:
     """Buying cards, second situation, for every player (A41); then the next turn."""
     _, seat, k = st
-    if s.stakes_emptied:
-        ev(s, "stakes_empty")
-        s.queue.clear()
-        s.queue.append(("decide_winner", 1))
+    if s.stakes_emptied and end_gambit_if_stakes_empty(s):  # (the check first: hot path)
         return
     hands = s.hands
     if not all(hands):
@@ -611,7 +642,7 @@ def may_win(s: GameState, seat: int) -> bool:
 
 def weakest_wins(s: GameState) -> bool:
     """The Druid's power or the Hatchling's ante effect: the weakest flight wins (A29)."""
-    return s.druid or ante_has(s, "hatchling")
+    return s.druid or (s.has_ante_fx and any(fn(s) for fn in ante_hooks(s, ANTE_WEAKEST_WINS)))
 
 
 def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
@@ -665,77 +696,34 @@ def _award(s: GameState, st: Step) -> None:
         return
     if s.abilities is not None:  # its steps run after the stakes are shared out
         s.abilities.gambit_won(s, winner)
+    if s.has_ante_fx:  # an ante effect may share the stakes out (the Adventurer)
+        for fn in ante_hooks(s, ANTE_AWARD):
+            if fn(s, winner):
+                return
     amount = s.stakes
-    sharers: list[int] = []
-    if ante_has(s, "adventurer"):
-        # Adventurer ante effect: split evenly with the opponents who scored a
-        # special flight this gambit (even if no longer intact, A49).
-        sharers = [
-            o
-            for o in opponents_from_left(s, winner)
-            if s.collected_colors[o] or s.collected_strengths[o]
-        ]
-    if not sharers:
-        s.stakes = 0
-        _winner_share(s, winner, amount)
-        return
-    # The stacks leave the stakes one by one, so the gold is always somewhere.
-    k = len(sharers) + 1
-    small, big = divmod(amount, k)
-    ev(s, "adventurer_split", winner=winner, seats=sharers, amount=amount)
-    s.queue.append(("adventurer_stacks", winner, small, big, 0))
+    s.stakes = 0
+    winner_share(s, winner, amount)
 
 
-@step("adventurer_stacks")
-def _adventurer_stacks(s: GameState, st: Step) -> None:
-    """Hand out the Adventurer's stacks: the winner chooses who gets the bigger ones."""
-    _, winner, small, big_left, given = st
-    seats = [winner] + [
-        o
-        for o in opponents_from_left(s, winner)
-        if s.collected_colors[o] or s.collected_strengths[o]
-    ]
-    if big_left:
-        options = tuple(p for p in seats if not (given >> p) & 1)
-        ask(s, winner, ADVENTURER_STACK, options, -1, (small, big_left, given))
-        return
-    for p in seats:
-        if not (given >> p) & 1 and p != winner:
-            s.stakes -= small
-            s.hoards[p] += small
-            ev(s, "stack", seat=p, amount=small)
-    if not (given >> winner) & 1:
-        s.stakes -= small
-        _winner_share(s, winner, small)
-
-
-@resolver(ADVENTURER_STACK)
-def _resolve_stack(s: GameState, d: Decision, seat: int) -> None:
-    small, big_left, given = d.ctx
-    s.stakes -= small + 1
-    if seat == d.seat:
-        _winner_share(s, seat, small + 1)
-    else:
-        s.hoards[seat] += small + 1
-        ev(s, "stack", seat=seat, amount=small + 1)
-    s.queue.append(("adventurer_stacks", d.seat, small, big_left - 1, given | (1 << seat)))
-
-
-def _winner_share(s: GameState, winner: int, amount: int) -> None:
-    """The winner's gold from the stakes: the Priest splits it, the Monarch gives."""
+def winner_share(s: GameState, winner: int, amount: int) -> None:
+    """The winner's gold from the stakes: the Priest splits it, the Monarch gives
+    (also each Adventurer stack the winner keeps)."""
     if s.priest:
         share = amount // 2
         partner = left_of(s, winner)
-        s.hoards[winner] += amount - share
-        s.hoards[partner] += share
         ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
+        ev(s, "gambit_won", winner=winner, amount=amount)
+        gain_gold(s, winner, amount - share)
+        gain_gold(s, partner, share)
     else:
-        s.hoards[winner] += amount
-    ev(s, "gambit_won", winner=winner, amount=amount)
-    if (s.monarch >> winner) & 1:
-        ev(s, "monarch_gift", seat=winner)
+        ev(s, "gambit_won", winner=winner, amount=amount)
+        gain_gold(s, winner, amount)
+    # Gold Monarch: "if you win this gambit, gift each opponent with 3 gold",
+    # once per time its power triggered (the Princess can trigger it twice).
+    for _ in range(s.monarch_gifts[winner]):
+        ev(s, "monarch_gift", seat=winner, gift=MONARCH_GIFT)
         for o in opponents_from_left(s, winner):
-            pay(s, winner, 3, o)
+            pay(s, winner, MONARCH_GIFT, o)
 
 
 @step("step4")
@@ -829,7 +817,7 @@ def settle_debts(s: GameState, winner: int) -> None:
     ``stake_debt_recipient``).
     """
     to_winner = s.config.rules.stake_debt_recipient == "winner" and winner >= 0
-    for debtor, creditor, owed in s.debts:
+    for debtor, creditor, owed in list(s.debts):  # (gain_gold may repay others)
         if creditor == STAKES and debtor == winner:
             ev(s, "debt_waived", seat=debtor, owed=owed)
             continue
@@ -837,14 +825,12 @@ def settle_debts(s: GameState, winner: int) -> None:
         s.hoards[debtor] -= paid
         to = creditor
         if creditor == STAKES:
-            if to_winner:
-                to = winner
-                s.hoards[winner] += paid
-            else:
-                s.stakes += paid
-        else:
-            s.hoards[creditor] += paid
+            to = winner if to_winner else STAKES
         ev(s, "debt_paid", seat=debtor, to=to, owed=owed, paid=paid)
+        if to == STAKES:
+            s.stakes += paid
+        else:
+            gain_gold(s, to, paid)
     s.debts.clear()
 
 
@@ -857,7 +843,7 @@ def _finish_game(s: GameState) -> None:
         hole = s.hole
         share, rest = divmod(hole, len(winners))
         for w in winners:
-            s.hoards[w] += share
+            gain_gold(s, w, share)
         if rest:
             # A52: odd coins to the non-winner with the least gold, first
             # clockwise from the last gambit winner; else to winners in turn.
@@ -866,10 +852,10 @@ def _finish_game(s: GameState) -> None:
             losers = [p for p in order if p not in winners]
             if losers:
                 poorest = min(s.hoards[p] for p in losers)
-                s.hoards[next(p for p in losers if s.hoards[p] == poorest)] += rest
+                gain_gold(s, next(p for p in losers if s.hoards[p] == poorest), rest)
             else:
                 for i in range(rest):
-                    s.hoards[[p for p in order if p in winners][i % len(winners)]] += 1
+                    gain_gold(s, [p for p in order if p in winners][i % len(winners)], 1)
         s.hole = 0
         ev(s, "hole_won", seats=winners, amount=hole)
     s.phase = OVER

@@ -6,6 +6,10 @@
 * Hands never exceed the hand limit.
 * The deck is what the deck options build: the Legendary 70 dragons plus
   exactly ``special_count`` specials (Setup step 2), or a preset's list.
+* Immediate debts (original rules): no debtor holds gold, since every gold
+  inflow repays debts first (:func:`dragonante.engine.core.gain_gold`).
+* An eliminated seat (``players_remaining``) has left the table: it holds no
+  cards, never antes or plays, and is never asked or offered as a choice.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections import Counter
 from functools import cache
 
 from dragonante.engine.config import DeckOptions
+from dragonante.engine.decisions import ABILITY_SEAT, ADVENTURER_STACK, CHOOSE_OPPONENT
 from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import CARD_ID, SET
@@ -57,6 +62,39 @@ def violations(s: GameState, deck: bool = True) -> list[str]:
             out.append(f"seat {p} holds {len(h)} cards (limit {limit})")
     if deck:
         out.extend(deck_size_violations(s))
+    if s.debts and s.config.rules.debt_model == "immediate":
+        for debtor in sorted({d[0] for d in s.debts}):
+            if s.hoards[debtor] > 0:
+                out.append(f"seat {debtor} holds {s.hoards[debtor]} gold but owes a debt")
+    if s.out:
+        out.extend(_eliminated(s))
+    return out
+
+
+#: Questions whose answers are seats (PASS and the other words are negative).
+_SEAT_ANSWERS = frozenset((CHOOSE_OPPONENT, ADVENTURER_STACK, ABILITY_SEAT))
+
+
+def _eliminated(s: GameState) -> list[str]:
+    """An eliminated seat takes no further part in the game."""
+    out: list[str] = []
+    for p in range(s.n):
+        if not (s.out >> p) & 1:
+            continue
+        if s.hands[p] or s.flights[p]:
+            out.append(f"eliminated seat {p} holds cards")
+        if s.ante_choice[p] >= 0:
+            out.append(f"eliminated seat {p} anted")
+        if s.round_card[p] >= 0:
+            out.append(f"eliminated seat {p} played a card")
+    d = s.pending
+    if d is not None:
+        if (s.out >> d.seat) & 1:
+            out.append(f"eliminated seat {d.seat} is asked {d.kind}")
+        if d.kind in _SEAT_ANSWERS:
+            chosen = [o for o in d.options if o >= 0 and (s.out >> o) & 1]
+            if chosen:
+                out.append(f"eliminated seats {chosen} offered as a choice ({d.kind})")
     return out
 
 

@@ -58,7 +58,7 @@ class Position:
     merchant_prince: int = -1
     druid: bool = False
     priest: bool = False
-    monarch: Sequence[int] = ()
+    monarch: Sequence[int] = ()  # seats whose Gold Monarch triggered (twice: listed twice)
     warlord: Sequence[int] = ()
     dracolich: Sequence[int] = ()  # seats whose Dracolich power triggered
     wild: Sequence[int] = ()  # card numbers of triggered Wyrmpriests
@@ -68,6 +68,8 @@ class Position:
     #: Emperor's Gambit debts in the order incurred: (debtor, creditor seat
     #: or -1 for the stakes, amount).
     debts: list[tuple[int, int, int]] = field(default_factory=list)
+    #: Seats eliminated (``players_remaining``): no cards, no turn, not chosen.
+    eliminated: Sequence[int] = ()
     #: D&D abilities (a config with ``abilities.system``): each seat's ability
     #: numbers; None takes the config's fixed lists.
     abilities: list[list[int]] | None = None
@@ -184,6 +186,7 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
     s.druid = pos.druid
     s.priest = pos.priest
     s.monarch = sum(1 << p for p in pos.monarch)
+    s.monarch_gifts = [sum(1 for q in pos.monarch if q == p) for p in range(n)]
     s.warlord = sum(1 << p for p in pos.warlord)
     s.dracolich = [1 if p in pos.dracolich else 0 for p in range(n)]
     s.wild = sum(1 << c for c in pos.wild)
@@ -192,6 +195,12 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         s.collected_colors = list(pos.collected_colors)
     if pos.collected_strengths is not None:
         s.collected_strengths = list(pos.collected_strengths)
+    for p in pos.eliminated:
+        if not 0 <= p < n:
+            raise PositionError(f"eliminated seat {p} is not at the table")
+        if s.hands[p] or s.flights[p]:
+            raise PositionError(f"eliminated seat {p} holds cards")
+        s.out |= 1 << p
     s.dirty = (1 << n) - 1
     if config.abilities.enabled:
         _place_abilities(s, pos)

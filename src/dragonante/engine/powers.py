@@ -33,11 +33,13 @@ from dragonante.engine.core import (
     replace_in_flight,
     resolver,
     reveal_known,
+    rewards_skipped,
     right_of,
     steal,
     step,
     take_random,
     top_card,
+    trigger_each,
 )
 from dragonante.engine.decisions import Decision
 from dragonante.engine.state import GameState
@@ -190,7 +192,7 @@ def copper(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, ("trigger", seat, new, new))
 
 
-@power("copper_trickster")
+@power("copper_trickster", reshapes=True)
 def copper_trickster(s: GameState, seat: int, text: int, this: int) -> None:
     """Must replace a different card of your flight with the top card; triggering
     the new card is optional ("if you wish")."""
@@ -238,8 +240,11 @@ def gold(s: GameState, seat: int, text: int, this: int) -> None:
 
 @power("gold_monarch")
 def gold_monarch(s: GameState, seat: int, text: int, this: int) -> None:
+    """Draw per good dragon; then, if you win this gambit, gift each opponent 3 gold
+    (once per trigger: the Princess may trigger it a second time)."""
     power_draw(s, seat, _good_dragons(s.flights[seat]))
     s.monarch |= 1 << seat
+    s.monarch_gifts[seat] += 1
 
 
 def silver_draws(s: GameState, seat: int) -> None:
@@ -485,16 +490,32 @@ def _sorcerer_pick(s: GameState, d: Decision, card: int) -> None:
     this = d.ctx[0]
     for c in d.options:
         s.limbo.remove(c)
-    rest = [c for c in d.options if c != card]
+    rest = tuple(c for c in d.options if c != card)
     ev(s, "replace", seat=seat, old=this, new=card, how="sorcerer")
     replace_in_flight(s, seat, this, card)
-    push(s, ("trigger", seat, card, card))
-    # The other two go into the ante together, bringing their ante effects (EG
-    # note): a Dragon Turtle among them pays the weakest of all ante cards.
-    put_cards_into_ante(s, rest, seat)
+    # "That card's power triggers. Put the other two revealed cards into the
+    # ante": the chosen card resolves first (a Bronze takes the weakest ante
+    # cards as the ante stood); the other two wait, revealed, until it is done.
+    s.limbo.extend(rest)
+    push(s, ("trigger", seat, card, card), ("sorcerer_ante", seat, rest))
 
 
-@power("illusionist")
+@step("sorcerer_ante")
+def _sorcerer_ante(s: GameState, st: Step) -> None:
+    """The Sorcerer's other two cards go into the ante together, bringing their ante
+    effects (EG note): a Dragon Turtle among them pays the weakest of all ante cards.
+
+    Runs even when the stakes ran out meanwhile (the cards must leave the
+    revealed zone); the Dragon Turtle's payment is then a pending effect that
+    never resolves (:func:`rewards_skipped`)."""
+    _, seat, rest = st
+    cards = [c for c in rest if c in s.limbo]
+    for c in cards:
+        s.limbo.remove(c)
+    put_cards_into_ante(s, cards, seat, -1, not rewards_skipped(s))
+
+
+@power("illusionist", reshapes=True)
 def illusionist(s: GameState, seat: int, text: int, this: int) -> None:
     """You may swap this card with a mortal in an opponent's flight; yours triggers."""
     if this not in s.flights[seat]:
@@ -524,7 +545,7 @@ def _illusionist_swap(s: GameState, d: Decision, card: int) -> None:
     push(s, ("trigger", seat, card, card))
 
 
-@power("prophet")
+@power("prophet", reshapes=True)
 def prophet(s: GameState, seat: int, text: int, this: int) -> None:
     """You may reveal a dragon in your hand and resolve its power as the Prophet's."""
     cards = tuple(c for c in s.hands[seat] if IS_DRAGON[c] and POWER[c])
@@ -541,30 +562,10 @@ def _prophet_reveal(s: GameState, d: Decision, card: int) -> None:
     push(s, ("trigger", d.seat, card, d.ctx[0]))
 
 
-@power("princess")
+@power("princess", reshapes=True)
 def princess(s: GameState, seat: int, text: int, this: int) -> None:
     """Every good dragon in your flight triggers, one at a time, in your order."""
-    good = tuple(c for c in s.flights[seat] if IS_GOOD[c])
-    if good:
-        push(s, ("princess_next", seat, good, text))
-
-
-@step("princess_next")
-def _princess_next(s: GameState, st: Step) -> None:
-    _, seat, left, text = st
-    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
-        return  # A26: the gambit ended; the rest of the chain never resolves
-    # Only dragons still in the flight; a Copper's replacement is not added.
-    left = tuple(c for c in left if c in s.flights[seat])
-    if not left:
-        return
-    ask(s, seat, D.PRINCESS_NEXT, left, text, left)
-
-
-@resolver(D.PRINCESS_NEXT)
-def _resolve_princess(s: GameState, d: Decision, card: int) -> None:
-    rest = tuple(c for c in d.ctx if c != card)
-    push(s, ("trigger", d.seat, card, card), ("princess_next", d.seat, rest, d.source))
+    trigger_each(s, seat, tuple(c for c in s.flights[seat] if IS_GOOD[c]), text, D.PRINCESS_NEXT)
 
 
 # --- gambit-long effects ------------------------------------------------------
@@ -610,7 +611,7 @@ def dracolich(s: GameState, seat: int, text: int, this: int) -> None:
     s.dracolich[seat] += 1
 
 
-@power("dragonslayer")
+@power("dragonslayer", reshapes=True)
 def dragonslayer(s: GameState, seat: int, text: int, this: int) -> None:
     """Discard a weaker dragon (strength < this card) from any flight; mandatory."""
     limit = STRENGTH[text]

@@ -4,8 +4,11 @@ Same conventions as :mod:`dragonante.engine.powers`: ``text`` is the card
 whose text resolves (its strength is the one compared, A13) and ``this`` the
 card "this card" means (they differ under the Prophet or the Hatchling,
 A43).  The Queen and the Sorcerer share the Legendary definitions; the EG
-Wyrmpriest has its own.  Ante effects are not powers: they live in
-:mod:`dragonante.engine.flow` and :mod:`dragonante.engine.core`.
+Wyrmpriest has its own.  Ante effects are not powers ("An ante effect is a
+special ability that affects the game in some way when that card is put
+into the ante or is revealed as an ante card"), but they are registered here
+the same way, each on the hook of the moment it acts
+(:func:`dragonante.engine.core.ante_effect`).
 """
 
 from __future__ import annotations
@@ -15,12 +18,19 @@ from typing import Any
 from dragonante.engine import decisions as D
 from dragonante.engine import rng
 from dragonante.engine.core import (
+    ANTE_AWARD,
+    ANTE_FIRST_TURN,
+    ANTE_REVEALED,
+    ANTE_TRIGGERS,
+    ANTE_WEAKEST_WINS,
     RESHAPED,
     STAKES,
+    ante_effect,
     ask,
     clockwise,
     ev,
     forget_card,
+    gain_gold,
     left_of,
     opponents_from_left,
     pay,
@@ -33,8 +43,10 @@ from dragonante.engine.core import (
     resolver,
     steal,
     step,
+    trigger_each,
 )
 from dragonante.engine.decisions import Decision
+from dragonante.engine.flow import winner_share
 from dragonante.engine.powers import CHOSEN_STEP, choose_among, strongest_opponents
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, IS_EVIL, IS_GOOD, IS_MORTAL, KEY, POWER, STRENGTH
@@ -251,7 +263,7 @@ def _adventurer_discard(s: GameState, d: Decision, card: int) -> None:
 # --- Hatchling: copy a weaker card's power ------------------------------------------
 
 
-@power("hatchling")
+@power("hatchling", reshapes=True)
 def hatchling(s: GameState, seat: int, text: int, this: int) -> None:
     """Copy the power of a strictly weaker card in any flight (A50); mandatory if one
     exists.  Ante effects and dragon-god abilities are not powers and are not copied."""
@@ -276,29 +288,11 @@ def _hatchling_copy(s: GameState, d: Decision, card: int) -> None:
 # --- Dragon Turtle: each other mortal in your flight triggers -------------------------
 
 
-@power("dragon_turtle")
+@power("dragon_turtle", reshapes=True)
 def dragon_turtle(s: GameState, seat: int, text: int, this: int) -> None:
     """The power of each other mortal in your flight triggers, in the order you choose."""
     mortals = tuple(c for c in s.flights[seat] if IS_MORTAL[c] and c != this and POWER[c])
-    if mortals:
-        push(s, ("turtle_next", seat, mortals, text))
-
-
-@step("turtle_next")
-def _turtle_next(s: GameState, st: Step) -> None:
-    _, seat, left, text = st
-    if s.stakes_emptied and s.config.rules.empty_stakes_pending_rewards == "skip":
-        return  # A26, as for the Princess
-    left = tuple(c for c in left if c in s.flights[seat])
-    if not left:
-        return
-    ask(s, seat, D.TURTLE_NEXT, left, text, left)
-
-
-@resolver(D.TURTLE_NEXT)
-def _resolve_turtle(s: GameState, d: Decision, card: int) -> None:
-    rest = tuple(c for c in d.ctx if c != card)
-    push(s, ("trigger", d.seat, card, card), ("turtle_next", d.seat, rest, d.source))
+    trigger_each(s, seat, mortals, text, D.TURTLE_NEXT)
 
 
 # --- Emperor and the EG Wyrmpriest: effects for the rest of the gambit ----------------
@@ -319,3 +313,98 @@ def eg_wyrmpriest(s: GameState, seat: int, text: int, this: int) -> None:
     owner = next((o for o in range(s.n) if this in s.flights[o]), seat)
     s.mortal_flights |= 1 << owner
     s.dirty |= (1 << owner) | RESHAPED
+
+
+# --- ante effects --------------------------------------------------------------------
+#: Gold the Spy ante effect makes the first player of a round pay each opponent.
+SPY_PAYMENT = 2
+
+
+@ante_effect("dragon_turtle", ANTE_REVEALED)
+def dragon_turtle_ante(s: GameState, first: int) -> None:
+    """Dragon Turtle ante effect: each player pays the stakes the strength of the
+    weakest ante card (the Turtle included), clockwise from ``first`` (A36, A48)."""
+    if not s.ante:
+        return
+    amount = min(STRENGTH[c] for c in s.ante)
+    ev(s, "ante_effect", effect="dragon_turtle", amount=amount)
+    for p in clockwise(s, first):
+        pay(s, p, amount, STAKES)
+
+
+@ante_effect("spy", ANTE_FIRST_TURN)
+def spy_ante(s: GameState, seat: int) -> None:
+    """Spy ante effect: whoever takes the first turn of a round pays each opponent
+    2 gold before playing."""
+    ev(s, "ante_effect", effect="spy", seat=seat, payment=SPY_PAYMENT)
+    for o in opponents_from_left(s, seat):
+        pay(s, seat, SPY_PAYMENT, o)
+
+
+@ante_effect("exarch", ANTE_TRIGGERS)
+def exarch_ante(s: GameState, seat: int, card: int) -> bool:
+    """Exarch ante effect: every card of strength 10 or more triggers."""
+    return STRENGTH[card] >= 10
+
+
+@ante_effect("hatchling", ANTE_WEAKEST_WINS)
+def hatchling_ante(s: GameState) -> bool:
+    """Hatchling ante effect: the weakest flight wins the gambit (A29)."""
+    return True
+
+
+def _sharers(s: GameState, winner: int) -> list[int]:
+    """The opponents who scored a special flight this gambit (even if no longer
+    intact, A49), clockwise from the winner's left."""
+    return [
+        o
+        for o in opponents_from_left(s, winner)
+        if s.collected_colors[o] or s.collected_strengths[o]
+    ]
+
+
+@ante_effect("adventurer", ANTE_AWARD)
+def adventurer_ante(s: GameState, winner: int) -> bool:
+    """Adventurer ante effect: the winner splits the stakes evenly with the opponents
+    who scored a special flight; the winner chooses who gets the bigger stacks.
+    False (the winner takes it all) when nobody else scored one."""
+    sharers = _sharers(s, winner)
+    if not sharers:
+        return False
+    # The stacks leave the stakes one by one, so the gold is always somewhere.
+    amount = s.stakes
+    small, big = divmod(amount, len(sharers) + 1)
+    ev(s, "adventurer_split", winner=winner, seats=sharers, amount=amount)
+    s.queue.append(("adventurer_stacks", winner, small, big, 0))
+    return True
+
+
+@step("adventurer_stacks")
+def _adventurer_stacks(s: GameState, st: Step) -> None:
+    """Hand out the Adventurer's stacks: the winner chooses who gets the bigger ones."""
+    _, winner, small, big_left, given = st
+    seats = [winner, *_sharers(s, winner)]
+    if big_left:
+        options = tuple(p for p in seats if not (given >> p) & 1)
+        ask(s, winner, D.ADVENTURER_STACK, options, -1, (small, big_left, given))
+        return
+    for p in seats:
+        if not (given >> p) & 1 and p != winner:
+            s.stakes -= small
+            ev(s, "stack", seat=p, amount=small)
+            gain_gold(s, p, small)
+    if not (given >> winner) & 1:
+        s.stakes -= small
+        winner_share(s, winner, small)
+
+
+@resolver(D.ADVENTURER_STACK)
+def _resolve_stack(s: GameState, d: Decision, seat: int) -> None:
+    small, big_left, given = d.ctx
+    s.stakes -= small + 1
+    if seat == d.seat:
+        winner_share(s, seat, small + 1)
+    else:
+        ev(s, "stack", seat=seat, amount=small + 1)
+        gain_gold(s, seat, small + 1)
+    s.queue.append(("adventurer_stacks", d.seat, small, big_left - 1, given | (1 << seat)))

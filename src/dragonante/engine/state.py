@@ -67,6 +67,7 @@ class GameState:
         "log",
         "merchant_prince",
         "monarch",
+        "monarch_gifts",
         "mortal_flights",
         "n",
         "out",
@@ -133,6 +134,7 @@ class GameState:
         self.monarch = 0  # bit mask of seats (Gold Monarch gift if they win)
         self.warlord = 0  # bit mask of seats (Bronze Warlord fourth round)
         self.dracolich: list[int] = [0] * n  # scoring bonus triggers per seat
+        self.monarch_gifts: list[int] = [0] * n  # Gold Monarch triggers per seat
         self.dragonrider = 0  # bit mask of card numbers with a triggered Dragonrider
         self.wild = 0  # bit mask of card numbers counting as every color
         self.emperor: list[int] = [0] * n  # Emperor triggers per seat (+4 each at scoring)
@@ -206,6 +208,7 @@ class GameState:
         c.monarch = self.monarch
         c.warlord = self.warlord
         c.dracolich = self.dracolich[:]
+        c.monarch_gifts = self.monarch_gifts[:]
         c.dragonrider = self.dragonrider
         c.wild = self.wild
         c.emperor = self.emperor[:]
@@ -263,6 +266,7 @@ class GameState:
             "monarch": self.monarch,
             "warlord": self.warlord,
             "dracolich": self.dracolich,
+            "monarch_gifts": self.monarch_gifts,
             "dragonrider": self.dragonrider,
             "wild": self.wild,
             "emperor": self.emperor,

@@ -150,13 +150,22 @@ _SEAT_FIELDS = frozenset(
 )
 _CARD_FIELDS = frozenset(("card", "old", "new", "gave", "took", "this"))
 _GOLD_FIELDS = frozenset(
-    ("amount", "paid", "short", "price", "owed", "taken", "gold", "stakes", "share", "target")
+    (
+        "amount",
+        "paid",
+        "short",
+        "price",
+        "owed",
+        "taken",
+        "gold",
+        "stakes",
+        "share",
+        "target",
+        "gift",
+        "payment",
+    )
 )
 _COUNT_FIELDS = frozenset(("drawn", "asked", "count", "size", "deck"))
-#: Gold the Gold Monarch's player gives each opponent (its card text).
-MONARCH_GIFT = 3
-#: Gold the Spy ante effect makes the first player of a round pay each opponent.
-SPY_PAYMENT = 2
 
 
 #: Words already made, by (function, value, language): the catalogs and the
@@ -565,10 +574,6 @@ class Narrator:
             question = str(data["question"])
             p["question"] = self.question(question)
             p["answer"] = self.answer_label(question, int(data["answer"]))
-        elif kind == "monarch_gift":
-            p["gift"] = gold(MONARCH_GIFT, lang)
-        elif kind == "ante_effect" and data.get("effect") == "spy":
-            p["payment"] = gold(SPY_PAYMENT, lang)
         if "victim" in data:
             p["victim_hand"] = self.from_hand_of(data["victim"])
         if "other" in data:

@@ -68,6 +68,7 @@ _TABLE_KEYS = {
     "monarch": "seats",
     "warlord": "seats",
     "dracolich": "seats",
+    "eliminated": "seats out of the game (players_remaining): no cards, no turn",
     "wild": "card ids of triggered Wyrmpriests",
     "dragonrider": "card ids of triggered Dragonriders",
     "collected_colors": "per seat, list of color names",
@@ -234,7 +235,7 @@ def _position(table: dict[str, Any], players: int, where: str) -> Position:
     for key in ("hoards", "hole_owed"):
         if key in table:
             setattr(pos, key, _ints(table[key], f"{where}.{key}"))
-    for key in ("archmage", "monarch", "warlord", "dracolich"):
+    for key in ("archmage", "monarch", "warlord", "dracolich", "eliminated"):
         if key in table:
             setattr(pos, key, _ints(table[key], f"{where}.{key}"))
     for key in ("wild", "dragonrider"):

@@ -37,6 +37,7 @@ from dragonante.engine.abilities.table import (
 from dragonante.engine.core import (
     ask,
     clockwise,
+    end_gambit_if_stakes_empty,
     ev,
     flight_total,
     forget_card,
@@ -184,12 +185,9 @@ class SkillTable(AbilityTable):
             if A.ENDURANCE in self.held[o] and s.stakes > 0:
                 self.used(s, o, A.ENDURANCE)
                 steal(s, o, 2, by_power=False)
-        if s.stakes_emptied:
-            # Emptying the stakes ends the gambit at once, even outside a power
-            # (the turn this purchase belongs to is not played).
-            ev(s, "stakes_empty")
-            s.queue.clear()
-            s.queue.append(("decide_winner", 1))
+        # Emptying the stakes ends the gambit at once, even outside a power
+        # (the turn this purchase belongs to is not played).
+        end_gambit_if_stakes_empty(s)
 
     # --- offers (use_ability) -------------------------------------------------------------
 

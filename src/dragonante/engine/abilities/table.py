@@ -37,6 +37,7 @@ from dragonante.engine.core import (
     forget_card,
     pay_for_cards,
     push,
+    reshuffle_if_empty,
     resolver,
     step,
     top_card,
@@ -345,7 +346,7 @@ def _buy(s: GameState, st: Step) -> None:
     """Buying cards with abilities: reveal (the card waits in limbo), pay, then the
     windows, then fill the hand (to one fewer if an opponent denied cards)."""
     seat = st[1]
-    c = top_card(s)
+    c = top_card(s, reshuffle=False)  # the revealed card joins the new deck (discard step)
     if c >= 0:
         s.limbo.append(c)
     pay_for_cards(s, seat, c)
@@ -362,6 +363,7 @@ def _buy_discard(s: GameState, st: Step) -> None:
         s.limbo.remove(c)
         s.discard.append(c)
         forget_card(s, c)
+    reshuffle_if_empty(s)
     table(s).before_fill(s, seat)
 
 

@@ -121,7 +121,7 @@ def test_gain_gold_repays_debts_only_under_immediate_debts(model: str) -> None:
         assert s.hoards[0] == 0 and s.hoards[2] == 13 and s.debts == [(0, 2, 1)]
     else:
         assert s.hoards[0] == 3 and s.hoards[2] == 10
-    assert not violations(s)
+    assert not violations(s, deck=False)  # a hand-built table, not a dealt deck
 
 
 def test_a_repayment_received_is_passed_on_along_a_chain_of_debts() -> None:
@@ -133,7 +133,7 @@ def test_a_repayment_received_is_passed_on_along_a_chain_of_debts() -> None:
     gain_gold(s, 0, 6)
     assert s.hoards == [1, 0, 3, 10]
     assert s.stakes == 26 and s.debts == []
-    assert not violations(s)
+    assert not violations(s, deck=False)  # a hand-built table, not a dealt deck
 
 
 def test_gain_gold_of_nothing_changes_nothing() -> None:
@@ -271,25 +271,27 @@ def test_only_powers_that_can_change_other_cards_of_the_flight_reshape() -> None
 def test_invariant_a_debtor_holding_gold_under_immediate_debts() -> None:
     s = table(rules=Rules(debt_model="immediate"), hoards=[0, 10, 10, 10])
     pay(s, 0, 4, 2)
-    assert not violations(s)
+    assert not violations(s, deck=False)  # a hand-built table, not a dealt deck
     s.hoards[0] += 1  # gold that bypassed gain_gold
     s.stakes -= 1
-    assert violations(s) == ["seat 0 holds 1 gold but owes a debt"]
+    assert violations(s, deck=False) == ["seat 0 holds 1 gold but owes a debt"]
     s.config = GameConfig(players=4, rules=Rules(debt_model="creditors"))
-    assert not violations(s)  # EG debts wait for Step 4
+    assert not violations(s, deck=False)  # EG debts wait for Step 4
 
 
 def test_invariant_an_eliminated_seat_takes_no_part() -> None:
     s = table(hands=[ids("L-std-red-8"), [], ids("L-std-black-5"), ids("L-std-red-12")])
     s.out = 1 << 1
-    assert not violations(s)
+    assert not violations(s, deck=False)  # a hand-built table, not a dealt deck
     s.round_card[1] = card_number("L-std-red-8")
-    assert "eliminated seat 1 played a card" in violations(s)
+    assert "eliminated seat 1 played a card" in violations(s, deck=False)
     s.round_card[1] = -1
     s.ante_choice[1] = card_number("L-std-red-8")
-    assert "eliminated seat 1 anted" in violations(s)
+    assert "eliminated seat 1 anted" in violations(s, deck=False)
     s.ante_choice[1] = -1
     s.pending = Decision(99, 0, CHOOSE_OPPONENT, (1, 3), -1, ())
-    assert violations(s) == ["eliminated seats [1] offered as a choice (choose_opponent)"]
+    assert violations(s, deck=False) == [
+        "eliminated seats [1] offered as a choice (choose_opponent)"
+    ]
     s.pending = Decision(99, 1, "play", (), -1, ())
-    assert violations(s) == ["eliminated seat 1 is asked play"]
+    assert violations(s, deck=False) == ["eliminated seat 1 is asked play"]

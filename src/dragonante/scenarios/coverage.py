@@ -12,11 +12,12 @@ texts are normalized - Unicode compatibility forms, lower case, curly quotes
 and apostrophes dropped, every dash one character, runs of whitespace one
 space.  A *quote* is a stretch of at least :data:`MIN_SPAN` consecutive
 characters of the paragraph found in some scenario's rule (a paragraph
-shorter than that must be quoted whole).  The paragraph is covered when the
-quotes, from all scenarios together, span at least :data:`MIN_SHARE` of its
-characters.  So a quote may wrap lines, change quote marks, be cut with
-"..." or spread over the scenarios that test its separate points, but a
-phrase that several cards share never covers a long paragraph on its own.
+shorter than that must be quoted whole, but for its closing full stop).
+The paragraph is covered when the quotes, from all scenarios together, span
+at least :data:`MIN_SHARE` of its characters.  So a quote may wrap lines,
+change quote marks, be cut with "..." or spread over the scenarios that
+test its separate points, but a phrase that several cards share never
+covers a long paragraph on its own.
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ class _Index:
         text = normalize(paragraph)
         span = self.span
         if len(text) < span:
+            # Quoted whole, but a quote may drop the closing full stop.
+            text = text.rstrip(".!")
             files = tuple(name for name, rule in self.rules if text in rule)
             return Quoted(1.0 if files else 0.0, files)
         found: dict[str, None] = {}

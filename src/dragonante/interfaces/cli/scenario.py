@@ -151,6 +151,11 @@ def coverage_command(
     result = coverage(rules, paragraphs)
     for p, q in result.quoted.items():
         share = round(100 * q.share)
+        kind, _, n = p.part.partition(" ")
+        if kind == "explanation":  # "explanation 2"
+            part = t("scenario.coverage.part.explanation", lang, n=n)
+        else:  # power, dragon god, ante effect
+            part = t(f"scenario.coverage.part.{p.part.replace(' ', '_')}", lang)
         if as_json:
             if q.covered and not show_all:
                 continue
@@ -177,7 +182,7 @@ def coverage_command(
                     card=p.card,
                     name=p.name,
                     book=p.book,
-                    part=p.part,
+                    part=part,
                     share=share,
                     text=text,
                 )
@@ -189,7 +194,7 @@ def coverage_command(
                     lang,
                     card=p.card,
                     name=p.name,
-                    part=p.part,
+                    part=part,
                     share=share,
                     files=", ".join(q.files),
                 )

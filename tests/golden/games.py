@@ -52,7 +52,7 @@ UPDATE_COMMAND = "python -m tests.golden --update"
 
 #: Games per (ruleset, ability system, player count): random games take about
 #: a millisecond each, so the whole set stays far under a second.
-SEEDS_PER_TABLE = 2
+SEEDS_PER_TABLE = 4
 #: A random game that asks more than this many questions is a bug, not a golden game.
 MAX_ANSWERS = 50_000
 

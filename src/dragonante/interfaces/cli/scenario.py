@@ -125,7 +125,7 @@ def _card_keys(cards: list[str], lang: str) -> set[str]:
 
 @scenario_app.command("coverage", help=helptext("cmd.scenario_coverage"))
 def coverage_command(
-    paths: Annotated[list[Path] | None, typer.Argument(help=helptext("opt.scenario_files"))] = None,
+    paths: Annotated[list[Path] | None, typer.Argument(help=helptext("opt.coverage_paths"))] = None,
     cards: Annotated[
         list[str] | None, typer.Option("--card", help=helptext("opt.coverage_card"))
     ] = None,

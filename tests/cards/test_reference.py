@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,9 +24,35 @@ def reference() -> list[dict[str, Any]]:
 
 
 def test_vendored_reference_is_current() -> None:
+    """The vendored copy equals the project's reference (``../shared``).
+
+    A developer's checkout may lack ``../shared``: the test then skips and says
+    what it could not check.  Under CI (``CI=true``) the reference must be
+    there, or the copy could drift from it with every run green.
+    """
     if not SHARED.exists():
-        pytest.skip("the shared reference is not beside this checkout")
+        missing = (
+            f"the shared reference {SHARED} is not beside this checkout, so the vendored "
+            "tests/reference/cards.json was not compared with it"
+        )
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"{missing}; under CI=true the reference must be checked out")
+        pytest.skip(f"{missing} (skipped outside CI; under CI=true this fails)")
     assert VENDORED.read_bytes() == SHARED.read_bytes()
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", "failed"), ("", "skipped")])
+def test_a_missing_shared_reference_fails_under_ci_and_explains_its_skip(
+    ci: str, outcome: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CI", ci)
+    monkeypatch.setattr(sys.modules[__name__], "SHARED", tmp_path / "absent.json")
+    stop = pytest.fail.Exception if outcome == "failed" else pytest.skip.Exception
+    with pytest.raises(stop) as info:
+        test_vendored_reference_is_current()
+    message = str(info.value)
+    assert "absent.json is not beside this checkout" in message
+    assert "CI=true" in message
 
 
 @pytest.mark.parametrize("row", reference(), ids=lambda r: r["id"])

@@ -110,6 +110,8 @@ def good() -> dict[str, object]:
     [
         ({"format": "something-else"}, "not a Dice Gambit save file"),
         ({"rules_version": DICE_RULES_VERSION + 1}, "rules version"),
+        # A save from before the last behaviour change (issue 21 §3).
+        ({"rules_version": DICE_RULES_VERSION - 1}, "would give a different game"),
         ({"seed": "x"}, "seed must be an integer"),
         ({"dice": "loaded"}, "dice must be one of"),
         ({"answers": [5, "three"]}, "answers must be a list of integers"),

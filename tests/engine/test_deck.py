@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from dragonante.engine import GameConfig, new_game
 from dragonante.engine.core import draw, top_card
+from dragonante.engine.decks import DeckError, custom_cards
 from dragonante.engine.invariants import violations
 
 
@@ -32,3 +37,18 @@ def test_no_cards_anywhere_draws_nothing() -> None:
     assert top_card(s) == -1
     s.aside.extend(moved)  # keep the card accounting whole for the check below
     assert not [v for v in violations(s) if "missing" in v]
+
+
+@pytest.mark.parametrize(
+    ("custom", "message"),
+    [
+        (("EG-brown", "EG-brown-9"), "card EG-brown-9 is listed twice in the custom deck"),
+        (("EG-brown", "EG-grey"), "unknown card or card type 'EG-grey' in the custom deck"),
+    ],
+)
+def test_a_custom_list_naming_a_card_twice_or_no_card_is_refused(
+    custom: tuple[str, ...], message: str
+) -> None:
+    """Input validation, not a rule (so no scenario): a physical card is in a deck once."""
+    with pytest.raises(DeckError, match=re.escape(message)):
+        custom_cards(custom)

@@ -44,8 +44,10 @@ def test_players_remaining_eliminates_instead_of_ending(players: int) -> None:
         # elimination would leave fewer than two).
         assert players - len(out) >= 2
         eliminated_somewhere |= bool(out)
-        # The game never ends while more than two players have gold.
-        assert sum(1 for h in s.hoards if h > 0) <= 2 or min(s.hoards) == 0
+        # The game never ends while more than two players have gold.  (This
+        # once read "... <= 2 or min(s.hoards) == 0", which held for every game
+        # that ends with a broke player, so it could not fail.)
+        assert sum(1 for h in s.hoards if h > 0) <= 2, (seed, s.hoards)
     # With three players the first broke player already leaves only two.
     assert eliminated_somewhere == (players > 3)
 

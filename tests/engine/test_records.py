@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from dragonante import RULES_VERSION
 from dragonante.engine import GameConfig, IllegalAnswer, apply, new_game
 from dragonante.engine.config import DeckOptions
 from dragonante.engine.records import GameRecord, Recorder, RecordError, digest, loads, replay
@@ -67,30 +68,20 @@ def test_tampered_record_is_caught() -> None:
         replay(loads(json.dumps(data)))
 
 
+#: A current record's opening: the tests below differ only in what follows.
+HEAD = f'{{"format": "dragonante-record", "rules_version": {RULES_VERSION}, '
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("not json", "not valid JSON"),
         ("[]", "not a dragonante game record"),
         ('{"format": "dragonante-record", "rules_version": 999}', "rules version 999"),
-        (
-            '{"format": "dragonante-record", "rules_version": 1, "seed": "x", "answers": []}',
-            "seed must be an integer",
-        ),
-        (
-            '{"format": "dragonante-record", "rules_version": 1, "seed": 1, "answers": [true]}',
-            "answers must be a list of integers",
-        ),
-        (
-            '{"format": "dragonante-record", "rules_version": 1, "seed": 1, "answers": [],'
-            ' "config": {"players": 9}}',
-            "players must be 2-6",
-        ),
-        (
-            '{"format": "dragonante-record", "rules_version": 1, "seed": 1, "answers": [],'
-            ' "config": {"colour": 1}}',
-            "unknown config option",
-        ),
+        (HEAD + '"seed": "x", "answers": []}', "seed must be an integer"),
+        (HEAD + '"seed": 1, "answers": [true]}', "answers must be a list of integers"),
+        (HEAD + '"seed": 1, "answers": [], "config": {"players": 9}}', "players must be 2-6"),
+        (HEAD + '"seed": 1, "answers": [], "config": {"colour": 1}}', "unknown config option"),
     ],
 )
 def test_malformed_records_are_clear_errors(text: str, message: str) -> None:
@@ -170,3 +161,18 @@ def test_same_game_in_separate_processes() -> None:
         )
         outs.add(out.stdout.strip())
     assert len(outs) == 1
+
+
+def test_a_record_from_an_older_rules_version_is_refused_with_the_reason() -> None:
+    """Issue 21 §3: a record made before a behaviour change is never replayed
+    into a different game; the message says which versions and why."""
+    record = play(GameConfig(players=3), 4, 4).finish()
+    assert record.rules_version == RULES_VERSION
+    data = json.loads(record.dumps())
+    data["rules_version"] = RULES_VERSION - 1
+    with pytest.raises(RecordError) as info:
+        loads(json.dumps(data))
+    message = str(info.value)
+    assert f"rules version {RULES_VERSION - 1}" in message
+    assert f"this is version {RULES_VERSION}" in message
+    assert "different game" in message and "\n" not in message

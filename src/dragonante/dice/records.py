@@ -20,8 +20,9 @@ from dragonante.dice.game import apply, new_game
 from dragonante.dice.state import DICE_SOURCES, SEEDED, DiceState
 
 FORMAT = "dragonante-dice-game"
-#: Bumped whenever the dice engine's behaviour changes (old saves would not replay).
-DICE_RULES_VERSION = 1
+#: Bumped whenever the dice engine's behaviour changes (old saves would not replay);
+#: pinned by the golden games (``tests/golden/dice.json``, see ``tests/golden/games.py``).
+DICE_RULES_VERSION = 2
 
 
 class RecordError(ValueError):
@@ -63,7 +64,9 @@ def record_from_dict(data: Any) -> DiceRecord:
     version = data.get("rules_version")
     if version != DICE_RULES_VERSION:
         raise RecordError(
-            f"saved with dice rules version {version!r}; this is version {DICE_RULES_VERSION}"
+            f"saved with dice rules version {version!r}; this is version {DICE_RULES_VERSION}, "
+            "and replaying it under other rules would give a different game: resume it with "
+            "the dragonante release that saved it"
         )
     seed = data.get("seed", 0)
     if not _int(seed):

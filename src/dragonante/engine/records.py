@@ -66,7 +66,9 @@ def record_from_dict(data: Any) -> GameRecord:
     version = data.get("rules_version")
     if version != RULES_VERSION:
         raise RecordError(
-            f"record made with rules version {version!r}; this is version {RULES_VERSION}"
+            f"record made with rules version {version!r}; this is version {RULES_VERSION}, "
+            "and replaying it under other rules would give a different game: open it with "
+            "the dragonante release that made it"
         )
     seed = data.get("seed")
     answers = data.get("answers")

@@ -1,4 +1,5 @@
-"""``dragonante scenario run FILE...``: play rules scenarios and report pass/fail."""
+"""``dragonante scenario run FILE...``: play rules scenarios and report pass/fail;
+``dragonante scenario coverage``: which card texts of the books no scenario quotes yet."""
 
 from __future__ import annotations
 
@@ -8,11 +9,18 @@ from typing import Annotated
 
 import typer
 
+from dragonante.cards import CARD_TYPES
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.play import LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.scenarios import ScenarioError, load, run
+from dragonante.scenarios.coverage import (
+    CoverageError,
+    all_paragraphs,
+    coverage,
+    scenario_rules,
+)
 
 scenario_app = typer.Typer(
     help=helptext("cmd.scenario"),
@@ -99,4 +107,110 @@ def run_command(
     if broken:
         raise typer.Exit(2)
     if failed:
+        raise typer.Exit(1)
+
+
+def _card_keys(cards: list[str], lang: str) -> set[str]:
+    """Card type keys from keys or English names, case-insensitively."""
+    by_name = {k.lower(): k for k in CARD_TYPES}
+    by_name.update({t.name("en").lower(): k for k, t in CARD_TYPES.items()})
+    keys: set[str] = set()
+    for c in cards:
+        key = by_name.get(c.strip().lower())
+        if key is None:
+            raise UserError(t("scenario.coverage.card_unknown", lang, card=c))
+        keys.add(key)
+    return keys
+
+
+@scenario_app.command("coverage", help=helptext("cmd.scenario_coverage"))
+def coverage_command(
+    paths: Annotated[list[Path] | None, typer.Argument(help=helptext("opt.coverage_paths"))] = None,
+    cards: Annotated[
+        list[str] | None, typer.Option("--card", help=helptext("opt.coverage_card"))
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help=helptext("opt.coverage_all"))] = False,
+    strict: Annotated[bool, typer.Option("--strict", help=helptext("opt.coverage_strict"))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.scenario_json"))] = False,
+    lang: LangOpt = None,
+) -> None:
+    """Every paragraph of every card's book entry that no scenario's ``rule`` quotes.
+
+    Reads only the ``rule`` fields (default folder: ``tests/scenarios``); the
+    matching rule is :mod:`dragonante.scenarios.coverage`'s.  Exit code 0, or
+    1 with ``--strict`` when anything is not covered.
+    """
+    lang = check_lang(lang)
+    files = _expand(paths or [Path("tests/scenarios")], lang)
+    try:
+        rules = scenario_rules(files)
+    except CoverageError as e:
+        raise UserError(t("scenario.error", lang, message=e)) from e
+    wanted = _card_keys(cards, lang) if cards else None
+    paragraphs = [p for p in all_paragraphs() if wanted is None or p.card in wanted]
+    result = coverage(rules, paragraphs)
+    for p, q in result.quoted.items():
+        share = round(100 * q.share)
+        kind, _, n = p.part.partition(" ")
+        if kind == "explanation":  # "explanation 2"
+            part = t("scenario.coverage.part.explanation", lang, n=n)
+        else:  # power, dragon god, ante effect
+            part = t(f"scenario.coverage.part.{p.part.replace(' ', '_')}", lang)
+        if as_json:
+            if q.covered and not show_all:
+                continue
+            typer.echo(
+                json.dumps(
+                    {
+                        "card": p.card,
+                        "name": p.name,
+                        "book": p.book,
+                        "part": p.part,
+                        "covered": q.covered,
+                        "share": round(q.share, 3),
+                        "files": list(q.files),
+                        "text": p.text,
+                    }
+                )
+            )
+        elif not q.covered:
+            text = p.text if len(p.text) <= 100 else p.text[:97] + "..."
+            typer.echo(
+                t(
+                    "scenario.coverage.missing",
+                    lang,
+                    card=p.card,
+                    name=p.name,
+                    book=p.book,
+                    part=part,
+                    share=share,
+                    text=text,
+                )
+            )
+        elif show_all:
+            typer.echo(
+                t(
+                    "scenario.coverage.covered",
+                    lang,
+                    card=p.card,
+                    name=p.name,
+                    part=part,
+                    share=share,
+                    files=", ".join(q.files),
+                )
+            )
+    missing = result.total - result.covered
+    if not as_json:
+        percent = f"{100 * result.covered / result.total:.1f}" if result.total else "100.0"
+        typer.echo(
+            t(
+                "scenario.coverage.summary",
+                lang,
+                covered=result.covered,
+                total=result.total,
+                percent=percent,
+                missing=missing,
+            )
+        )
+    if strict and missing:
         raise typer.Exit(1)

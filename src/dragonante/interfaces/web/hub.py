@@ -115,6 +115,24 @@ def with_game_master(cfg: GameConfig) -> GameConfig:
     return cfg
 
 
+def old_rules(stored: StoredTable) -> HubError | None:
+    """The refusal for a table stored under another ``RULES_VERSION`` (else None).
+
+    Its answers replayed under these rules would play a different game
+    without a word (issue 21 §3), so such a table is never rebuilt: a
+    visitor gets this message instead.
+    """
+    if stored.rules_version == RULES_VERSION:
+        return None
+    return HubError(
+        "old_game",
+        f"table {stored.code} was played under rules version {stored.rules_version}, "
+        f"this server plays version {RULES_VERSION}: its game cannot be shown or "
+        "continued here, because replaying it under other rules would give a different game",
+        410,
+    )
+
+
 @dataclass(slots=True)
 class Settings:
     """Server behaviour that tests and the load benchmark change."""
@@ -255,6 +273,12 @@ class Hub:
         """Load every open or unfinished table from the database (at start-up)."""
         stored = self.writer.run_sync(store.load_live)
         for st in stored:
+            old = old_rules(st)
+            if old is not None:
+                # Replaying its answers under other rules would silently play
+                # another game: left in the database, refused when visited.
+                log.error("table %s cannot be resumed: %s", st.code, old.detail)
+                continue
             try:
                 table = self._adopt(LiveTable(st))
             except (ConfigError, IllegalAnswer, KeyError) as e:
@@ -281,6 +305,10 @@ class Hub:
         would get no frame again) and the seats taken since.
         """
         if stored.code in self.tables:
+            return None
+        old = old_rules(stored)
+        if old is not None:
+            log.error("table %s cannot be taken over: %s", stored.code, old.detail)
             return None
         try:
             table = self._adopt(LiveTable(stored))
@@ -462,13 +490,9 @@ class Hub:
             raise HubError("unknown_table", f"no table {code!r}", 404)
         if stored.status == EXPIRED:
             raise HubError("expired", f"table {code} expired before its game started", 410)
-        if stored.rules_version != RULES_VERSION:
-            raise HubError(
-                "old_game",
-                f"table {code} was played with rules version {stored.rules_version}; "
-                f"this server plays version {RULES_VERSION}",
-                410,
-            )
+        old = old_rules(stored)
+        if old is not None:
+            raise old
         table = self._adopt(LiveTable(stored))
         self.tables[code] = table
         self._forget_old_finished()

@@ -1,0 +1,1 @@
+"""Golden games pinned beside the rules versions (see :mod:`tests.golden.games`)."""

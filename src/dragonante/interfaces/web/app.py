@@ -417,7 +417,7 @@ def create_app(
 
     @app.post("/api/tables/{code}/listing")
     async def api_listing(code: str, request: Request) -> dict[str, Any]:
-        body = await _body(request)
+        _, body = await _table_body(request, code, "host")
         await hub_of(request).set_listing(code, _token(request), body.get("unlisted"))
         return {"ok": True}
 

@@ -179,6 +179,23 @@ def schema() -> dict[str, Any]:
                 bots_body,
             )
         },
+        "/api/tables/{code}/listing": {
+            "post": _op(
+                "the host lists the table in the lobby or makes it invite only",
+                _ok("200"),
+                (*BODY, "403", *TABLE),
+                (CODE, BEARER),
+                {"type": "object", "properties": {"unlisted": {"type": "boolean"}}},
+            )
+        },
+        "/api/tables/{code}/bans": {
+            "delete": _op(
+                "the host lets removed people sit again",
+                _ok("200"),
+                ("403", *TABLE),
+                (CODE, BEARER),
+            )
+        },
         "/api/tables/{code}/start": {
             "post": _op("deal", _ok("200"), ("403", *TABLE, "409", "413", "429"), (CODE, BEARER))
         },

@@ -100,44 +100,29 @@ def test_dev_sets_itself_up_on_the_distribution_python(tmp_path: Path) -> None:
     here = tmp_path / "my games"
     here.mkdir()
     shutil.copy2(ROOT / "tests" / "scenarios" / "rulebook" / "game_play_example.toml", here)
-    scenario = subprocess.run(
-        ["../dev", "run", "scenario", "run", "game_play_example.toml"],
-        cwd=here,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    scenario = _run(["../dev", "run", "scenario", "run", "game_play_example.toml"], here, env)
     assert scenario.returncode == 0, scenario.stdout + scenario.stderr
     assert "1 passed, 0 failed" in scenario.stdout
     # the hints say ``dragonante ...``: ``./dev run dragonante ...`` works too
-    named = subprocess.run(
-        ["./dev", "run", "dragonante", "skill-check", "--roll", "15", "--json"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
+    named = _run(
+        ["./dev", "run", "dragonante", "skill-check", "--roll", "15", "--json"], tmp_path, env
     )
     assert named.returncode == 0, named.stderr
     # a command that needs an extra names it, in one line
-    analyze = subprocess.run(
-        ["./dev", "run", "analyze", "--games", "1"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    analyze = _run(["./dev", "run", "analyze", "--games", "1"], tmp_path, env)
     assert analyze.returncode == 2
     assert analyze.stderr.strip().splitlines() == [
         "error: dragonante analyze needs the optional 'analysis' packages (numpy is not "
         "installed): in a checkout run ./dev extra analysis, otherwise "
         "pip install 'dragonante[analysis]'"
     ]
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``argv`` run in ``cwd`` with ``env``, its output captured as text."""
+    return subprocess.run(
+        argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=120, check=False
+    )
 
 
 def _size_mb(folder: Path) -> float:

@@ -11,12 +11,13 @@ any moment and replayed exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from dragonante.bots import Bot, SeatView, make_bot
 from dragonante.engine.config import GameConfig
-from dragonante.engine.decisions import Decision
-from dragonante.engine.records import GameRecord, Recorder
+from dragonante.engine.decisions import Decision, IllegalAnswer
+from dragonante.engine.records import GameRecord, Recorder, RecordError
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import events_for
 
@@ -24,6 +25,49 @@ from dragonante.engine.views import events_for
 def bot_seed(seed: int, seat: int) -> int:
     """Each bot's own seed: a (game seed, seat) pair replays the same bot choices."""
     return seed * 31 + seat + 1
+
+
+class ResumableGame(Protocol):
+    """What :func:`replay_record` needs of a game: the plain and the full-screen
+    tables both have it."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def bots(self) -> dict[int, Bot]: ...
+
+    @property
+    def recorder(self) -> Recorder: ...
+
+    def call_last_gambit(self) -> None: ...
+
+
+def replay_record(
+    game: ResumableGame, record: GameRecord, answered: Callable[[int], None] | None = None
+) -> None:
+    """Give ``game`` the record's answers again (the last gambit called where it
+    was), calling ``answered(seat)`` after each.  Each bot is asked its recorded
+    questions again (its answer is the record's), so its random generator is
+    where it was when the game was saved: the game goes on as if never left.
+    :class:`RecordError` if an answer does not replay."""
+    called = record.last_gambit_called_after
+    for i, answer in enumerate(record.answers):
+        if i == called:
+            game.call_last_gambit()
+        d = game.state.pending
+        if game.state.over or d is None:
+            raise RecordError(f"answer #{i + 1} comes after the end of the game")
+        if d.seat in game.bots:
+            game.bots[d.seat].choose(SeatView(game.state, d.seat))  # as it was asked
+        try:
+            game.recorder.answer(answer)
+        except IllegalAnswer as e:
+            raise RecordError(f"answer #{i + 1} does not replay: {e}") from None
+        if answered is not None:
+            answered(d.seat)
+    if called is not None and called == len(record.answers):
+        game.call_last_gambit()
 
 
 class LocalGame:

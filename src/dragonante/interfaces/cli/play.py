@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from dragonante.bots import BotSpecError, SeatView, bot_names, parse_spec
+from dragonante.bots import BotSpecError, bot_names, parse_spec
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.records import GameRecord, RecordError
@@ -67,7 +67,7 @@ from dragonante.interfaces.render import (
     table_lines,
     table_view,
 )
-from dragonante.interfaces.session import LocalGame
+from dragonante.interfaces.session import LocalGame, replay_record
 from dragonante.interfaces.table_record import TableSeats, names_of, read_seating, record_text
 
 if TYPE_CHECKING:
@@ -331,7 +331,7 @@ def resume_game(
         record.config, record.seed, me, [seating.bots[p] for p in sorted(seating.bots)]
     )
     try:
-        replay_into(game, record)
+        replay_record(game, record)
     except RecordError as e:
         raise UserError(t("cli.error.record", lang, path=str(path), reason=str(e))) from None
     narrator = Narrator(names, lang, me=me, debt_model=record.config.rules.debt_model)
@@ -339,27 +339,6 @@ def resume_game(
     session.seating = seating
     session.save()
     return session.run()
-
-
-def replay_into(game: LocalGame, record: GameRecord) -> None:
-    """Give a plain game the record's answers again (the last gambit called where it
-    was); each bot is asked its questions again, so its random generator is where
-    it was when the game was saved."""
-    called = record.last_gambit_called_after
-    for i, answer in enumerate(record.answers):
-        if i == called:
-            game.call_last_gambit()
-        d = game.state.pending
-        if game.state.over or d is None:
-            raise RecordError(f"answer #{i + 1} comes after the end of the game")
-        if d.seat in game.bots:
-            game.bots[d.seat].choose(SeatView(game.state, d.seat))
-        try:
-            game.recorder.answer(answer)
-        except IllegalAnswer as e:
-            raise RecordError(f"answer #{i + 1} does not replay: {e}") from None
-    if called is not None and called == len(record.answers):
-        game.call_last_gambit()
 
 
 def play_online(

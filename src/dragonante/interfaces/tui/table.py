@@ -20,10 +20,9 @@ from collections.abc import Mapping, Sequence
 
 from dragonante.bots import Bot, SeatView, make_bot
 from dragonante.engine.config import GameConfig
-from dragonante.engine.decisions import IllegalAnswer
-from dragonante.engine.records import GameRecord, Recorder, RecordError
+from dragonante.engine.records import GameRecord, Recorder
 from dragonante.engine.state import Event, GameState
-from dragonante.interfaces.session import bot_seed
+from dragonante.interfaces.session import bot_seed, replay_record
 from dragonante.interfaces.table_record import TableSeats, record_text
 
 
@@ -174,23 +173,12 @@ class TableGame:
         :class:`RecordError` if an answer does not replay.
         """
         game = cls(record.config, record.seed, humans, bot_specs, names)
-        called = record.last_gambit_called_after
-        for i, a in enumerate(record.answers):
-            if i == called:
-                game.call_last_gambit()
-            d = game.state.pending
-            if game.state.over or d is None:
-                raise RecordError(f"answer #{i + 1} comes after the end of the game")
-            if d.seat in game.bots:
-                game.bots[d.seat].choose(SeatView(game.state, d.seat))  # as it was asked
-            try:
-                game.recorder.answer(a)
-            except IllegalAnswer as e:
-                raise RecordError(f"answer #{i + 1} does not replay: {e}") from None
-            game.answered_by.append(d.seat)
+
+        def answered(seat: int) -> None:
+            game.answered_by.append(seat)
             game.marks.append(game._mark())
-        if called is not None and called == len(record.answers):
-            game.call_last_gambit()
+
+        replay_record(game, record, answered)
         # answers from before the resume are not taken back (the bots were not kept)
         game.answered_by = [-1] * len(game.answered_by)
         return game

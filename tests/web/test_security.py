@@ -162,7 +162,8 @@ def test_sync_since_sends_only_the_missing_history(serve, long_game):
     watcher.send({"type": "sync", "since": size - 5})
     tail = watcher.wait(lambda m: m["type"] == "state")
     assert 0 < len(tail["events"]) <= 5
-    assert tail["events"] == [e for e in watcher.state["events"] if e in tail["events"]]
+    # the tail is the history's last events (a membership filter broke on repeated events)
+    assert tail["events"] == watcher.state["events"][-len(tail["events"]) :]
     # Far behind (or pretending to be, to defeat the cache): the whole cached view.
     built = serve.hub.snapshots.built
     watcher.send({"type": "sync", "since": 1})

@@ -66,7 +66,7 @@ def test_simulate_json_has_the_card_games_shapes(monkeypatch, capsys) -> None:
 
 
 def test_simulate_reports_a_crash_with_its_seed_and_exits_1(monkeypatch, capsys) -> None:
-    import dragonante.dice.selfplay as selfplay
+    import dragonante.sim.dice_selfplay as selfplay
 
     real = selfplay.play
 

@@ -17,8 +17,8 @@ import pytest
 from dragonante.dice import PHYSICAL, DiceConfig, apply, new_game
 from dragonante.dice.decisions import TURN, WITHDRAW
 from dragonante.dice.invariants import violations
-from dragonante.dice.selfplay import MAX_DECISIONS, play
 from dragonante.dice.state import DiceState
+from dragonante.sim.dice_selfplay import MAX_DECISIONS, play
 
 SOAK = os.environ.get("DRAGONANTE_SOAK") == "1"
 GAMES = 20000 if SOAK else 2000

@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
+from dragonante.bots.dice import DiceSeatView, make_bot
 from dragonante.dice import PHYSICAL, DiceConfig, IllegalAnswer
-from dragonante.dice.bots import DiceSeatView, make_bot
 from dragonante.dice.records import (
     DICE_RULES_VERSION,
     DiceRecord,
@@ -58,7 +58,7 @@ def test_different_seeds_give_different_games() -> None:
 _DIGEST = """
 import hashlib, json
 from dragonante.dice import DiceConfig
-from dragonante.dice.selfplay import play
+from dragonante.sim.dice_selfplay import play
 s, _ = play(DiceConfig(players=5, gambits=3), 1234, ("basic", "random"))
 print(hashlib.sha256(json.dumps(s.to_dict(), sort_keys=True).encode()).hexdigest())
 """

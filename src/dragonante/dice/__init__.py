@@ -19,8 +19,9 @@ table), ``state``, ``rolls`` (dice sources), ``powers`` (playing dragons,
 evil/good powers, Bahamut), ``flights`` (special flights), ``tiebreak``,
 ``settlement`` (debts, gambit winner), ``flow`` (gambits, turns,
 withdrawal), ``game`` (entry points), ``views`` (the player tracker),
-``records`` (save and resume), ``invariants``, ``bots``, ``selfplay``.
-Standard library only.
+``records`` (save and resume), ``invariants``.  Only the rules live here:
+the Dice Gambit's bots are :mod:`dragonante.bots.dice` and its bot-against-bot
+games :mod:`dragonante.sim.dice_selfplay`.  Standard library only.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from dragonante.bots.dice import DiceBot, make_bot
 from dragonante.dice import PHYSICAL, SEEDED, DiceConfig
-from dragonante.dice.bots import DiceBot, make_bot
 from dragonante.dice.records import Recorder
 from dragonante.i18n import t
 from dragonante.interfaces.dice_render import default_names

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dragonante.dice.bots import DiceSeatView
+from dragonante.bots.dice import DiceSeatView
 from dragonante.dice.decisions import PLAY, ROLL, TURN, WITHDRAW
 from dragonante.dice.records import loads, replay
 from dragonante.interfaces.tui.dice.question import DiceQuestionPanel, type_face

@@ -34,12 +34,11 @@ from typing import Annotated
 
 import typer
 
+from dragonante.bots.dice import BOTS, DiceBot, DiceSeatView, make_bot
 from dragonante.dice import PHYSICAL, SEEDED, DiceConfig, IllegalAnswer
-from dragonante.dice.bots import BOTS, DiceBot, DiceSeatView, make_bot
 from dragonante.dice.config import ConfigError, parse_seats, parse_setting
 from dragonante.dice.decisions import ROLL
 from dragonante.dice.records import DiceRecord, Recorder, RecordError, loads
-from dragonante.dice.selfplay import simulate
 from dragonante.dice.views import tracker
 from dragonante.i18n import error_reason, t
 from dragonante.interfaces.cli.app import UserError, app
@@ -52,6 +51,7 @@ from dragonante.interfaces.dice_render import (
     question,
     table_lines,
 )
+from dragonante.sim.dice_selfplay import simulate
 
 dice_app = typer.Typer(
     help=helptext("dice.cmd.group"),

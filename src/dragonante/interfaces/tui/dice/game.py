@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from dragonante.dice.bots import DiceBot, DiceSeatView
+from dragonante.bots.dice import DiceBot, DiceSeatView
 from dragonante.dice.decisions import Decision
 from dragonante.dice.records import Recorder
 from dragonante.dice.state import PHYSICAL, DiceState, Event

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dragonante.dice.bots import DiceSeatView, make_bot
+from dragonante.bots.dice import DiceSeatView, make_bot
 from dragonante.dice.config import DiceConfig
 from dragonante.dice.game import apply, new_game
 from dragonante.dice.invariants import violations

@@ -14,20 +14,20 @@ from pathlib import Path
 import pytest
 
 import dragonante
-from dragonante.dice.config import ConfigError as DiceConfigError
 from dragonante.dice.config import DiceConfig, parse_seats, parse_setting
-from dragonante.engine.abilities import AbilityConfigError, AbilityOptions
-from dragonante.engine.config import ConfigError, DeckOptions, GameConfig, config_from_dict
+from dragonante.engine.abilities import AbilityOptions
+from dragonante.engine.config import DeckOptions, GameConfig, config_from_dict
+from dragonante.errors import ConfigError
 from dragonante.i18n import catalog, error_reason
 from tests.interfaces.conftest import Cli, assert_one_line_error
 from tests.interfaces.test_cli_italian import leaks
 
 SOURCE = Path(dragonante.__file__).parent
-ERRORS = ("ConfigError", "AbilityConfigError")
+ERRORS = ("ConfigError",)
 
 
 def raise_sites() -> list[tuple[str, ast.Call]]:
-    """Every ``raise ConfigError(...)``/``raise AbilityConfigError(...)`` of the engines."""
+    """Every ``raise ConfigError(...)`` of the engines."""
     sites = []
     for folder in ("engine", "dice"):
         for path in sorted((SOURCE / folder).rglob("*.py")):
@@ -87,13 +87,34 @@ def test_every_raise_site_has_a_code_in_both_catalogs() -> None:
     assert unused == []
 
 
-Error = ConfigError | DiceConfigError | AbilityConfigError
+def test_both_games_raise_one_config_error_class() -> None:
+    """One class (``dragonante.errors``): an interface catches it once for either game."""
+    import dragonante.dice as dice
+    import dragonante.dice.config as dice_config
+    import dragonante.engine as engine
+    import dragonante.engine.abilities as abilities
+    import dragonante.engine.config as engine_config
+
+    exported = {
+        engine_config.ConfigError,
+        dice_config.ConfigError,
+        engine.ConfigError,
+        dice.ConfigError,
+        abilities.AbilityConfigError,
+    }
+    assert exported == {ConfigError}
+    defined = [
+        f"{path.relative_to(SOURCE)}:{node.name}"
+        for path in sorted(SOURCE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name.endswith("ConfigError")
+    ]
+    assert defined == ["errors.py:ConfigError"], defined
 
 
-def _raises(action: Callable[[], object]) -> Error:
-    with pytest.raises((ConfigError, DiceConfigError, AbilityConfigError)) as info:
+def _raises(action: Callable[[], object]) -> ConfigError:
+    with pytest.raises(ConfigError) as info:
         action()
-    assert isinstance(info.value, Error)
     return info.value
 
 

@@ -6,13 +6,16 @@ a table that reads the rules differently says so instead of patching code.
 Points the seed and §8 leave silent are settings too where players could
 reasonably disagree (``docs/dice.md`` lists them all).  A config round-trips
 through a plain dict (JSON) for save files; :func:`config_from_dict` refuses
-unknown keys and bad values with a :class:`ConfigError` naming them.
+unknown keys and bad values with a :class:`ConfigError` naming them (the
+card game's class too: :mod:`dragonante.errors`, re-exported here).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final
+
+from dragonante.errors import ConfigError as ConfigError  # re-exported: one class for both games
 
 #: §8.11: each gambit starts from the starting hoard (``reset``) or hoards carry over.
 HOARD_MODES: Final = ("reset", "carry")
@@ -29,21 +32,6 @@ SETTLEMENT_ORDERS: Final = ("incurred", "turn_order")
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
-
-
-class ConfigError(ValueError):
-    """Settings the rules cannot play; the message names the offending one.
-
-    ``str(e)`` stays the English message; ``code`` and ``params`` let an
-    interface show it in another language.
-    """
-
-    def __init__(self, message: str, code: str = "", **params: object) -> None:
-        super().__init__(message)
-        #: A stable name for the catalog (``config_error.<code>``); ``""`` if none.
-        self.code = code
-        #: The values the message names, for a translated message.
-        self.params = params
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ game.  Every switch the rulebooks or ``rules-notes.md`` leave open is a field
 here with the documented default, so a table that rules differently can say
 so instead of patching code.  Configs round-trip through plain dicts (JSON)
 for game records, and :func:`config_from_dict` rejects anything unknown with
-a :class:`ConfigError` naming the offending key.
+a :class:`ConfigError` naming the offending key (one class for every
+setting of both games: :mod:`dragonante.errors`, re-exported here).
 """
 
 from __future__ import annotations
@@ -14,13 +15,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from dragonante.cards import CARD_TYPES
-from dragonante.engine.abilities.options import (
-    AbilityConfigError,
-    AbilityOptions,
-    options_from_dict,
-    options_to_dict,
-)
+from dragonante.engine.abilities.options import AbilityOptions, options_from_dict, options_to_dict
 from dragonante.engine.decks import PRESETS, DeckError, fixed_deck, original_colors
+from dragonante.errors import ConfigError as ConfigError  # re-exported: one class for both games
 
 #: Deck selections of the Legendary Appendix 1.
 SELECTIONS = ("random", "druids_party", "pick_em", "traditional", "agreed")
@@ -52,21 +49,6 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
 ALL_ANTE_CARDS = -1
 #: Every hoard's starting gold under the original rules, whatever the table size.
 ORIGINAL_STARTING_GOLD = 50
-
-
-class ConfigError(ValueError):
-    """A configuration that the rules cannot play; the message says why.
-
-    ``str(e)`` stays the English message; ``code`` and ``params`` let an
-    interface show it in another language.
-    """
-
-    def __init__(self, message: str, code: str = "", **params: object) -> None:
-        super().__init__(message)
-        #: A stable name for the catalog (``config_error.<code>``); ``""`` if none.
-        self.code = code
-        #: The values the message names, for a translated message.
-        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,10 +356,7 @@ class GameConfig:
             )
         if r.hole_recipient not in ("game_winner", "house"):
             raise ConfigError("hole_recipient is 'game_winner' or 'house'", code="hole_recipient")
-        try:
-            self.abilities.validate(self.players)
-        except AbilityConfigError as e:
-            raise ConfigError(str(e), e.code, **e.params) from None
+        self.abilities.validate(self.players)
         return self
 
     def with_(self, **changes: Any) -> GameConfig:
@@ -389,7 +368,7 @@ class GameConfig:
         if isinstance(changes.get("ending"), dict):
             changes["ending"] = _build(Ending, changes["ending"], "ending")
         if isinstance(changes.get("abilities"), dict):
-            changes["abilities"] = _abilities(changes["abilities"])
+            changes["abilities"] = options_from_dict(changes["abilities"])
         return replace(self, **changes)
 
 
@@ -440,13 +419,6 @@ def config_to_dict(config: GameConfig) -> dict[str, Any]:
     else:
         del d["abilities"]
     return d
-
-
-def _abilities(data: Any) -> AbilityOptions:
-    try:
-        return options_from_dict(data)
-    except AbilityConfigError as e:
-        raise ConfigError(str(e), e.code, **e.params) from None
 
 
 def _rules(data: Any) -> Rules:
@@ -508,7 +480,7 @@ def config_from_dict(data: Any) -> GameConfig:
     deck = _build(DeckOptions, data.pop("deck", {}), "deck")
     rules = _rules(data.pop("rules", {}))
     ending = _build(Ending, data.pop("ending", {}), "ending")
-    abilities = _abilities(data.pop("abilities", {}))
+    abilities = options_from_dict(data.pop("abilities", {}))
     top = _build(_Top, data, "config")
     return GameConfig(
         players=top.players,

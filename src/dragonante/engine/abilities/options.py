@@ -38,26 +38,15 @@ from dragonante.engine.abilities.catalog import (
     SKILLS,
     SYSTEMS,
 )
+from dragonante.errors import ConfigError
 
 ASSIGNMENTS = ("fixed", "random", "draft")
 VISIBILITIES = ("hidden", "public")
 #: A ``seats`` entry standing for one ability drawn at random.
 RANDOM = "random"
-
-
-class AbilityConfigError(ValueError):
-    """Ability options the rules cannot play; the message names the field.
-
-    ``str(e)`` stays the English message; ``code`` and ``params`` let an
-    interface show it in another language.
-    """
-
-    def __init__(self, message: str, code: str = "", **params: object) -> None:
-        super().__init__(message)
-        #: A stable name for the catalog (``config_error.<code>``); ``""`` if none.
-        self.code = code
-        #: The values the message names, for a translated message.
-        self.params = params
+#: The old name of :class:`~dragonante.errors.ConfigError`, kept so callers
+#: that import it keep working: ability options fail like any other setting.
+AbilityConfigError = ConfigError
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,17 +99,17 @@ class AbilityOptions:
         return self.visibility != "hidden"
 
     def validate(self, players: int) -> None:
-        """Raise :class:`AbilityConfigError` unless a table of ``players`` can use these."""
+        """Raise :class:`ConfigError` unless a table of ``players`` can use these."""
         if not self.system:
             if self != AbilityOptions():
-                raise AbilityConfigError(
+                raise ConfigError(
                     "abilities.system must be 'disks' or 'skills' when other ability "
                     "options are set",
                     code="abilities_system_needed",
                 )
             return
         if self.system not in SYSTEMS:
-            raise AbilityConfigError(
+            raise ConfigError(
                 f"unknown abilities.system {self.system!r}; choose from {', '.join(SYSTEMS)}",
                 code="abilities_unknown_system",
                 system=self.system,
@@ -128,20 +117,20 @@ class AbilityOptions:
             )
         most = MAX_PER_CHARACTER[self.system]
         if not 0 <= self.per_character <= most:
-            raise AbilityConfigError(
+            raise ConfigError(
                 f"abilities.per_character must be 1-{most}",
                 code="abilities_per_character",
                 most=most,
             )
         if self.assign not in ASSIGNMENTS:
-            raise AbilityConfigError(
+            raise ConfigError(
                 f"unknown abilities.assign {self.assign!r}; choose from {', '.join(ASSIGNMENTS)}",
                 code="abilities_unknown_assign",
                 assign=self.assign,
                 choices=", ".join(ASSIGNMENTS),
             )
         if self.visibility and self.visibility not in VISIBILITIES:
-            raise AbilityConfigError(
+            raise ConfigError(
                 "abilities.visibility is 'hidden' or 'public'", code="abilities_visibility"
             )
         for name, value, choices in (
@@ -150,7 +139,7 @@ class AbilityOptions:
             ("streetwise", self.streetwise, ("any_card", "flight_strength")),
         ):
             if value not in choices:
-                raise AbilityConfigError(
+                raise ConfigError(
                     f"abilities.{name} is one of {', '.join(choices)}",
                     code="abilities_choice",
                     name=name,
@@ -159,7 +148,7 @@ class AbilityOptions:
         own = {a.key for a in ABILITIES if a.system == self.system}
         for field, lists in (("seats", self.seats), ("qualified", self.qualified)):
             if len(lists) > players:
-                raise AbilityConfigError(
+                raise ConfigError(
                     f"abilities.{field} lists more seats than players",
                     code="abilities_too_many_seats",
                     field=field,
@@ -171,7 +160,7 @@ class AbilityOptions:
                     if key not in own:
                         other = "Emperor's Gambit" if self.system != SKILLS else "Legendary"
                         hint = f" (a {other} ability)" if key in ID else ""
-                        raise AbilityConfigError(
+                        raise ConfigError(
                             f"abilities.{field}[{seat}]: {key!r} is not one of the "
                             f"{self.system} abilities{hint}",
                             code="abilities_other_system" if hint else "abilities_unknown_ability",
@@ -183,7 +172,7 @@ class AbilityOptions:
                         )
                 named = [k for k in keys if k != RANDOM]
                 if len(set(named)) != len(named):
-                    raise AbilityConfigError(
+                    raise ConfigError(
                         f"abilities.{field}[{seat}] lists an ability twice",
                         code="abilities_listed_twice",
                         field=field,
@@ -192,7 +181,7 @@ class AbilityOptions:
             if field == "seats":
                 for seat, keys in enumerate(lists):
                     if len(keys) > most:
-                        raise AbilityConfigError(
+                        raise ConfigError(
                             f"abilities.seats[{seat}]: at most {most} abilities per character",
                             code="abilities_seat_max",
                             seat=seat,
@@ -201,29 +190,29 @@ class AbilityOptions:
         if self.system == SKILLS and self.assign == "fixed":
             named = [k for keys in self.seats for k in keys if k != RANDOM]
             if len(set(named)) != len(named):
-                raise AbilityConfigError(
+                raise ConfigError(
                     "abilities.seats: a special ability belongs to one character only",
                     code="abilities_special_exclusive",
                 )
         if self.assign == "fixed" and not self.seats:
-            raise AbilityConfigError(
+            raise ConfigError(
                 "abilities.assign = 'fixed' needs abilities.seats",
                 code="abilities_fixed_needs_seats",
             )
         if self.assign != "fixed" and self.seats:
-            raise AbilityConfigError(
+            raise ConfigError(
                 "abilities.seats is only used with assign = 'fixed'",
                 code="abilities_seats_only_fixed",
             )
         if len(self.ancestry) > players:
-            raise AbilityConfigError(
+            raise ConfigError(
                 "abilities.ancestry lists more seats than players",
                 code="abilities_too_many_seats",
                 field="ancestry",
             )
         for seat, color in enumerate(self.ancestry):
             if color and color not in ANCESTRY_COLORS:
-                raise AbilityConfigError(
+                raise ConfigError(
                     f"abilities.ancestry[{seat}]: {color!r} is not a dragon color "
                     f"({', '.join(ANCESTRY_COLORS)})",
                     code="abilities_ancestry_color",
@@ -232,13 +221,13 @@ class AbilityOptions:
                     choices=", ".join(ANCESTRY_COLORS),
                 )
         if len(self.insight) > players:
-            raise AbilityConfigError(
+            raise ConfigError(
                 "abilities.insight lists more seats than players",
                 code="abilities_too_many_seats",
                 field="insight",
             )
         if any(not -10 <= m <= 30 for m in self.insight):
-            raise AbilityConfigError(
+            raise ConfigError(
                 "abilities.insight modifiers must be -10 to +30", code="abilities_insight_range"
             )
         self._check_enough(players)
@@ -253,7 +242,7 @@ class AbilityOptions:
         else:
             need = self.count * players
         if need > pool:
-            raise AbilityConfigError(
+            raise ConfigError(
                 f"{need} special abilities are needed but there are only {pool}",
                 code="abilities_not_enough",
                 need=need,
@@ -292,12 +281,12 @@ def _qualified(system: str, keys: tuple[str, ...]) -> tuple[int, ...]:
 def options_from_dict(data: Any) -> AbilityOptions:
     """Parse the ``abilities`` object of a config (lists of strings, ints, words)."""
     if not isinstance(data, dict):
-        raise AbilityConfigError("abilities must be an object", code="abilities_object")
+        raise ConfigError("abilities must be an object", code="abilities_object")
     kwargs: dict[str, Any] = {}
     defaults = AbilityOptions()
     for key, value in data.items():
         if key not in AbilityOptions.__dataclass_fields__:
-            raise AbilityConfigError(
+            raise ConfigError(
                 f"unknown abilities option {key!r}", code="abilities_unknown_option", key=key
             )
         default = getattr(defaults, key)
@@ -306,7 +295,7 @@ def options_from_dict(data: Any) -> AbilityOptions:
             if not isinstance(value, list | tuple) or not all(
                 isinstance(v, list | tuple) and all(isinstance(k, str) for k in v) for v in value
             ):
-                raise AbilityConfigError(
+                raise ConfigError(
                     f"{where} must be a list of ability-key lists, per seat",
                     code="abilities_seat_lists",
                     where=where,
@@ -314,7 +303,7 @@ def options_from_dict(data: Any) -> AbilityOptions:
             value = tuple(tuple(v) for v in value)
         elif key == "ancestry":
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise AbilityConfigError(
+                raise ConfigError(
                     f"{where} must be a list of colors, per seat",
                     code="abilities_color_list",
                     where=where,
@@ -324,7 +313,7 @@ def options_from_dict(data: Any) -> AbilityOptions:
             if not isinstance(value, list | tuple) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value
             ):
-                raise AbilityConfigError(
+                raise ConfigError(
                     f"{where} must be a list of integers, per seat",
                     code="abilities_int_list",
                     where=where,
@@ -332,13 +321,9 @@ def options_from_dict(data: Any) -> AbilityOptions:
             value = tuple(value)
         elif isinstance(default, int):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise AbilityConfigError(
-                    f"{where} must be an integer", code="abilities_int", where=where
-                )
+                raise ConfigError(f"{where} must be an integer", code="abilities_int", where=where)
         elif not isinstance(value, str):
-            raise AbilityConfigError(
-                f"{where} must be a string", code="abilities_string", where=where
-            )
+            raise ConfigError(f"{where} must be a string", code="abilities_string", where=where)
         kwargs[key] = value
     return AbilityOptions(**kwargs)
 

@@ -39,7 +39,6 @@ from dragonante.engine.abilities.options import (
     ASSIGNMENTS,
     RANDOM,
     VISIBILITIES,
-    AbilityConfigError,
     AbilityOptions,
 )
 from dragonante.engine.config import (
@@ -751,6 +750,6 @@ def ability_options(c: TableChoices, lang: str = DEFAULT_LANG) -> AbilityOptions
     )
     try:
         options.validate(c.players)
-    except AbilityConfigError as e:
+    except ConfigError as e:
         raise UserError(t("cli.error.abilities", lang, reason=error_reason(e, lang))) from None
     return options

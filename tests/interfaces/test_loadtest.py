@@ -13,9 +13,10 @@ import threading
 
 import pytest
 
+from dragonante.interfaces.web import load as package
+from dragonante.interfaces.web.load import LoadError, LoadReport, LoadSettings, run_load
+from dragonante.interfaces.web.load import clients as load
 from dragonante.interfaces.web.stats import GcWatch
-from dragonante.sim import load
-from dragonante.sim.load import LoadError, LoadReport, LoadSettings, run_load
 from tests.interfaces.conftest import Cli
 from tests.web.pg import PG_URL, fresh_schema
 
@@ -129,7 +130,7 @@ def test_cli_passes_the_client_options(monkeypatch: pytest.MonkeyPatch, cli: Cli
         report.sockets, report.deflate_sockets = 12, 0
         return report
 
-    monkeypatch.setattr(load, "run_load", fake)
+    monkeypatch.setattr(package, "run_load", fake)
     result = cli(["loadtest", "--tables", "3", "--no-compression", "--client-procs", "3"])
     assert result.code == 0, result.err
     assert not got[0].compression and got[0].client_procs == 3

@@ -26,7 +26,7 @@ from dragonante.interfaces.cli.play import LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import DeckOpt, cli_name, engine_name, helptext
 
 if TYPE_CHECKING:
-    from dragonante.sim.load import LoadReport
+    from dragonante.interfaces.web.load import LoadReport
 
 #: The log levels uvicorn knows.
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
@@ -323,7 +323,7 @@ def loadtest(
     from sending an answer to receiving the update that acknowledges it.
     Traffic stays on this machine: only loopback URLs are accepted.
     """
-    from dragonante.sim.load import LoadError, LoadSettings, run_load
+    from dragonante.interfaces.web.load import LoadError, LoadSettings, run_load
 
     lang = check_lang(lang)
     if affinity and url:

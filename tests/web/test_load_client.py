@@ -18,7 +18,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from dragonante.sim.load import LoadReport, LoadSettings, _Run
+from dragonante.interfaces.web.load.clients import LoadReport, LoadSettings, _Run
 
 
 def _view(step: int, asked_seat: int) -> str:

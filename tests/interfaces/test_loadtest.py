@@ -13,9 +13,9 @@ import threading
 
 import pytest
 
-from dragonante.interfaces.web import load as package
-from dragonante.interfaces.web.load import LoadError, LoadReport, LoadSettings, run_load
-from dragonante.interfaces.web.load import clients as load
+from dragonante.interfaces.web import load
+from dragonante.interfaces.web.load import LoadError, LoadReport, LoadSettings, clients, run_load
+from dragonante.interfaces.web.load import run as one_run
 from dragonante.interfaces.web.stats import GcWatch
 from tests.interfaces.conftest import Cli
 from tests.web.pg import PG_URL, fresh_schema
@@ -23,7 +23,7 @@ from tests.web.pg import PG_URL, fresh_schema
 
 def port() -> int:
     """A loopback port nothing listens on."""
-    return load._free_port()
+    return one_run._free_port()
 
 
 def quick(**changes: object) -> LoadSettings:
@@ -89,8 +89,8 @@ def test_no_more_client_processes_than_tables(monkeypatch: pytest.MonkeyPatch) -
         seen.append(procs)
         return LoadReport(settings.tables, settings.players, settings.think_ms, 1.0)
 
-    monkeypatch.setattr(load, "_play_in_processes", fake)
-    monkeypatch.setattr(load, "_wait_up", lambda base, proc: None)
+    monkeypatch.setattr(one_run, "play_in_processes", fake)
+    monkeypatch.setattr(one_run, "_wait_up", lambda base, proc: None)
     # No server at all: the port is closed, so the final /api/stats is skipped.
     report = run_load(quick(tables=2, client_procs=5, seconds=1, url=f"http://127.0.0.1:{port()}"))
     assert seen == [2] and report.client_procs == 2
@@ -103,9 +103,9 @@ def test_fewer_than_one_client_process_is_refused() -> None:
 
 def test_the_loop_falls_back_to_asyncio_without_uvloop(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "uvloop", None)  # import uvloop -> ImportError
-    factory, name = load._loop_factory(True)
+    factory, name = clients.loop_factory(True)
     assert name == "asyncio" and factory is asyncio.new_event_loop
-    assert load._loop_factory(False)[1] == "asyncio"
+    assert clients.loop_factory(False)[1] == "asyncio"
 
 
 def test_merge_adds_a_process_share() -> None:
@@ -130,7 +130,7 @@ def test_cli_passes_the_client_options(monkeypatch: pytest.MonkeyPatch, cli: Cli
         report.sockets, report.deflate_sockets = 12, 0
         return report
 
-    monkeypatch.setattr(package, "run_load", fake)
+    monkeypatch.setattr(load, "run_load", fake)
     result = cli(["loadtest", "--tables", "3", "--no-compression", "--client-procs", "3"])
     assert result.code == 0, result.err
     assert not got[0].compression and got[0].client_procs == 3
@@ -155,10 +155,10 @@ def test_route_sends_every_request_of_a_table_to_one_server() -> None:
     """As a proxy hashing the table code would: stable, and spread over the servers."""
     bases = ("http://127.0.0.1:1", "http://127.0.0.1:2")
     codes = [f"T{i:05d}" for i in range(400)]
-    first = [load.route(bases, c) for c in codes]
-    assert first == [load.route(bases, c) for c in codes]
+    first = [clients.route(bases, c) for c in codes]
+    assert first == [clients.route(bases, c) for c in codes]
     assert 150 < first.count(bases[0]) < 250
-    assert {load.route(bases[:1], c) for c in codes} == {bases[0]}
+    assert {clients.route(bases[:1], c) for c in codes} == {bases[0]}
 
 
 def test_affinity_needs_its_own_servers_on_postgresql(cli: Cli) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from dragonante.interfaces.web.load.clients import LoadReport, LoadSettings, _Run
+from dragonante.interfaces.web.load import LoadReport, LoadSettings
+from dragonante.interfaces.web.load.clients import Run
 
 
 def _view(step: int, asked_seat: int) -> str:
@@ -48,7 +49,7 @@ async def _stage(deadline_in: float) -> tuple[float, float]:
     async with serve(script, "127.0.0.1", 0) as server:
         port = server.sockets[0].getsockname()[1]
         settings = LoadSettings(tables=1, seconds=deadline_in)
-        run = _Run(settings, (f"http://127.0.0.1:{port}",), LoadReport(1, 4, 0.0, 0.0))
+        run = Run(settings, (f"http://127.0.0.1:{port}",), LoadReport(1, 4, 0.0, 0.0))
         started = time.monotonic()
         run.deadline = started + deadline_in
         ready, done = asyncio.Event(), asyncio.Event()
@@ -79,7 +80,7 @@ def test_a_seat_keeps_playing_on_seating_frames_before_the_deadline() -> None:
         async with serve(script, "127.0.0.1", 0) as server:
             port = server.sockets[0].getsockname()[1]
             report = LoadReport(1, 4, 0.0, 0.0)
-            loop_run = _Run(LoadSettings(tables=1), (f"http://127.0.0.1:{port}",), report)
+            loop_run = Run(LoadSettings(tables=1), (f"http://127.0.0.1:{port}",), report)
             loop_run.deadline = time.monotonic() + 30
             ready, done = asyncio.Event(), asyncio.Event()
             await asyncio.wait_for(loop_run.seat("CODE", "token", ready, done), 10)

@@ -74,6 +74,11 @@ def test_has_and_check_lang() -> None:
 KEY_CALL = re.compile(
     r"""\b(?:t|helptext|has)\(\s*(?:[\w.]+,\s*)?["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']"""
 )
+#: The help of a run option: its declaration, ``RunOption("--seed", "opt.seed", ...)``,
+#: and a command's own sentence for it, ``JSON.option("opt.cards_json")``.
+OPTION_KEY = re.compile(
+    r"""(?:\bRunOption\(\s*["'][^"']+["'],\s*|\.option\(\s*)["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']"""
+)
 SRC = Path(dragonante.__file__).parent
 
 
@@ -81,7 +86,8 @@ def used_keys() -> dict[str, list[str]]:
     """Every key the source looks up literally, with the files that use it."""
     keys: dict[str, list[str]] = {}
     for path in sorted(SRC.rglob("*.py")):
-        for key in KEY_CALL.findall(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        for key in KEY_CALL.findall(text) + OPTION_KEY.findall(text):
             keys.setdefault(key, []).append(str(path.relative_to(SRC)))
     return keys
 
@@ -92,6 +98,8 @@ def test_the_source_scan_finds_the_keys_it_should() -> None:
     assert len(keys) > 200
     for key in ("play.quit", "opt.seed", "dice.event.turn", "dice.cmd.play", "question.private"):
         assert key in keys, key
+    assert "interfaces/cli/run_options.py" in keys["opt.games"]
+    assert "interfaces/cli/cards.py" in keys["opt.cards_json"]
     assert KEY_CALL.findall('t(f"dice.type.{x}", lang)') == []  # dynamic keys are not guessed
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -35,16 +34,26 @@ from dragonante.interfaces.cli.parallel_options import (
     backend_errors,
     make_backend,
 )
-from dragonante.interfaces.cli.play import (
+from dragonante.interfaces.cli.play import parse_opponents
+from dragonante.interfaces.cli.run_options import (
+    BOTS,
+    FIRST_SEED,
+    JSON,
+    LANG,
+    OUT,
+    PLAYERS,
+    SCHEDULER,
+    WORKERS,
     FirstSeedOpt,
+    GamesOpt,
     JsonOpt,
     LangOpt,
+    OutOpt,
+    PlayersOpt,
     check_lang,
-    parse_opponents,
 )
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
-    PlayersOpt,
     TableChoices,
     build_config,
     helptext,
@@ -66,17 +75,15 @@ TEXT_TOP = 5
 @app.command("analyze", help=helptext("cmd.analyze"))
 @table_options
 def analyze_command(
-    players: PlayersOpt = 4,
-    games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 1000,
-    seed: FirstSeedOpt = 0,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    out: Annotated[Path, typer.Option("--out", help=helptext("opt.analyze_out"))] = Path(
-        "analysis"
-    ),
-    as_json: JsonOpt = False,
-    bots: Annotated[str, typer.Option("--bots", help=helptext("opt.bots"))] = "random",
-    lang: LangOpt = None,
+    players: PlayersOpt = PLAYERS.default,
+    games: GamesOpt = 1000,
+    seed: FirstSeedOpt = FIRST_SEED.default,
+    workers: WorkersOpt = WORKERS.default,
+    scheduler: SchedulerOpt = SCHEDULER.default,
+    out: OutOpt = OUT.default,
+    as_json: JsonOpt = JSON.default,
+    bots: Annotated[str, BOTS.option()] = "random",
+    lang: LangOpt = LANG.default,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play many games and report card, seat, ante, length and flight statistics."""

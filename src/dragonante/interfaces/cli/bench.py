@@ -10,21 +10,26 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated
 
 import typer
 
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import (
+from dragonante.interfaces.cli.run_options import (
+    FIRST_SEED,
+    JSON,
+    LANG,
+    PLAYERS,
+    SECONDS,
     FirstSeedOpt,
     JsonOpt,
     LangOpt,
+    PlayersOpt,
+    SecondsOpt,
     check_lang,
 )
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
-    PlayersOpt,
     TableChoices,
     build_config,
     helptext,
@@ -36,11 +41,11 @@ from dragonante.sim.bench import BenchReport, bench
 @app.command("bench", help=helptext("cmd.bench"))
 @table_options
 def bench_command(
-    players: PlayersOpt = 4,
-    seconds: Annotated[float, typer.Option("--seconds", "-s", help=helptext("opt.seconds"))] = 10.0,
-    seed: FirstSeedOpt = 0,
-    as_json: JsonOpt = False,
-    lang: LangOpt = None,
+    players: PlayersOpt = PLAYERS.default,
+    seconds: SecondsOpt = SECONDS.default,
+    seed: FirstSeedOpt = FIRST_SEED.default,
+    as_json: JsonOpt = JSON.default,
+    lang: LangOpt = LANG.default,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play random games on one core for a while; report games and decisions per second."""

@@ -16,15 +16,15 @@ import typer
 from dragonante.cards import ALL_CARDS, SET_GROUPS
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import JSON, LANG, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 
 
 @app.command("cards", help=helptext("cmd.cards"))
 def cards_command(
     set_: Annotated[str, typer.Option("--set", help=helptext("opt.cards_set"))] = "all",
-    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.cards_json"))] = False,
-    lang: LangOpt = None,
+    as_json: Annotated[bool, JSON.option("opt.cards_json")] = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """List every physical card: id, name, set, kind, alignment, colors, strength, power."""
     lang = check_lang(lang)

@@ -42,7 +42,22 @@ from dragonante.dice.records import DiceRecord, Recorder, RecordError, loads
 from dragonante.dice.views import tracker
 from dragonante.i18n import error_reason, t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang, is_terminal
+from dragonante.interfaces.cli.play import is_terminal
+from dragonante.interfaces.cli.run_options import BOTS as BOTS_OPTION
+from dragonante.interfaces.cli.run_options import (
+    FIRST_SEED,
+    GAMES,
+    JSON,
+    LANG,
+    PLAIN,
+    PLAYERS,
+    SEED,
+    FirstSeedOpt,
+    GamesOpt,
+    LangOpt,
+    PlainOpt,
+    check_lang,
+)
 from dragonante.interfaces.cli.table_options import help_lang, helptext
 from dragonante.interfaces.dice_render import (
     default_names,
@@ -66,7 +81,8 @@ SHEET_WORDS = frozenset({"sheet", "sheets", "tracker", "scheda", "schede"})
 HELP_WORDS = frozenset({"help", "?", "aiuto"})
 UNDO_WORDS = frozenset({"undo", "annulla"})
 
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help=helptext("opt.players"))]
+#: None: the Dice Gambit's default table (``DiceConfig``), not the card game's.
+PlayersOpt = Annotated[int | None, PLAYERS.option()]
 HoardOpt = Annotated[int | None, typer.Option("--hoard", help=helptext("dice.opt.hoard"))]
 GambitsOpt = Annotated[int | None, typer.Option("--gambits", help=helptext("dice.opt.gambits"))]
 GamingSetOpt = Annotated[
@@ -74,7 +90,6 @@ GamingSetOpt = Annotated[
 ]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help=helptext("dice.opt.set"))]
 NamesOpt = Annotated[str | None, typer.Option("--names", help=helptext("dice.opt.names"))]
-PlainOpt = Annotated[bool, typer.Option("--plain", help=helptext("opt.plain"))]
 
 
 def _config(
@@ -295,14 +310,14 @@ def play_command(
         typer.Option("--seats", help=t("dice.opt.seats", help_lang(), bots=", ".join(BOTS))),
     ] = None,
     bot: Annotated[str, typer.Option("--bot", help=helptext("dice.opt.bot"))] = "basic",
-    seed: Annotated[int | None, typer.Option("--seed", help=helptext("dice.opt.seed"))] = None,
+    seed: Annotated[int | None, SEED.option("dice.opt.seed")] = SEED.default,
     names: NamesOpt = None,
     hoard: HoardOpt = None,
     gambits: GambitsOpt = None,
     gaming_set: GamingSetOpt = None,
     settings: SetOpt = None,
-    lang: LangOpt = None,
-    plain: PlainOpt = False,
+    lang: LangOpt = LANG.default,
+    plain: PlainOpt = PLAIN.default,
 ) -> None:
     """Play Dice Gambit in the terminal against bots (or friends at the same keyboard)."""
     lang = check_lang(lang)
@@ -349,8 +364,8 @@ def track_command(
     resume: Annotated[
         Path | None, typer.Option("--resume", help=helptext("dice.opt.resume"))
     ] = None,
-    lang: LangOpt = None,
-    plain: PlainOpt = False,
+    lang: LangOpt = LANG.default,
+    plain: PlainOpt = PLAIN.default,
 ) -> None:
     """Game-master's tracker for a table rolling real dice: it asks for every roll."""
     lang = check_lang(lang)
@@ -412,19 +427,17 @@ def _load_record(path: Path, text: str, lang: str) -> DiceRecord:
 @dice_app.command("simulate", help=helptext("dice.cmd.simulate"))
 def simulate_command(
     players: PlayersOpt = None,
-    games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 100,
-    seed: Annotated[int, typer.Option("--seed", help=helptext("opt.first_seed"))] = 0,
+    games: GamesOpt = GAMES.default,
+    seed: FirstSeedOpt = FIRST_SEED.default,
     bots: Annotated[
-        str, typer.Option("--bots", help=t("dice.opt.bots", help_lang(), bots=", ".join(BOTS)))
+        str, BOTS_OPTION.option("dice.opt.bots", params={"bots": ", ".join(BOTS)})
     ] = "random",
     hoard: HoardOpt = None,
     gambits: GambitsOpt = None,
     gaming_set: GamingSetOpt = None,
     settings: SetOpt = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help=helptext("dice.opt.json_summary"))
-    ] = False,
-    lang: LangOpt = None,
+    as_json: Annotated[bool, JSON.option("dice.opt.json_summary")] = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """Play many bot games with seeded dice, checking every invariant; summarise them."""
     lang = check_lang(lang)
@@ -473,10 +486,8 @@ def simulate_command(
 
 @dice_app.command("settings", help=helptext("dice.cmd.settings"))
 def settings_command(
-    as_json: Annotated[
-        bool, typer.Option("--json", help=helptext("dice.opt.json_settings"))
-    ] = False,
-    lang: LangOpt = None,
+    as_json: Annotated[bool, JSON.option("dice.opt.json_settings")] = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """List every Dice Gambit setting and its default (change them with --set KEY=VALUE).
 

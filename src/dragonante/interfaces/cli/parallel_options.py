@@ -14,21 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated
-
-import typer
 
 from dragonante.extras import require
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError
-from dragonante.interfaces.cli.table_options import helptext
+from dragonante.interfaces.cli.run_options import SchedulerOpt, WorkersOpt
 from dragonante.sim.parallel import Backend, BackendError
-
-WorkersOpt = Annotated[int | None, typer.Option("--workers", help=helptext("opt.workers"))]
-SchedulerOpt = Annotated[
-    str | None,
-    typer.Option("--scheduler", help=helptext("opt.scheduler")),
-]
 
 
 def backend_error(e: BackendError, lang: str) -> UserError:

@@ -45,11 +45,21 @@ from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.records import GameRecord, RecordError
 from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import Event, GameState
-from dragonante.i18n import DEFAULT_LANG, LANGS, locale_lang, t
+from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.run_options import (
+    LANG,
+    PLAIN,
+    PLAYERS,
+    SEED,
+    LangOpt,
+    PlainOpt,
+    PlayersOpt,
+    SeedOpt,
+    check_lang,
+)
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
-    PlayersOpt,
     TableChoices,
     build_config,
     helptext,
@@ -83,26 +93,6 @@ MAX_NAME = 24
 DEFAULT_OPPONENTS = "medium"
 
 
-SeedOpt = Annotated[int | None, typer.Option("--seed", help=helptext("opt.seed"))]
-LangOpt = Annotated[str | None, typer.Option("--lang", help=helptext("opt.lang"))]
-JsonOpt = Annotated[bool, typer.Option("--json", help=helptext("opt.json"))]
-FirstSeedOpt = Annotated[int, typer.Option("--seed", help=helptext("opt.first_seed"))]
-
-
-def check_lang(lang: str | None) -> str:
-    """``--lang`` if known, the locale's language (``LANG=it_IT.UTF-8``) if none was
-    given, else a one-line user error (in English: no language yet).
-
-    Every command with messages resolves its language here, so ``--lang`` and
-    the locale mean the same thing everywhere.
-    """
-    if lang is None:
-        return locale_lang()
-    if lang not in LANGS:
-        raise UserError(t("cli.error.lang", DEFAULT_LANG, lang=lang, choices=", ".join(LANGS)))
-    return lang
-
-
 def parse_opponents(
     opponents: str, count: int, lang: str, count_error: str = "cli.error.opponents_count"
 ) -> list[str]:
@@ -134,17 +124,17 @@ def parse_opponents(
 @app.command("play", help=helptext("cmd.play"))
 @table_options
 def play_command(
-    seed: SeedOpt = None,
-    players: PlayersOpt = 4,
+    seed: SeedOpt = SEED.default,
+    players: PlayersOpt = PLAYERS.default,
     seat: Annotated[int, typer.Option("--seat", help=helptext("opt.seat"))] = 0,
-    lang: LangOpt = None,
+    lang: LangOpt = LANG.default,
     opponents: Annotated[
         str, typer.Option("--opponents", help=helptext("opt.opponents"))
     ] = DEFAULT_OPPONENTS,
     time_limit: Annotated[int, typer.Option("--time-limit", help=helptext("opt.time_limit"))] = 0,
     series: Annotated[int, typer.Option("--series", help=helptext("opt.series"))] = 0,
     record: Annotated[Path | None, typer.Option("--record", help=helptext("opt.record"))] = None,
-    plain: Annotated[bool, typer.Option("--plain", help=helptext("opt.plain"))] = False,
+    plain: PlainOpt = PLAIN.default,
     humans: Annotated[str, typer.Option("--humans", help=helptext("opt.humans"))] = "",
     join: Annotated[str | None, typer.Option("--join", help=helptext("opt.join"))] = None,
     name: Annotated[str, typer.Option("--name", help=helptext("opt.name"))] = "",

@@ -26,7 +26,7 @@ from dragonante.engine.state import GameState
 from dragonante.engine.views import events_for, events_for_gm
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import LANG, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.render import table_lines, table_view
@@ -44,7 +44,7 @@ def replay_command(
         bool, typer.Option("--omniscient", help=helptext("opt.omniscient"))
     ] = False,
     gm: Annotated[bool, typer.Option("--gm", help=helptext("opt.replay_gm"))] = False,
-    lang: LangOpt = None,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """Replay a saved game, checking it, and narrate it for a seat or a spectator."""
     lang = check_lang(lang)

@@ -12,7 +12,7 @@ import typer
 from dragonante.cards import CARD_TYPES
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import JSON, LANG, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.scenarios import ScenarioError, load, run
 from dragonante.scenarios.coverage import (
@@ -27,6 +27,9 @@ scenario_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(scenario_app, name="scenario")
+
+#: Both scenario commands print one JSON object per line.
+ScenarioJsonOpt = Annotated[bool, JSON.option("opt.scenario_json")]
 
 
 def _expand(paths: list[Path], lang: str) -> list[Path]:
@@ -50,8 +53,8 @@ def run_command(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help=helptext("opt.scenario_verbose"))
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.scenario_json"))] = False,
-    lang: LangOpt = None,
+    as_json: ScenarioJsonOpt = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """Run scenarios; prints PASS/FAIL per file and exits 0 only if all pass.
 
@@ -131,8 +134,8 @@ def coverage_command(
     ] = None,
     show_all: Annotated[bool, typer.Option("--all", help=helptext("opt.coverage_all"))] = False,
     strict: Annotated[bool, typer.Option("--strict", help=helptext("opt.coverage_strict"))] = False,
-    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.scenario_json"))] = False,
-    lang: LangOpt = None,
+    as_json: ScenarioJsonOpt = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """Every paragraph of every card's book entry that no scenario's ``rule`` quotes.
 

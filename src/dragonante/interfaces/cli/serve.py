@@ -22,7 +22,17 @@ from dragonante.engine.config import RULESETS
 from dragonante.engine.decks import PRESETS
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import app, fail
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import (
+    FIRST_SEED,
+    JSON,
+    LANG,
+    PLAYERS,
+    SECONDS,
+    WORKERS,
+    JsonOpt,
+    LangOpt,
+    check_lang,
+)
 from dragonante.interfaces.cli.table_options import DeckOpt, cli_name, engine_name, helptext
 
 if TYPE_CHECKING:
@@ -133,7 +143,7 @@ def serve(
     trusted_proxy: Annotated[
         list[str] | None, typer.Option(help=helptext("opt.serve_trusted_proxy"))
     ] = None,
-    workers: Annotated[int, typer.Option(help=helptext("opt.serve_workers"), min=1, max=64)] = 1,
+    workers: Annotated[int, WORKERS.option("opt.serve_workers", min=1, max=64)] = 1,
     lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
     affinity: Annotated[bool, typer.Option(help=helptext("opt.serve_affinity"))] = False,
     ws_compression: Annotated[
@@ -142,7 +152,7 @@ def serve(
             "--ws-compression/--no-ws-compression", help=helptext("opt.serve_ws_compression")
         ),
     ] = False,
-    lang: LangOpt = None,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """Start the game server: lobby, tables, replays, and the browser client.
 
@@ -283,10 +293,12 @@ def serve(
 def loadtest(
     tables: Annotated[int, typer.Option(help=helptext("opt.load_tables"), min=1, max=1000)] = 50,
     seconds: Annotated[
-        float, typer.Option(help=helptext("opt.load_seconds"), min=1, max=900)
+        float, SECONDS.option("opt.load_seconds", short=False, min=1, max=900)
     ] = 30.0,
     think_ms: Annotated[float, typer.Option(help=helptext("opt.load_think_ms"), min=0)] = 0.0,
-    players: Annotated[int, typer.Option(help=helptext("opt.load_players"), min=2, max=6)] = 4,
+    players: Annotated[
+        int, PLAYERS.option("opt.load_players", short=False, min=2, max=6)
+    ] = PLAYERS.default,
     url: Annotated[
         str | None,
         typer.Option(help=helptext("opt.load_url")),
@@ -296,7 +308,7 @@ def loadtest(
         float,
         typer.Option(help=helptext("opt.load_warmup"), min=0),
     ] = 10.0,
-    seed: Annotated[int, typer.Option(help=helptext("opt.load_seed"))] = 1,
+    seed: Annotated[int, FIRST_SEED.option("opt.load_seed")] = 1,
     server_workers: Annotated[
         int, typer.Option(help=helptext("opt.load_server_workers"), min=1, max=16)
     ] = 1,
@@ -314,8 +326,8 @@ def loadtest(
         int, typer.Option(help=helptext("opt.load_client_procs"), min=1, max=16)
     ] = 1,
     affinity: Annotated[bool, typer.Option(help=helptext("opt.load_affinity"))] = False,
-    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.json"))] = False,
-    lang: LangOpt = None,
+    as_json: JsonOpt = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """Play many tables of random bots over real WebSockets; report throughput and latency.
 

@@ -37,16 +37,26 @@ from dragonante.interfaces.cli.parallel_options import (
     backend_errors,
     make_backend,
 )
-from dragonante.interfaces.cli.play import (
+from dragonante.interfaces.cli.play import parse_opponents
+from dragonante.interfaces.cli.run_options import (
+    BOTS,
+    FIRST_SEED,
+    GAMES,
+    JSON,
+    LANG,
+    PLAYERS,
+    SCHEDULER,
+    WORKERS,
+    BotsOpt,
     FirstSeedOpt,
+    GamesOpt,
     JsonOpt,
     LangOpt,
+    PlayersOpt,
     check_lang,
-    parse_opponents,
 )
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
-    PlayersOpt,
     TableChoices,
     build_config,
     helptext,
@@ -62,17 +72,17 @@ PROGRESS_FROM = 200
 @app.command("simulate", help=helptext("cmd.simulate"))
 @table_options
 def simulate_command(
-    players: PlayersOpt = 4,
-    games: Annotated[int, typer.Option("--games", "-n", help=helptext("opt.games"))] = 100,
-    seed: FirstSeedOpt = 0,
+    players: PlayersOpt = PLAYERS.default,
+    games: GamesOpt = GAMES.default,
+    seed: FirstSeedOpt = FIRST_SEED.default,
     check_every_step: Annotated[
         bool, typer.Option("--check-every-step", help=helptext("opt.check_every_step"))
     ] = False,
-    as_json: JsonOpt = False,
-    lang: LangOpt = None,
-    bots: Annotated[str | None, typer.Option("--bots", help=helptext("opt.bots"))] = None,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
+    as_json: JsonOpt = JSON.default,
+    lang: LangOpt = LANG.default,
+    bots: BotsOpt = BOTS.default,
+    workers: WorkersOpt = WORKERS.default,
+    scheduler: SchedulerOpt = SCHEDULER.default,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play random games, check every one, and report errors, invariants and statistics."""

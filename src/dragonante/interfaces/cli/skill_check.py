@@ -37,7 +37,7 @@ from dragonante.engine.skill_check import (
 )
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import JsonOpt, LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import JSON, LANG, SEED, JsonOpt, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import cli_name, engine_name, helptext
 
 #: Italian names typed on the command line mean the same skills and difficulties.
@@ -66,17 +66,15 @@ def skill_check_command(
     roll: Annotated[
         list[int] | None, typer.Option("--roll", help=helptext("skill_check.opt.roll"))
     ] = None,
-    seed: Annotated[
-        int | None, typer.Option("--seed", help=helptext("skill_check.opt.seed"))
-    ] = None,
+    seed: Annotated[int | None, SEED.option("skill_check.opt.seed")] = SEED.default,
     advantage: Annotated[
         bool, typer.Option("--advantage", help=helptext("skill_check.opt.advantage"))
     ] = False,
     disadvantage: Annotated[
         bool, typer.Option("--disadvantage", help=helptext("skill_check.opt.disadvantage"))
     ] = False,
-    as_json: JsonOpt = False,
-    lang: LangOpt = None,
+    as_json: JsonOpt = JSON.default,
+    lang: LangOpt = LANG.default,
 ) -> None:
     """One d20 skill check instead of a game (Legendary Appendix 5)."""
     lang = check_lang(lang)

@@ -119,7 +119,6 @@ def _ruleset_help() -> str:
     return helptext("opt.ruleset").format(choices=", ".join(cli_name(r) for r in RULESETS))
 
 
-PlayersOpt = Annotated[int, typer.Option("--players", "-p", help=helptext("opt.players"))]
 GoldOpt = Annotated[int | None, typer.Option("--gold-per-player", help=helptext("opt.gold"))]
 StartingGoldOpt = Annotated[
     int | None, typer.Option("--starting-gold", help=helptext("opt.starting_gold"))

@@ -34,7 +34,16 @@ from dragonante.interfaces.cli.parallel_options import (
     backend_errors,
     make_backend,
 )
-from dragonante.interfaces.cli.play import LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import (
+    FIRST_SEED,
+    GAMES,
+    JSON,
+    LANG,
+    SCHEDULER,
+    WORKERS,
+    LangOpt,
+    check_lang,
+)
 from dragonante.interfaces.cli.table_options import (
     DEFAULT_TABLE,
     TableChoices,
@@ -52,12 +61,12 @@ COLUMNS = ("games", "wins", "win", "ci", "gold", "rating", "ms", "ips")
 @table_options
 def tournament_command(
     seats: Annotated[str, typer.Option("--seats", help=helptext("opt.tournament_seats"))],
-    games: Annotated[int, typer.Option("--games", help=helptext("opt.games"))] = 100,
-    seed: Annotated[int, typer.Option("--seed", help=helptext("opt.tournament_seed"))] = 0,
-    workers: WorkersOpt = None,
-    scheduler: SchedulerOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help=helptext("opt.tournament_json"))] = False,
-    lang: LangOpt = None,
+    games: Annotated[int, GAMES.option(short=False)] = GAMES.default,
+    seed: Annotated[int, FIRST_SEED.option("opt.tournament_seed")] = FIRST_SEED.default,
+    workers: WorkersOpt = WORKERS.default,
+    scheduler: SchedulerOpt = SCHEDULER.default,
+    as_json: Annotated[bool, JSON.option("opt.tournament_json")] = JSON.default,
+    lang: LangOpt = LANG.default,
     table: TableChoices = DEFAULT_TABLE,
 ) -> None:
     """Play bots against each other with seats rotated; report win rates with 95%

@@ -13,6 +13,9 @@ baseline   fixed yardstick: median ante, strongest triggering card     easy
 heuristic  card counting, ante planning, one-turn lookahead            medium
 ismcts     information-set Monte Carlo tree search                     hard
 =========  ==========================================================  =====
+
+The Dice Gambit's bots (``random``, ``basic``) are :mod:`dragonante.bots.dice`:
+they answer that game's questions, so they have their own registry.
 """
 
 from __future__ import annotations

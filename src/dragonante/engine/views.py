@@ -20,6 +20,7 @@ from typing import Any
 
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import SEER_KEEP
+from dragonante.engine.effects import VISIBLE, shown
 from dragonante.engine.state import Event, GameState
 
 SPECTATOR = None
@@ -78,22 +79,8 @@ def observe(
         "discard_size": len(s.discard),
         "specials": list(s.specials) if reveal else None,
         "round_card": list(s.round_card),
-        "archmage": _seats(s.archmage, n),
-        "merchant_prince": s.merchant_prince,
-        "druid": s.druid,
-        "priest": s.priest,
-        "monarch": _seats(s.monarch, n),
-        "warlord": _seats(s.warlord, n),
-        "dracolich": list(s.dracolich),
-        "wild": _bits(s.wild),
-        "dragonrider": _bits(s.dragonrider),
-        #: Emperor's Gambit round effects, public like the cards that made them:
-        #: Emperor triggers per seat (+4 each at scoring), the round from whose end
-        #: on the gambit is scored (0: the usual third), seats whose EG Wyrmpriest
-        #: lets three Mortals form a color flight.
-        "emperor": list(s.emperor),
-        "score_round": s.score_round,
-        "mortal_flights": _seats(s.mortal_flights, n),
+        # The running effects of triggered powers (engine/effects.py).
+        **{e.name: shown(e, getattr(s, e.name), n, seat) for e in VISIBLE},
         "collected_colors": list(s.collected_colors),
         "collected_strengths": list(s.collected_strengths),
         "gambit_winner": s.gambit_winner,

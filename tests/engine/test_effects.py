@@ -70,7 +70,7 @@ def test_the_state_s_json_and_every_view_carry_the_effects_the_table_says() -> N
     for e in E.EFFECTS:
         assert e.name in data
     for seat in (None, 0, 1):
-        view = observe(s, seat)
+        view = observe(s, seat).to_dict()
         for e in E.EFFECTS:
             assert (e.name in view) == (e.seen_by != E.INTERNAL), e.name
         assert view["warlord"] == [1, 2]

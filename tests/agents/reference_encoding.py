@@ -266,7 +266,11 @@ def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> Obser
         "discard_size": len(s.discard),
         "specials": list(s.specials) if reveal else None,
         "round_card": list(s.round_card),
-        "effects": {e.name: _effect(e, getattr(s, e.name), n) for e in VISIBLE},
+        "effects": {
+            e.name: _effect(e, getattr(s, e.name), n)
+            for e in VISIBLE
+            if getattr(s, e.name) != e.fresh(n)  # only the effects in force
+        },
         "collected_colors": list(s.collected_colors),
         "collected_strengths": list(s.collected_strengths),
         "gambit_winner": s.gambit_winner,

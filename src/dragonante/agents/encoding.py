@@ -287,12 +287,12 @@ _PRIVATE_KIND = _O["question_kind"] + _KIND_INDEX[PRIVATE]
 _KIND_AT = {k: _O["question_kind"] + i for k, i in _KIND_INDEX.items()}
 _PHASE_AT = {p: _O["phase"] + i for p, i in _PHASE_INDEX.items()}
 _SYSTEM_AT = {s: _O["ability_system"] + i for i, s in enumerate(SYSTEMS)}
-#: Per visible effect: its name, first entry and how it is written (0: one-hot
+#: Per visible effect: its first entry and how it is written (0: one-hot
 #: entries, 1: one seat, 2: a flag, 3: counts per seat, 4: an amount).
-_EFFECT_CODE: Final = tuple(
-    (e.name, _O[e.name], {SEATS: 0, CARDS: 0, SEAT: 1, FLAG: 2, COUNTS: 3, AMOUNT: 4}[e.shape])
+_EFFECT_AT: Final = {
+    e.name: (_O[e.name], {SEATS: 0, CARDS: 0, SEAT: 1, FLAG: 2, COUNTS: 3, AMOUNT: 4}[e.shape])
     for e in VISIBLE
-)
+}
 _NO_DEBTS = [0.0] * (2 * MAX_PLAYERS)
 _PAD = [0.0] * MAX_PLAYERS
 
@@ -400,22 +400,19 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
         if strengths[p]:
             b = _COLLECTED_STRENGTHS[p]
             hot += [b + i for i in _bit_indices(strengths[p])]
-    # The running effects: one-hot ones here, the rest written after the vector exists.
-    effects = obs.effects
+    # The running effects in force (none in almost every state): one-hot ones
+    # here, the rest written once the vector exists.
     later: list[tuple[int, int, Any]] = []
-    for name, b, how in _EFFECT_CODE:
-        value = effects[name]
-        if how == 0:
-            if value:
+    effects = obs.effects
+    if effects:
+        for name, value in effects.items():
+            b, how = _EFFECT_AT[name]
+            if how == 0:
                 hot += [b + x for x in value]
-        elif how == 1:
-            if value >= 0:
+            elif how == 1:
                 hot.append(b + value)
-        elif how == 3:
-            if any(value):
+            else:
                 later.append((b, how, value))
-        elif value:
-            later.append((b, how, value))
 
     to_stakes = 0
     debts = obs.debts

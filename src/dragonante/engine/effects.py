@@ -212,6 +212,30 @@ def to_dict(s: GameState) -> dict[str, Any]:
     return {e.name: getattr(s, e.name) for e in EFFECTS}
 
 
+def _seen_code() -> list[str]:
+    """``seen_effects``' body: for each visible effect, test it is in force and
+    only then make its value as seen (one attribute test per effect, no call)."""
+    lines = ["out = {}"]
+    for i, e in enumerate(VISIBLE):
+        v = f"s.{e.name}"
+        if e.seen_by == OWNER:
+            lines += [
+                f"v = shown(EFFECTS_SEEN[{i}], {v}, n, seat)",
+                f"if active(EFFECTS_SEEN[{i}], v): out[{e.name!r}] = v",
+            ]
+        elif e.shape == SEATS:
+            lines.append(f"if {v}: out[{e.name!r}] = seat_bits({v}, n)")
+        elif e.shape == CARDS:
+            lines.append(f"if {v}: out[{e.name!r}] = bits({v})")
+        elif e.shape == COUNTS:
+            lines.append(f"if any({v}): out[{e.name!r}] = {v}[:]")
+        elif e.shape == SEAT:
+            lines.append(f"if {v} >= 0: out[{e.name!r}] = {v}")
+        else:
+            lines.append(f"if {v}: out[{e.name!r}] = {v}")
+    return [*lines, "return out"]
+
+
 def seat_bits(mask: int, n: int) -> list[int]:
     """The seats below ``n`` whose bit is set in ``mask`` (most masks are 0)."""
     return [p for p in range(n) if (mask >> p) & 1] if mask else []
@@ -249,6 +273,17 @@ def shown(e: Effect, value: Any, n: int, seat: int | None) -> Any:
     if shape == SEAT and e.seen_by == OWNER and value != seat:
         return -1
     return value
+
+
+#: ``seen_effects(s, n, seat)``: the effects in force that ``seat`` may see, as
+#: it sees them (:func:`shown`), by name; an effect not in force is left out.
+seen_effects: Callable[[GameState, int, int | None], dict[str, Any]] = compile_function(
+    "seen_effects",
+    "s, n, seat",
+    _seen_code(),
+    "The effects in force that ``seat`` may see, as it sees them, by name.",
+    {"seat_bits": seat_bits, "bits": bits, "shown": shown, "EFFECTS_SEEN": VISIBLE},
+)
 
 
 def active(e: Effect, value: Any) -> bool:

@@ -13,6 +13,7 @@ from dragonante.engine.game import new_game
 from dragonante.engine.position import Position, PositionError, build_position
 from dragonante.engine.state import GameState
 from dragonante.engine.views import observe
+from dragonante.i18n import LANGS, has
 
 #: The annotation each shape must have in EffectSlots.
 TYPE_OF = {
@@ -102,3 +103,9 @@ def test_a_position_sets_effects_by_scenario_key_and_rejects_bad_ones() -> None:
         build_position(cfg, Position(hands=hands, effects={"warlord": [3]}))
     with pytest.raises(PositionError, match="true or false"):
         build_position(cfg, Position(hands=hands, effects={"druid": 1}))
+
+
+def test_every_visible_effect_has_its_table_line_in_every_language() -> None:
+    for lang in LANGS:
+        for e in E.VISIBLE:
+            assert has(f"effect.{e.name}", lang), (lang, e.name)

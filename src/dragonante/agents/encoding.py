@@ -78,13 +78,7 @@ order:
 * then one slice per running effect a seat may see, named as the effect, in
   the order of :data:`dragonante.engine.effects.EFFECTS`, by its shape: a
   seat mask or a seat (6, one-hot), a count per seat (6, / 4), a card mask
-  (170, multi-hot), a flag (1), an amount (1, / 50).  Today: ``archmage``,
-  ``merchant_prince``, ``druid``, ``priest``, ``monarch``, ``warlord``,
-  ``dracolich`` (triggers per seat), ``wild`` and ``dragonrider`` (cards
-  counting as every color / with a triggered Dragonrider), ``emperor``
-  (triggers per seat), ``score_round`` (the round from whose end the gambit
-  is scored, 0: the third), ``mortal_flights`` (seats whose Emperor's Gambit
-  Wyrmpriest lets three Mortals form a color flight).  A new effect adds its
+  (170, multi-hot), a flag (1), an amount (1, / 50).  A new effect adds its
   slice here by itself.
 """
 
@@ -287,6 +281,8 @@ _PRIVATE_KIND = _O["question_kind"] + _KIND_INDEX[PRIVATE]
 _KIND_AT = {k: _O["question_kind"] + i for k, i in _KIND_INDEX.items()}
 _PHASE_AT = {p: _O["phase"] + i for p, i in _PHASE_INDEX.items()}
 _SYSTEM_AT = {s: _O["ability_system"] + i for i, s in enumerate(SYSTEMS)}
+_COUNT_TOP: Final = EFFECT_SCALE[COUNTS]
+_AMOUNT_TOP: Final = EFFECT_SCALE[AMOUNT]
 #: Per visible effect: its first entry and how it is written (0: one-hot
 #: entries, 1: one seat, 2: a flag, 3: counts per seat, 4: an amount).
 _EFFECT_AT: Final = {
@@ -477,9 +473,9 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
         if how == 2:
             v[b] = 1.0
         elif how == 3:
-            v[b : b + MAX_PLAYERS] = _scaled(value, 4)
+            v[b : b + MAX_PLAYERS] = _scaled(value, _COUNT_TOP)
         else:
-            v[b] = min(value, 50) / 50
+            v[b] = min(value, _AMOUNT_TOP) / _AMOUNT_TOP
     return v
 
 

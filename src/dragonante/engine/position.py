@@ -56,8 +56,9 @@ class Position:
     round_cards: list[int] | None = None
     start: str = "turn"  # "turn" | "ante" | "round_end"
     #: The running effects of triggered powers, by scenario key
-    #: (:data:`dragonante.engine.effects.SCENARIO_KEYS`): ``{"warlord": [1],
-    #: "druid": True, "wild": [card], "monarch": [2, 2]}``...
+    #: (:data:`dragonante.engine.effects.SCENARIO_KEYS`), each in its shape's
+    #: form (:func:`~dragonante.engine.effects.from_position`): seats, a seat,
+    #: true/false, card numbers, seats listed once per trigger, an integer.
     effects: dict[str, object] = field(default_factory=dict)
     collected_colors: list[int] | None = None
     collected_strengths: list[int] | None = None

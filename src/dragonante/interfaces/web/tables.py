@@ -394,12 +394,13 @@ def seat_view(
 ) -> dict[str, Any]:
     """What one seat (or a spectator) may know now, plus its events from ``since``.
 
-    Everything comes from ``observe`` and ``events_for``; the only additions
-    are public (names, what someone is deciding) or the seat's own (trigger
-    hints on its own hand, its own question as a sentence with labelled
-    answers).  ``gm``: a game-master's spectator view (every character's
-    abilities, no hidden card).  ``shared``: the parts this broadcast's other
-    views have already made (the result is the same, only cheaper).
+    Everything comes from ``observe`` (the typed view, its totals and the
+    seat's trigger hints included) and ``events_for``; the only additions are
+    words: public ones (names, what someone is deciding) and the seat's own
+    question as a sentence with labelled answers.  ``gm``: a game-master's
+    spectator view (every character's abilities, no hidden card).
+    ``shared``: the parts this broadcast's other views have already made (the
+    result is the same, only cheaper).
     """
     names = table.names() if shared is None else shared.names
     public = None if shared is None else shared.public

@@ -20,6 +20,7 @@ from dragonante.engine.config import GameConfig, config_from_dict, config_to_dic
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
+from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
 from dragonante.interfaces.web.protocol import encode
@@ -426,6 +427,8 @@ def seat_view(
         "view": view,
         "hints": hints,
         "answers": answers,
+        # the running effects of triggered powers, as the table's sentences
+        "effects": effect_notes(obs, narrator.narrator),
         # public: the flights are on the table (the terminal client shows them)
         "totals": totals,
         "events": narrator.events(

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dragonante.agents.encoding import (
+    EFFECT_SCALE,
     MAX_PLAYERS,
     N_CARDS,
     OBS_SIZE,
@@ -25,8 +26,20 @@ from dragonante.agents.encoding import (
 )
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
 from dragonante.engine.decisions import SEER_KEEP
+from dragonante.engine.effects import (
+    AMOUNT,
+    CARDS,
+    COUNTS,
+    FLAG,
+    PUBLIC,
+    SEAT,
+    SEATS,
+    VISIBLE,
+    Effect,
+)
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLORS, STRENGTH
+from dragonante.engine.views import Observation, Question
 
 N_ABILITIES = len(ABILITIES)
 N_COLORS = len(ANCESTRY_COLORS)
@@ -44,8 +57,11 @@ def _scalars(sidx: list[int], sval: list[float], first: int, values: list[int], 
     sval.extend([min(x, top) / top for x in values])
 
 
-def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
-    """The observation vector of ``obs``, as the first, simple encoder built it."""
+def reference_encode(view: Observation) -> npt.NDArray[np.float32]:
+    """The observation vector of ``view``, as the first, simple encoder built it
+    (reading the typed view through its JSON form, the running effects by the
+    effects table's shapes)."""
+    obs = view.to_dict()
     hot: list[int] = []
     sidx: list[int] = []
     sval: list[float] = []
@@ -84,8 +100,6 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     cards("discard", obs["discard"])
     if obs["specials"]:
         cards("specials", obs["specials"])
-    cards("wild", obs["wild"])
-    cards("dragonrider", obs["dragonrider"])
     q = obs["question"]
     if q is not None:
         if q["source"] >= 0:
@@ -102,10 +116,6 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     seats("out", obs["out"])
     seats("winners", obs["winners"])
     seats("gambit_winner", [obs["gambit_winner"]])
-    seats("merchant_prince", [obs["merchant_prince"]])
-    seats("archmage", obs["archmage"])
-    seats("monarch", obs["monarch"])
-    seats("warlord", obs["warlord"])
     hot.append(o["phase"] + _PHASE_INDEX[obs["phase"]])
     base_c, base_s = o["collected_colors"], o["collected_strengths"]
     for p in range(n):
@@ -153,10 +163,21 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     _scalars(sidx, sval, o["hoards"], hoards, total)
     _scalars(sidx, sval, o["hole_owed"], obs["hole_owed"], total)
     _scalars(sidx, sval, o["hand_sizes"], obs["hand_sizes"], 10)
-    _scalars(sidx, sval, o["dracolich"], obs["dracolich"], 4)
-    _scalars(sidx, sval, o["emperor"], obs["emperor"], 4)
-    _scalars(sidx, sval, o["score_round"], [obs["score_round"]], 50)
-    seats("mortal_flights", obs["mortal_flights"])
+    for e in VISIBLE:
+        value = obs[e.name]
+        if e.shape == CARDS:
+            cards(e.name, value)
+        elif e.shape == SEATS:
+            seats(e.name, value)
+        elif e.shape == SEAT:
+            seats(e.name, [value])
+        elif e.shape == FLAG:
+            sidx.append(o[e.name])
+            sval.append(float(bool(value)))
+        elif e.shape == COUNTS:
+            _scalars(sidx, sval, o[e.name], value, EFFECT_SCALE[COUNTS])
+        else:
+            _scalars(sidx, sval, o[e.name], [value], EFFECT_SCALE[AMOUNT])
     to_stakes = 0
     if obs["debts"]:
         owed = [0] * MAX_PLAYERS
@@ -170,7 +191,7 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
         _scalars(sidx, sval, o["debts_owed"], owed, total)
         _scalars(sidx, sval, o["debts_due"], due, total)
     g = o["globals"]
-    sidx.extend(range(g, g + 12))
+    sidx.extend(range(g, g + 10))
     sval.extend(
         (
             min(obs["stakes"], total) / total,
@@ -181,8 +202,6 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
             min(obs["gambit"], 50) / 50,
             min(obs["round"], 50) / 50,
             n / MAX_PLAYERS,
-            float(bool(obs["druid"])),
-            float(bool(obs["priest"])),
             float(obs["specials"] is not None),
             float(bool(obs["last_gambit"])),
         )
@@ -193,17 +212,18 @@ def reference_encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     return v
 
 
-def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> dict[str, Any]:
-    """``views.observe`` as it was before it was tuned for speed (issue 14)."""
+def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> Observation:
+    """``views.observe(..., hints=False)`` as it was before it was tuned for speed
+    (issue 14); the running effects as the effects table shapes them."""
     n = s.n
     d = s.pending
     ab = s.abilities
-    question: dict[str, Any] | None = None
+    question: Question | None = None
     if d is not None:
         kind = d.kind if ab is None or gm else ab.question_for(d, seat)
-        question = {"id": d.id, "seat": d.seat, "kind": kind, "source": d.source}
+        question = Question(d.id, d.seat, kind, d.source)
         if seat == d.seat:
-            question["options"] = list(d.options)
+            question = Question(d.id, d.seat, kind, d.source, list(d.options), list(d.ctx))
     known_in_hands: dict[int, list[int]] = {}
     if seat is not None:
         known = s.known
@@ -220,7 +240,7 @@ def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> dict[
     if d is not None and d.kind == SEER_KEEP and seat == d.seat:
         private_look = list(d.options)
     reveal = s.config.deck.reveal_specials
-    return {
+    data: dict[str, Any] = {
         "seat": seat,
         "players": n,
         "phase": s.phase,
@@ -246,18 +266,11 @@ def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> dict[
         "discard_size": len(s.discard),
         "specials": list(s.specials) if reveal else None,
         "round_card": list(s.round_card),
-        "archmage": [p for p in range(n) if (s.archmage >> p) & 1],
-        "merchant_prince": s.merchant_prince,
-        "druid": s.druid,
-        "priest": s.priest,
-        "monarch": [p for p in range(n) if (s.monarch >> p) & 1],
-        "warlord": [p for p in range(n) if (s.warlord >> p) & 1],
-        "dracolich": list(s.dracolich),
-        "wild": _bits(s.wild),
-        "dragonrider": _bits(s.dragonrider),
-        "emperor": list(s.emperor),
-        "score_round": s.score_round,
-        "mortal_flights": [p for p in range(n) if (s.mortal_flights >> p) & 1],
+        "effects": {
+            e.name: _effect(e, getattr(s, e.name), n)
+            for e in VISIBLE
+            if getattr(s, e.name) != e.fresh(n)  # only the effects in force
+        },
         "collected_colors": list(s.collected_colors),
         "collected_strengths": list(s.collected_strengths),
         "gambit_winner": s.gambit_winner,
@@ -269,7 +282,23 @@ def reference_observe(s: GameState, seat: int | None, gm: bool = False) -> dict[
         "last_gambit": s.last_gambit,
         #: The D&D abilities as this seat may know them (None: the table has none).
         "abilities": None if ab is None else ab.view(s, seat, gm),
+        "totals": [],
+        "hints": [],
+        "completes": {},
     }
+    return Observation(**data)
+
+
+def _effect(e: Effect, value: Any, n: int) -> Any:
+    """A running effect as every seat sees it, by its shape (all public today)."""
+    assert e.seen_by == PUBLIC, "an owner-only effect needs its own reference here"
+    if e.shape == SEATS:
+        return [p for p in range(n) if (value >> p) & 1]
+    if e.shape == CARDS:
+        return _bits(value)
+    if e.shape == COUNTS:
+        return list(value)
+    return value
 
 
 def _visible_discards(s: GameState, seat: int | None) -> list[int]:

@@ -162,10 +162,11 @@ def test_the_fast_encoder_matches_the_reference_byte_for_byte(config: GameConfig
         rng = random.Random(seed)
         while True:
             for seat in (*range(config.players), None):
-                view = observe(s, seat)
+                view = observe(s, seat, hints=False)
                 assert view == reference_observe(s, seat)
                 if seat is None:
-                    assert observe(s, None, gm=True) == reference_observe(s, None, gm=True)
+                    gm = observe(s, None, gm=True, hints=False)
+                    assert gm == reference_observe(s, None, gm=True)
                 fast, slow = encode(view), reference_encode(view)
                 assert fast.dtype == slow.dtype and fast.shape == slow.shape
                 assert fast.tobytes() == slow.tobytes(), (seed, seat, s.pending)

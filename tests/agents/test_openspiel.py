@@ -193,7 +193,7 @@ def test_observations_are_the_seats_view() -> None:
     for seat in range(4):
         view = observe(s.engine, seat)
         assert np.array_equal(np.array(s.observation_tensor(seat), np.float32), encode(view))
-        text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+        text = json.dumps(view.to_dict(), sort_keys=True, separators=(",", ":"))
         assert s.observation_string(seat) == text
 
 
@@ -223,7 +223,7 @@ def _own_history(game: pyspiel.Game, history: list[int], seat: int) -> list[str]
             mine = actor == seat or (
                 actor < 0 and before is not None and before.pending.seat == seat
             )
-            out.append(("me " if mine else "") + json.dumps(observe(s.engine, seat)))
+            out.append(("me " if mine else "") + json.dumps(observe(s.engine, seat).to_dict()))
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ from dragonante.engine.decisions import ABILITY_KINDS, DRAFT_ABILITY
 from dragonante.engine.determinize import determinize
 from dragonante.engine.records import Recorder, digest, loads, replay
 from dragonante.engine.state import GameState
-from dragonante.engine.views import config_for, events_for, observe
+from dragonante.engine.views import Observation, Question, config_for, events_for, observe
 
 
 def table(s: GameState) -> AbilityTable:
@@ -51,7 +52,7 @@ def test_a_table_without_abilities_has_no_ability_state_and_an_unchanged_record(
     assert s.abilities is None
     assert "abilities" not in config_to_dict(GameConfig())
     assert "abilities" not in s.to_dict()
-    assert observe(s, 0)["abilities"] is None
+    assert observe(s, 0).abilities is None
 
 
 def test_ability_options_round_trip_through_a_config_dict() -> None:
@@ -192,15 +193,15 @@ def test_another_seats_hidden_abilities_are_invisible_until_used() -> None:
     b = _swap_hidden(a, 0, (ID["practice_counts"], ID["versatile_trickster"]))
     for seat in (1, 2, None):
         assert observe(a, seat) == observe(b, seat)
-        assert observe(a, seat)["abilities"]["held"][0] == []
-        assert observe(a, seat)["abilities"]["counts"][0] == 2
+        assert _abilities(observe(a, seat))["held"][0] == []
+        assert _abilities(observe(a, seat))["counts"][0] == 2
         assert a.log is not None
         assert events_for(a.log, seat) == events_for(b.log or [], seat)
-    assert observe(a, 0)["abilities"]["held"][0] == [ID["fast_hands"], ID["desperation"]]
+    assert _abilities(observe(a, 0))["held"][0] == [ID["fast_hands"], ID["desperation"]]
     # A game-master sees every character's abilities (and still no hand).
     gm = observe(a, None, gm=True)
-    assert gm["abilities"]["held"][1] == [ID["cutting_words"]]
-    assert gm["hand"] is None
+    assert _abilities(gm)["held"][1] == [ID["cutting_words"]]
+    assert gm.hand is None
     # The config a seat is given leaves the other seats' lists out.
     mine = config_for(config, 1).abilities
     assert mine.seats == (("random", "random"), ("cutting_words",), ())
@@ -225,7 +226,7 @@ def test_a_used_ability_is_revealed_to_everyone() -> None:
         for data in used:
             assert (
                 data["ability"]
-                in observe(s, (data["seat"] + 1) % 3)["abilities"]["held"][data["seat"]]
+                in _abilities(observe(s, (data["seat"] + 1) % 3))["held"][data["seat"]]
             )
         if used:
             return
@@ -236,7 +237,7 @@ def test_public_abilities_are_known_from_the_start() -> None:
     s = new_game(
         GameConfig(players=3, abilities=AbilityOptions(system=DISKS, visibility="public")), 1
     )
-    assert observe(s, 2)["abilities"]["held"] == [list(h) for h in table(s).held]
+    assert _abilities(observe(s, 2))["held"] == [list(h) for h in table(s).held]
     assert s.log is not None
     assert all(e[0] is None for e in s.log if e[1] == "abilities_dealt")
 
@@ -246,9 +247,9 @@ def test_another_seats_hidden_ability_question_shows_only_that_it_is_deciding() 
     s = new_game(GameConfig(players=3, abilities=opts), 8)
     d = s.pending
     assert d is not None and d.kind == DRAFT_ABILITY and d.kind in ABILITY_KINDS
-    assert observe(s, d.seat)["question"]["kind"] == DRAFT_ABILITY
+    assert _question(observe(s, d.seat)).kind == DRAFT_ABILITY
     other = (d.seat + 1) % 3
-    assert observe(s, other)["question"] == {
+    assert _question(observe(s, other)).to_dict() == {
         "id": d.id,
         "seat": d.seat,
         "kind": PRIVATE_KIND,
@@ -333,10 +334,10 @@ def test_a_card_the_shadow_dragon_took_stays_private_while_dungeoneering_is_aske
     assert d is not None and d.kind == "use_ability" and d.seat == 0
     taken = s.hands[0][-1]
     view = observe(s, 2)
-    assert view["revealed"] == [] and all(taken not in c for c in view["known_in_hands"].values())
+    assert view.revealed == [] and all(taken not in c for c in view.known_in_hands.values())
     assert s.log is not None
     assert all(e[2].get("card") != taken for e in events_for(s.log, 2))
-    assert taken in observe(s, 0)["hand"]
+    assert taken in (observe(s, 0).hand or [])
 
 
 def test_abilities_are_public_unless_a_game_master_hides_them() -> None:
@@ -353,3 +354,14 @@ def test_abilities_are_public_unless_a_game_master_hides_them() -> None:
     chosen = GameConfig(abilities=AbilityOptions(system=DISKS, visibility="public"))
     assert with_game_master(chosen).abilities.public
     assert with_game_master(GameConfig(abilities=AbilityOptions(system="skills"))).abilities.public
+
+
+def _abilities(view: Observation) -> dict[str, Any]:
+    """The view's D&D abilities (the table has them)."""
+    assert view.abilities is not None
+    return view.abilities
+
+
+def _question(view: Observation) -> Question:
+    assert view.question is not None
+    return view.question

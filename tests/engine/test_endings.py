@@ -39,7 +39,7 @@ def test_players_remaining_eliminates_instead_of_ending(players: int) -> None:
         for p in out:
             assert s.hoards[p] == 0 and not s.hands[p]
         # Every seat's view names who is out.
-        assert observe(s, 0)["out"] == out and observe(s, None)["out"] == out
+        assert observe(s, 0).out == out and observe(s, None).out == out
         # Play stops once no more than two players have gold (or a last
         # elimination would leave fewer than two).
         assert players - len(out) >= 2
@@ -89,7 +89,7 @@ def test_time_limit_plays_exactly_one_more_gambit() -> None:
     finish(s, 1, until_gambit=2)
     assert not s.over and s.gambit == 2
     call_last_gambit(s)
-    assert observe(s, 1)["last_gambit"] == 3
+    assert observe(s, 1).last_gambit == 3
     assert s.log is not None and s.log[-1][:2] == (None, "last_gambit_called")
     call_last_gambit(s)  # calling twice changes nothing
     assert [e[1] for e in s.log].count("last_gambit_called") == 1

@@ -40,7 +40,7 @@ def test_random_specials_vary_with_the_seed_and_stay_hidden() -> None:
     a = new_game(GameConfig(players=4), seed=1)
     b = new_game(GameConfig(players=4), seed=2)
     assert a.specials != b.specials
-    assert observe(a, 0)["specials"] is None  # "among friends": nobody is shown them
+    assert observe(a, 0).specials is None  # "among friends": nobody is shown them
 
 
 def test_traditional_set() -> None:
@@ -76,7 +76,7 @@ def test_agreed_list() -> None:
 def test_show_em_shows_every_player_the_specials() -> None:
     s = new_game(GameConfig(deck=DeckOptions(reveal_specials=True)), seed=4)
     for seat in range(4):
-        assert observe(s, seat)["specials"] == s.specials
+        assert observe(s, seat).specials == s.specials
     assert s.log is not None
     assert any(e[1] == "specials_shown" for e in events_for(s.log, None))
 

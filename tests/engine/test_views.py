@@ -19,7 +19,7 @@ from dragonante.engine.config import config_from_dict
 from dragonante.engine.determinize import determinize
 from dragonante.engine.position import Position, build_position
 from dragonante.engine.state import GameState
-from dragonante.engine.views import SEAT_KEYS, events_for, observe
+from dragonante.engine.views import SEAT_KEYS, Observation, events_for, observe
 from dragonante.sim.selfplay import play_random
 
 
@@ -96,8 +96,9 @@ def test_silver_seer_look_is_private() -> None:
         assert observe(a, seat) == observe(b, seat)
         assert a.log is not None and b.log is not None
         assert events_for(a.log, seat) == events_for(b.log, seat)
-    assert set(observe(a, 0)["private_look"]) == set(a.pending.options)
-    assert observe(a, 1)["question"].get("options") is None
+    assert set(observe(a, 0).private_look) == set(a.pending.options)
+    q = observe(a, 1).question
+    assert q is not None and q.options is None
 
 
 def test_ante_choice_is_secret_until_revealed() -> None:
@@ -116,10 +117,10 @@ def test_ante_choice_is_secret_until_revealed() -> None:
     assert s.log is not None
     for seat in (1, 2, None):
         view = observe(s, seat)
-        assert card_number("L-std-red-12") not in view["ante"]
-        assert view["my_ante"] == -1 or seat is None
+        assert card_number("L-std-red-12") not in view.ante
+        assert view.my_ante == -1 or seat is None
         assert all("card" not in e[2] for e in events_for(s.log, seat) if e[1].startswith("ante"))
-    assert observe(s, 0)["my_ante"] == card_number("L-std-red-12")
+    assert observe(s, 0).my_ante == card_number("L-std-red-12")
 
 
 def _hidden_from(s: GameState, seat: int) -> set[int]:
@@ -140,16 +141,16 @@ def test_views_of_random_games_show_only_what_a_seat_may_see(players: int) -> No
     def check(s: GameState) -> None:
         for seat in range(players):
             v = observe(s, seat)
-            assert v["hand"] == s.hands[seat]
+            assert v.hand == s.hands[seat]
             hidden = _hidden_from(s, seat)
-            for p, cards in v["known_in_hands"].items():
+            for p, cards in v.known_in_hands.items():
                 assert set(cards) <= set(s.hands[p]) | {s.ante_choice[p]}
-            shown = {c for f in v["flights"] for c in f} | set(v["ante"]) | set(v["discard"])
-            shown |= set(v["revealed"])
+            shown = {c for f in v.flights for c in f} | set(v.ante) | set(v.discard)
+            shown |= set(v.revealed)
             assert not (shown & hidden)
-            q = v["question"]
-            if q is not None and q["seat"] != seat:
-                assert "options" not in q
+            q = v.question
+            if q is not None and q.seat != seat:
+                assert q.options is None and q.ctx is None
 
     for seed in range(6):
         play_random(GameConfig(players=players), seed, on_step=check)
@@ -198,25 +199,28 @@ def test_silver_seer_discards_face_down() -> None:
     apply(s, card_number("L-std-gold-6"))
     gone = {card_number("L-std-gold-8"), card_number("L-std-red-2")}
     assert gone <= set(s.discard)
-    assert gone <= set(observe(s, 0)["discard"])  # the Seer's player saw them
+    assert gone <= set(observe(s, 0).discard)  # the Seer's player saw them
     for seat in (1, 2, None):
         view = observe(s, seat)
-        assert not gone & set(view["discard"])
-        assert view["discard_size"] == len(s.discard)
+        assert not gone & set(view.discard)
+        assert view.discard_size == len(s.discard)
     # A re-deal for another seat may put other cards there: it cannot know.
     t = determinize(s, 1, 3)
     assert observe(t, 1) == observe(s, 1)
 
 
+FIELDS = Observation._fields
+
+
 def _check_public_share(s: GameState, differing: set[str]) -> None:
     """``observe(s, seat, gm, public=observe(s, None))`` is ``observe(s, seat, gm)``,
-    key order included; notes which entries differ from the spectator's."""
+    notes which fields differ from the spectator's."""
     public = observe(s, None)
     for seat, gm in [(p, False) for p in range(s.n)] + [(None, False), (None, True)]:
         whole = observe(s, seat, gm)
         shared = observe(s, seat, gm, public)
-        assert shared == whole and list(shared) == list(whole)
-        differing.update(k for k in whole if whole[k] != public[k])
+        assert shared == whole
+        differing.update(f for f in FIELDS if getattr(whole, f) != getattr(public, f))
 
 
 @pytest.mark.parametrize(
@@ -257,3 +261,31 @@ def test_views_from_the_public_one_with_the_silver_seer() -> None:
     apply(s, card_number("L-std-gold-6"))
     _check_public_share(s, differing)
     assert {"private_look", "discard"} <= differing <= set(SEAT_KEYS)
+
+
+def test_hints_and_effects_tell_a_seat_nothing_it_may_not_see() -> None:
+    """The typed view's hints (cards that would trigger, flights they would
+    complete) name only the seat's own hand, only while it is asked to play;
+    everyone else's view, a spectator's included, has none; and the effects
+    are the same for every seat (all public)."""
+    cfg = config_from_dict({"players": 4})
+    asked_with_hints = 0
+
+    def check(s: GameState) -> None:
+        nonlocal asked_with_hints
+        d = s.pending
+        public = observe(s, None)
+        assert public.hints == [] and public.completes == {}
+        for seat in range(s.n):
+            view = observe(s, seat)
+            assert view.effects == public.effects and view.totals == public.totals
+            if d is not None and d.seat == seat and d.kind == "play":
+                assert set(view.hints) <= set(s.hands[seat])
+                assert set(view.completes) <= set(s.hands[seat])
+                asked_with_hints += bool(view.hints)
+            else:
+                assert view.hints == [] and view.completes == {}
+
+    for seed in range(3):
+        play_random(cfg, seed, on_step=check)
+    assert asked_with_hints

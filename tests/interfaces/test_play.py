@@ -179,9 +179,9 @@ def secret_cards(s: GameState, me: int) -> set[int]:
     secret |= {c for p, c in enumerate(s.ante_choice) if p != me and c >= 0}
     secret |= set(s.deck) | set(s.aside)
     secret |= set(s.discard) - set(visible_discards(s, me))
-    secret -= {c for cards in obs["known_in_hands"].values() for c in cards}
-    if obs["specials"]:
-        secret -= set(obs["specials"])
+    secret -= {c for cards in obs.known_in_hands.values() for c in cards}
+    if obs.specials:
+        secret -= set(obs.specials)
     return secret
 
 

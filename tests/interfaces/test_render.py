@@ -41,8 +41,7 @@ def position(**kw: object) -> GameState:
         leader=0,
         turn=1,
         round_cards=[*ids("L-std-red-5"), -1, -1],
-        druid=True,
-        merchant_prince=2,
+        effects={"druid": True, "merchant_prince": 2},
         **kw,  # type: ignore[arg-type]
     )
     return build_position(GameConfig(players=3), pos, seed=5)

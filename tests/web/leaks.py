@@ -124,7 +124,7 @@ def check_frames(record: dict[str, Any], seat: int | None, frames: list[dict[str
             apply(s, answers[step - 1])
         if last_gambit_at is not None and step == last_gambit_at == len(answers):
             call_last_gambit(s)
-        seen |= cards_in_view(observe(s, seat))
+        seen |= cards_in_view(observe(s, seat).to_dict())
         for _vis, kind, data in events_for(s.log or [], seat):
             seen |= cards_in_event(kind, data)
         secret = hidden_from(s, seat) - seen
@@ -194,7 +194,7 @@ def check_ability_frames(
             apply(s, answers[step - 1])
         if last_gambit_at is not None and step == last_gambit_at == len(answers):
             call_last_gambit(s)
-        view = observe(s, seat)["abilities"]
+        view = observe(s, seat).abilities
         if view is not None:
             for p, held in enumerate(view["held"]):
                 known[p].update(held)

@@ -55,19 +55,16 @@ order:
 * ``discard`` (170): the discard pile as the seat knows it;
 * ``specials`` (170): the specials in the deck (only with "show 'em");
 * ``question_source`` (170): the card whose power asks the pending question;
-* ``wild`` (170), ``dragonrider`` (170): cards counting as every color / with a
-  triggered Dragonrider;
 * ``is_me``, ``seated``, ``to_act``, ``leader``, ``ante_placed``, ``out``,
-  ``winners``, ``gambit_winner``, ``merchant_prince``, ``archmage``,
-  ``monarch``, ``warlord`` (6 each): per-seat flags;
+  ``winners``, ``gambit_winner`` (6 each): per-seat flags;
 * ``hoards``, ``hole_owed``, ``debts_owed``, ``debts_due`` (6 each): gold per
   seat / total gold (``debts_due`` is owed *to* the seat);
-* ``hand_sizes`` (6): / 10;  ``dracolich`` (6): / 4;
+* ``hand_sizes`` (6): / 10;
 * ``collected_colors`` (6 x 21), ``collected_strengths`` (6 x 14): the special
   flights each seat has scored this gambit (Emperor's Gambit);
-* ``globals`` (12): stakes, hole, debts to the stakes (/ total gold), deck
-  size, discard size (/ 170), gambit, round (/ 50), players (/ 6), druid,
-  priest, "show 'em", last gambit called;
+* ``globals`` (10): stakes, hole, debts to the stakes (/ total gold), deck
+  size, discard size (/ 170), gambit, round (/ 50), players (/ 6), "show 'em",
+  last gambit called;
 * ``phase`` (4): setup, ante, play, over;
 * ``question_kind`` (29): the pending question's kind as this seat may see it
   (``decisions.KINDS``, then ``private``: another seat's hidden ability
@@ -78,11 +75,11 @@ order:
 * ``ancestry`` (6 x 10): known dragon ancestries;  ``ability_wins`` (6): / 10;
 * ``disk_expended`` (6): Legendary disks;  ``ability_spent`` (6 x 28),
   ``diplomacy_used`` (6): Emperor's Gambit special abilities;
-* ``emperor`` (6): triggered Emperors per seat / 4;  ``score_round`` (1): the
-  round from whose end the gambit is scored (0: the third) / 50;
-  ``mortal_flights`` (6): seats whose Emperor's Gambit Wyrmpriest lets three
-  Mortals form a color flight (the Emperor's Gambit round effects; eliminated
-  seats are ``out``).
+* then one slice per running effect a seat may see, named as the effect, in
+  the order of :data:`dragonante.engine.effects.EFFECTS`, by its shape: a
+  seat mask or a seat (6, one-hot), a count per seat (6, / 4), a card mask
+  (170, multi-hot), a flag (1), an amount (1, / 50).  A new effect adds its
+  slice here by itself.
 """
 
 from __future__ import annotations
@@ -97,7 +94,9 @@ from dragonante.engine import decisions as D
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
 from dragonante.engine.abilities.table import PRIVATE_KIND
 from dragonante.engine.decisions import Decision
+from dragonante.engine.effects import AMOUNT, CARDS, COUNTS, FLAG, SEAT, SEATS, VISIBLE
 from dragonante.engine.tables import COLORS, STRENGTH
+from dragonante.engine.views import Observation
 
 N_CARDS: Final = len(ALL_CARDS)
 MAX_PLAYERS: Final = 6
@@ -192,6 +191,19 @@ SYSTEMS: Final = (None, "disks", "skills")
 N_FLIGHT_COLORS: Final = len(COLORS)
 N_STRENGTHS: Final = max(STRENGTH) + 1
 
+#: The slice size of an effect, by shape: a seat mask, a seat or a count per
+#: seat take one entry per seat, a card mask one per card, a flag or an amount one.
+_EFFECT_SIZE: Final = {
+    SEATS: MAX_PLAYERS,
+    SEAT: MAX_PLAYERS,
+    COUNTS: MAX_PLAYERS,
+    CARDS: N_CARDS,
+    FLAG: 1,
+    AMOUNT: 1,
+}
+#: What an effect's count or amount is divided by (clipped to 1).
+EFFECT_SCALE: Final = {COUNTS: 4, AMOUNT: 50}
+
 _LAYOUT: tuple[tuple[str, int], ...] = (
     ("hand", N_CARDS),
     ("flights", MAX_PLAYERS * N_CARDS),
@@ -204,8 +216,6 @@ _LAYOUT: tuple[tuple[str, int], ...] = (
     ("discard", N_CARDS),
     ("specials", N_CARDS),
     ("question_source", N_CARDS),
-    ("wild", N_CARDS),
-    ("dragonrider", N_CARDS),
     ("is_me", MAX_PLAYERS),
     ("seated", MAX_PLAYERS),
     ("to_act", MAX_PLAYERS),
@@ -214,19 +224,14 @@ _LAYOUT: tuple[tuple[str, int], ...] = (
     ("out", MAX_PLAYERS),
     ("winners", MAX_PLAYERS),
     ("gambit_winner", MAX_PLAYERS),
-    ("merchant_prince", MAX_PLAYERS),
-    ("archmage", MAX_PLAYERS),
-    ("monarch", MAX_PLAYERS),
-    ("warlord", MAX_PLAYERS),
     ("hoards", MAX_PLAYERS),
     ("hole_owed", MAX_PLAYERS),
     ("debts_owed", MAX_PLAYERS),
     ("debts_due", MAX_PLAYERS),
     ("hand_sizes", MAX_PLAYERS),
-    ("dracolich", MAX_PLAYERS),
     ("collected_colors", MAX_PLAYERS * N_FLIGHT_COLORS),
     ("collected_strengths", MAX_PLAYERS * N_STRENGTHS),
-    ("globals", 12),
+    ("globals", 10),
     ("phase", len(PHASES)),
     ("question_kind", len(QUESTION_KINDS)),
     ("ability_system", len(SYSTEMS)),
@@ -238,9 +243,8 @@ _LAYOUT: tuple[tuple[str, int], ...] = (
     ("disk_expended", MAX_PLAYERS),
     ("ability_spent", MAX_PLAYERS * N_ABILITIES),
     ("diplomacy_used", MAX_PLAYERS),
-    ("emperor", MAX_PLAYERS),
-    ("score_round", 1),
-    ("mortal_flights", MAX_PLAYERS),
+    # The running effects some seat may see, one slice each (engine/effects.py).
+    *((e.name, _EFFECT_SIZE[e.shape]) for e in VISIBLE),
 )
 
 
@@ -277,21 +281,27 @@ _PRIVATE_KIND = _O["question_kind"] + _KIND_INDEX[PRIVATE]
 _KIND_AT = {k: _O["question_kind"] + i for k, i in _KIND_INDEX.items()}
 _PHASE_AT = {p: _O["phase"] + i for p, i in _PHASE_INDEX.items()}
 _SYSTEM_AT = {s: _O["ability_system"] + i for i, s in enumerate(SYSTEMS)}
-_EMPEROR = _O["emperor"]
-_SCORE_ROUND = _O["score_round"]
+_COUNT_TOP: Final = EFFECT_SCALE[COUNTS]
+_AMOUNT_TOP: Final = EFFECT_SCALE[AMOUNT]
+#: Per visible effect: its first entry and how it is written (0: one-hot
+#: entries, 1: one seat, 2: a flag, 3: counts per seat, 4: an amount).
+_EFFECT_AT: Final = {
+    e.name: (_O[e.name], {SEATS: 0, CARDS: 0, SEAT: 1, FLAG: 2, COUNTS: 3, AMOUNT: 4}[e.shape])
+    for e in VISIBLE
+}
 _NO_DEBTS = [0.0] * (2 * MAX_PLAYERS)
 _PAD = [0.0] * MAX_PLAYERS
 
 # The scalar entries, always written as whole blocks (entries of absent seats
 # and of absent debts are written as 0.0, which is what they would be anyway):
-# hoards, hole owed, debts owed, debts due, hand sizes and Dracolich are
-# consecutive in the layout, then the 12 globals, then (with D&D abilities)
-# the ability counts and wins.
-assert [name for name, _ in _LAYOUT].index("dracolich") - [name for name, _ in _LAYOUT].index(
+# hoards, hole owed, debts owed, debts due and hand sizes are consecutive in
+# the layout, then the 10 globals, then (with D&D abilities) the ability
+# counts and wins.
+assert [name for name, _ in _LAYOUT].index("hand_sizes") - [name for name, _ in _LAYOUT].index(
     "hoards"
-) == 5
+) == 4
 _SCALARS = np.r_[
-    _O["hoards"] : _O["hoards"] + 6 * MAX_PLAYERS, _O["globals"] : _O["globals"] + 12
+    _O["hoards"] : _O["hoards"] + 5 * MAX_PLAYERS, _O["globals"] : _O["globals"] + 10
 ].astype(np.intp)
 _SCALARS_ABILITIES = np.r_[
     _SCALARS,
@@ -318,7 +328,7 @@ def _scaled(values: list[int], top: int) -> list[float]:
     return out + _PAD[len(out) :] if len(out) < MAX_PLAYERS else out
 
 
-def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
+def encode(obs: Observation) -> npt.NDArray[np.float32]:
     """The observation vector of one seat's view ``obs`` (``observe(state, seat)``).
 
     It reads ``obs`` only, so it cannot encode anything the seat may not see.
@@ -329,60 +339,56 @@ def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     whole blocks through one more.  ``tests/agents/reference_encoding.py``
     keeps the first, plainer encoder; the two must agree byte for byte.
     """
-    n: int = obs["players"]
-    hoards: list[int] = obs["hoards"]
-    total = max(1, sum(hoards) + obs["stakes"] + obs["hole"])
+    n = obs.players
+    hoards = obs.hoards
+    total = max(1, sum(hoards) + obs.stakes + obs.hole)
     o = _O
 
-    hand = obs["hand"]
+    hand = obs.hand
     hot = [_HAND + c for c in hand if c >= 0] if hand else []
-    for b, f in zip(_FLIGHTS, obs["flights"], strict=False):
+    for b, f in zip(_FLIGHTS, obs.flights, strict=False):
         if f:
             hot += [b + c for c in f]
-    hot += [b + c for b, c in zip(_ROUND_CARD, obs["round_card"], strict=False) if c >= 0]
-    for p, cs in obs["known_in_hands"].items():
+    hot += [b + c for b, c in zip(_ROUND_CARD, obs.round_card, strict=False) if c >= 0]
+    for p, cs in obs.known_in_hands.items():
         b = _KNOWN[p]
         hot += [b + c for c in cs]
-    for name in ("ante", "revealed", "private_look", "discard", "wild", "dragonrider"):
-        cs = obs[name]
+    for b, cs in (
+        (o["ante"], obs.ante),
+        (o["revealed"], obs.revealed),
+        (o["private_look"], obs.private_look),
+        (o["discard"], obs.discard),
+    ):
         if cs:
-            b = o[name]
             hot += [b + c for c in cs if c >= 0]
-    if obs["my_ante"] >= 0:
-        hot.append(o["my_ante"] + obs["my_ante"])
-    specials = obs["specials"]
+    if obs.my_ante >= 0:
+        hot.append(o["my_ante"] + obs.my_ante)
+    specials = obs.specials
     if specials:
         b = o["specials"]
         hot += [b + c for c in specials if c >= 0]
-    q = obs["question"]
+    q = obs.question
     if q is not None:
-        if q["source"] >= 0:
-            hot.append(o["question_source"] + q["source"])
-        hot.append(o["to_act"] + q["seat"])
-        hot.append(_KIND_AT.get(q["kind"], _PRIVATE_KIND))
+        if q.source >= 0:
+            hot.append(o["question_source"] + q.source)
+        hot.append(o["to_act"] + q.seat)
+        hot.append(_KIND_AT.get(q.kind, _PRIVATE_KIND))
     else:
         hot.append(_KIND_AT[None])
-    seat: int | None = obs["seat"]
+    seat = obs.seat
     if seat is not None:
         hot.append(o["is_me"] + seat)
     hot += _SEATED[n]
-    hot.append(o["leader"] + obs["leader"])
+    hot.append(o["leader"] + obs.leader)
     b = o["ante_placed"]
-    hot += [b + p for p, placed in enumerate(obs["ante_placed"]) if placed]
-    for name in ("out", "winners", "archmage", "monarch", "warlord"):
-        ps = obs[name]
+    hot += [b + p for p, placed in enumerate(obs.ante_placed) if placed]
+    for b, ps in ((o["out"], obs.out), (o["winners"], obs.winners)):
         if ps:
-            b = o[name]
             hot += [b + p for p in ps if p >= 0]
-    if obs["gambit_winner"] >= 0:
-        hot.append(o["gambit_winner"] + obs["gambit_winner"])
-    if obs["merchant_prince"] >= 0:
-        hot.append(o["merchant_prince"] + obs["merchant_prince"])
-    if obs["mortal_flights"]:
-        b = o["mortal_flights"]
-        hot += [b + p for p in obs["mortal_flights"]]
-    hot.append(_PHASE_AT[obs["phase"]])
-    colors, strengths = obs["collected_colors"], obs["collected_strengths"]
+    if obs.gambit_winner >= 0:
+        hot.append(o["gambit_winner"] + obs.gambit_winner)
+    hot.append(_PHASE_AT[obs.phase])
+    colors, strengths = obs.collected_colors, obs.collected_strengths
     for p in range(n):
         if colors[p]:
             b = _COLLECTED_COLORS[p]
@@ -390,9 +396,22 @@ def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
         if strengths[p]:
             b = _COLLECTED_STRENGTHS[p]
             hot += [b + i for i in _bit_indices(strengths[p])]
+    # The running effects in force (none in almost every state): one-hot ones
+    # here, the rest written once the vector exists.
+    later: list[tuple[int, int, Any]] = []
+    effects = obs.effects
+    if effects:
+        for name, value in effects.items():
+            b, how = _EFFECT_AT[name]
+            if how == 0:
+                hot += [b + x for x in value]
+            elif how == 1:
+                hot.append(b + value)
+            else:
+                later.append((b, how, value))
 
     to_stakes = 0
-    debts = obs["debts"]
+    debts = obs.debts
     if debts:
         owed = [0] * MAX_PLAYERS
         due = [0] * MAX_PLAYERS
@@ -407,25 +426,22 @@ def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
         debt_values = _NO_DEBTS
     values = [
         *_scaled(hoards, total),
-        *_scaled(obs["hole_owed"], total),
+        *_scaled(obs.hole_owed, total),
         *debt_values,
-        *_scaled(obs["hand_sizes"], 10),
-        *_scaled(obs["dracolich"], 4),
-        min(obs["stakes"], total) / total,
-        min(obs["hole"], total) / total,
+        *_scaled(obs.hand_sizes, 10),
+        min(obs.stakes, total) / total,
+        min(obs.hole, total) / total,
         min(to_stakes, total) / total,
-        min(obs["deck_size"], N_CARDS) / N_CARDS,
-        min(obs["discard_size"], N_CARDS) / N_CARDS,
-        min(obs["gambit"], 50) / 50,
-        min(obs["round"], 50) / 50,
+        min(obs.deck_size, N_CARDS) / N_CARDS,
+        min(obs.discard_size, N_CARDS) / N_CARDS,
+        min(obs.gambit, 50) / 50,
+        min(obs.round, 50) / 50,
         n / MAX_PLAYERS,
-        float(bool(obs["druid"])),
-        float(bool(obs["priest"])),
         float(specials is not None),
-        float(bool(obs["last_gambit"])),
+        float(bool(obs.last_gambit)),
     ]
 
-    ab = obs["abilities"]
+    ab = obs.abilities
     if ab is None:
         hot.append(_SYSTEM_AT[None])
         scalar_index = _SCALARS
@@ -453,10 +469,13 @@ def encode(obs: dict[str, Any]) -> npt.NDArray[np.float32]:
     v = np.zeros(OBS_SIZE, dtype=np.float32)
     v[np.fromiter(hot, np.intp, len(hot))] = 1.0
     v[scalar_index] = values
-    # The Emperor's round effects: nothing to write in almost every game.
-    if obs["score_round"] or any(obs["emperor"]):
-        v[_SCORE_ROUND] = min(obs["score_round"], 50) / 50
-        v[_EMPEROR : _EMPEROR + MAX_PLAYERS] = _scaled(obs["emperor"], 4)
+    for b, how, value in later:  # nothing to write in almost every state
+        if how == 2:
+            v[b] = 1.0
+        elif how == 3:
+            v[b : b + MAX_PLAYERS] = _scaled(value, _COUNT_TOP)
+        else:
+            v[b] = min(value, _AMOUNT_TOP) / _AMOUNT_TOP
     return v
 
 

@@ -52,7 +52,7 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.state import GameState
-from dragonante.engine.views import events_for, observe
+from dragonante.engine.views import Observation, events_for, observe
 
 ENV_ID = "dragonante/ThreeDragonAnte-v0"
 
@@ -246,7 +246,10 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
             apply(s, self._bots[d.seat].choose(SeatView(s, d.seat)))
 
     def _observation(self) -> Obs:
-        return {"observation": encode(observe(self.state, self.seat)), "action_mask": self._mask()}
+        return {
+            "observation": encode(observe(self.state, self.seat, hints=False)),
+            "action_mask": self._mask(),
+        }
 
     def _mask(self) -> npt.NDArray[np.int8]:
         d = self.state.pending
@@ -266,7 +269,7 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         if self.render_mode is None:
             return None
         if self.render_mode == "rgb_array":
-            return draw_table(observe(self.state, self.seat))
+            return draw_table(observe(self.state, self.seat, hints=False))
         from dragonante.interfaces.narrate import Narrator
         from dragonante.interfaces.render import table_lines, table_view
 
@@ -308,7 +311,7 @@ def _card(img: npt.NDArray[np.uint8], top: int, left: int, height: int, card: in
         img[top + height - h : top + height, x : x + w] = _RGB.get(color, (150, 130, 110))
 
 
-def draw_table(view: dict[str, Any]) -> npt.NDArray[np.uint8]:
+def draw_table(view: Observation) -> npt.NDArray[np.uint8]:
     """The table as one seat sees it (``observe``), as an ``(H, W, 3)`` uint8 image.
 
     One band per seat, top to bottom: a marker (white: you, its right half
@@ -319,26 +322,26 @@ def draw_table(view: dict[str, Any]) -> npt.NDArray[np.uint8]:
     """
     img = np.empty((_HEIGHT, _WIDTH, 3), np.uint8)
     img[:] = _FELT
-    n: int = view["players"]
-    hoards: list[int] = view["hoards"]
-    total = max(1, sum(hoards) + view["stakes"] + view["hole"])
-    q = view["question"]
-    asked = q["seat"] if q is not None else None
+    n: int = view.players
+    hoards: list[int] = view.hoards
+    total = max(1, sum(hoards) + view.stakes + view.hole)
+    q = view.question
+    asked = q.seat if q is not None else None
     band = (_HEIGHT - 120) // n
     for p in range(n):
         top = p * band + 4
-        out = p in view["out"]
-        me = (245, 245, 245) if p == view["seat"] else (60, 60, 60)
+        out = p in view.out
+        me = (245, 245, 245) if p == view.seat else (60, 60, 60)
         img[top : top + band - 8, 4:9] = (0, 0, 0) if out else me
         img[top : top + band - 8, 9:14] = (250, 220, 0) if p == asked else (0, 0, 0) if out else me
         img[top : top + 6, 20 : 20 + 100 * hoards[p] // total] = (240, 200, 30)
-        for i, card in enumerate(view["flights"][p][:24]):
+        for i, card in enumerate(view.flights[p][:24]):
             _card(img, top + 8, 20 + i * _CARD_W, band - 16, card)
     top = _HEIGHT - 116
-    img[top : top + 6, 20 : 20 + 100 * view["stakes"] // total] = (240, 200, 30)
-    for i, card in enumerate(c for c in view["ante"] if c >= 0):
+    img[top : top + 6, 20 : 20 + 100 * view.stakes // total] = (240, 200, 30)
+    for i, card in enumerate(c for c in view.ante if c >= 0):
         _card(img, top + 8, 20 + i * _CARD_W, 44, card)
-    for i, card in enumerate((view["hand"] or [])[:24]):
+    for i, card in enumerate((view.hand or [])[:24]):
         _card(img, _HEIGHT - 56, 20 + i * _CARD_W, 50, card)
     return img
 

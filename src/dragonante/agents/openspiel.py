@@ -117,7 +117,7 @@ from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
 from dragonante.engine.determinize import determinize
 from dragonante.engine.game import call_last_gambit
 from dragonante.engine.state import GameState
-from dragonante.engine.views import observe
+from dragonante.engine.views import Observation, observe
 
 SHORT_NAME = "python_three_dragon_ante"
 
@@ -321,7 +321,7 @@ class Recall:
                 h = hashlib.blake2b(digest, digest_size=16)
                 if actor == seat and seat is not None:
                     h.update(b"a%d;" % action)  # the seat's own move
-                h.update(repr(observe(engine, seat)).encode())
+                h.update(repr(observe(engine, seat, hints=False)).encode())
                 digest = h.digest()
             self.folded[seat] = (digest, len(steps))
         return digest
@@ -476,7 +476,7 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
             return [0.0] * self.table.config.players
         return final_rewards(s, self.table.gold_reward)
 
-    def view(self, seat: int | None, gm: bool = False) -> dict[str, Any] | None:
+    def view(self, seat: int | None, gm: bool = False) -> Observation | None:
         """What ``seat`` sees (``observe``; None: a spectator), or None before the deal."""
         return None if self.engine is None else observe(self.engine, seat, gm)
 
@@ -582,11 +582,15 @@ class ThreeDragonAnteObserver:
         if s is None:
             tensor[:] = 0.0
         elif self.kind == "view":
-            tensor[:] = encode(observe(s, player))
+            tensor[:] = encode(observe(s, player, hints=False))
         elif self.kind == "public":
-            tensor[:] = encode(observe(s, None))
+            tensor[:] = encode(observe(s, None, hints=False))
         else:
-            np.maximum(encode(observe(s, player)) - encode(observe(s, None)), 0.0, out=tensor)
+            np.maximum(
+                encode(observe(s, player, hints=False)) - encode(observe(s, None, hints=False)),
+                0.0,
+                out=tensor,
+            )
 
     def string_from(self, state: ThreeDragonAnteState, player: int) -> str:
         kind = self.kind
@@ -598,16 +602,16 @@ class ThreeDragonAnteObserver:
         if s is None:
             return ""
         if kind == "view":
-            view = observe(s, player)
+            view = observe(s, player).to_dict()
         elif kind == "public":
-            view = observe(s, None)
+            view = observe(s, None).to_dict()
         elif kind == "everything":
-            view = observe(s, None, gm=True)
+            view = observe(s, None, gm=True).to_dict()
             view["hands"] = [list(h) for h in s.hands]
             view["deck"] = list(s.deck)
         else:
-            public = observe(s, None)
-            view = {k: v for k, v in observe(s, player).items() if public.get(k) != v}
+            public = observe(s, None).to_dict()
+            view = {k: v for k, v in observe(s, player).to_dict().items() if public.get(k) != v}
         return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
 

@@ -219,7 +219,7 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         """
         cached = self._cache.get(agent)
         if cached is None:
-            vector = encode(observe(self.state, self._seat[agent]))
+            vector = encode(observe(self.state, self._seat[agent], hints=False))
             cached = {"observation": vector, "action_mask": self.action_mask(agent)}
             self._cache[agent] = cached
         return cached

@@ -13,14 +13,14 @@ every bot).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import Decision
 from dragonante.engine.determinize import determinize
 from dragonante.engine.flow import would_trigger
 from dragonante.engine.state import Event, GameState
-from dragonante.engine.views import config_for, events_for, observe
+from dragonante.engine.views import Observation, config_for, events_for, observe
 
 
 class SeatView:
@@ -46,7 +46,8 @@ class SeatView:
         (except other seats' hidden D&D abilities, which are left out)."""
         return config_for(self._state.config, self.seat)
 
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> Observation:
+        """What this seat sees (the engine's typed view, hints included)."""
         return observe(self._state, self.seat)
 
     def events(self, start: int = 0) -> list[Event]:

@@ -42,6 +42,7 @@ from dragonante.engine.core import (
 )
 from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
 from dragonante.engine.decks import fixed_deck, original_colors
+from dragonante.engine.effects import reset_gambit
 from dragonante.engine.flights import (
     complete_unscored,
     completed_now,
@@ -179,19 +180,7 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.round_removed = [False] * n
     s.collected_colors = [0] * n
     s.collected_strengths = [0] * n
-    s.archmage = 0
-    s.merchant_prince = -1
-    s.druid = False
-    s.priest = False
-    s.monarch = 0
-    s.monarch_gifts = [0] * n
-    s.warlord = 0
-    s.dracolich = [0] * n
-    s.dragonrider = 0
-    s.wild = 0
-    s.emperor = [0] * n
-    s.score_round = 0
-    s.mortal_flights = 0
+    reset_gambit(s, n)  # the running effects of last gambit's powers (engine/effects.py)
     s.stakes_emptied = False
     s.dirty = 0
     s.gambit_winner = -1

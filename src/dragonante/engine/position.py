@@ -20,6 +20,7 @@ from dragonante.engine.abilities.setup import place
 from dragonante.engine.abilities.skills import SkillTable
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decks import fixed_deck
+from dragonante.engine.effects import SCENARIO_KEYS, from_position
 from dragonante.engine.flow import legendary_specials
 from dragonante.engine.game import run
 from dragonante.engine.state import ANTE_PHASE, PLAY_PHASE, GameState
@@ -54,15 +55,11 @@ class Position:
     #: Card each seat played this round (-1: not yet); must be in its flight.
     round_cards: list[int] | None = None
     start: str = "turn"  # "turn" | "ante" | "round_end"
-    archmage: Sequence[int] = ()
-    merchant_prince: int = -1
-    druid: bool = False
-    priest: bool = False
-    monarch: Sequence[int] = ()  # seats whose Gold Monarch triggered (twice: listed twice)
-    warlord: Sequence[int] = ()
-    dracolich: Sequence[int] = ()  # seats whose Dracolich power triggered
-    wild: Sequence[int] = ()  # card numbers of triggered Wyrmpriests
-    dragonrider: Sequence[int] = ()  # card numbers of triggered Dragonriders
+    #: The running effects of triggered powers, by scenario key
+    #: (:data:`dragonante.engine.effects.SCENARIO_KEYS`), each in its shape's
+    #: form (:func:`~dragonante.engine.effects.from_position`): seats, a seat,
+    #: true/false, card numbers, seats listed once per trigger, an integer.
+    effects: dict[str, object] = field(default_factory=dict)
     collected_colors: list[int] | None = None
     collected_strengths: list[int] | None = None
     #: Emperor's Gambit debts in the order incurred: (debtor, creditor seat
@@ -181,16 +178,7 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         if c >= 0 and c not in s.flights[p]:
             raise PositionError(f"seat {p}'s round card {c} is not in its flight")
     s.round_card = rc
-    s.archmage = sum(1 << p for p in pos.archmage)
-    s.merchant_prince = pos.merchant_prince
-    s.druid = pos.druid
-    s.priest = pos.priest
-    s.monarch = sum(1 << p for p in pos.monarch)
-    s.monarch_gifts = [sum(1 for q in pos.monarch if q == p) for p in range(n)]
-    s.warlord = sum(1 << p for p in pos.warlord)
-    s.dracolich = [1 if p in pos.dracolich else 0 for p in range(n)]
-    s.wild = sum(1 << c for c in pos.wild)
-    s.dragonrider = sum(1 << c for c in pos.dragonrider)
+    _place_effects(s, pos.effects)
     if pos.collected_colors is not None:
         s.collected_colors = list(pos.collected_colors)
     if pos.collected_strengths is not None:
@@ -223,6 +211,19 @@ def build_position(config: GameConfig, pos: Position, seed: int = 0, log: bool =
         raise PositionError(f"unknown start {pos.start!r}: use turn, ante or round_end")
     run(s)
     return s
+
+
+def _place_effects(s: GameState, given: dict[str, object]) -> None:
+    """Set the running effects a position names (the rest stay off)."""
+    for key, value in given.items():
+        effects = SCENARIO_KEYS.get(key)
+        if effects is None:
+            raise PositionError(f"unknown effect {key!r}; known: {', '.join(SCENARIO_KEYS)}")
+        for e in effects:
+            try:
+                setattr(s, e.name, from_position(e, value, s.n))
+            except ValueError as err:
+                raise PositionError(str(err)) from None
 
 
 def _ancestry(table: Sequence[int], config: Sequence[str], n: int) -> list[int]:

@@ -12,10 +12,13 @@ revealed and not yet placed, e.g. the Sorcerer's three).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import Decision
+from dragonante.engine.effects import EffectSlots, compile_function, copy_code, init_effects
+from dragonante.engine.effects import to_dict as effects_dict
 
 if TYPE_CHECKING:
     from dragonante.engine.hooks import AbilityHooks
@@ -30,14 +33,18 @@ PLAY_PHASE = "play"
 OVER = "over"
 
 
-class GameState:
-    """Mutable game state; :mod:`dragonante.engine.game` is its only writer."""
+class GameState(EffectSlots):
+    """Mutable game state; :mod:`dragonante.engine.game` is its only writer.
+
+    The running effects of triggered powers (the Warlord's fourth round...)
+    are slots of the base :class:`~dragonante.engine.effects.EffectSlots`,
+    declared once in :data:`~dragonante.engine.effects.EFFECTS`.
+    """
 
     __slots__ = (
         "abilities",
         "ante",
         "ante_choice",
-        "archmage",
         "aside",
         "collected_colors",
         "collected_strengths",
@@ -47,10 +54,6 @@ class GameState:
         "deck",
         "dirty",
         "discard",
-        "dracolich",
-        "dragonrider",
-        "druid",
-        "emperor",
         "flights",
         "gambit",
         "gambit_winner",
@@ -65,28 +68,20 @@ class GameState:
         "leader",
         "limbo",
         "log",
-        "merchant_prince",
-        "monarch",
-        "monarch_gifts",
-        "mortal_flights",
         "n",
         "out",
         "pending",
         "phase",
-        "priest",
         "queue",
         "rng",
         "round",
         "round_card",
         "round_removed",
-        "score_round",
         "seed",
         "specials",
         "stakes",
         "stakes_emptied",
         "universe",
-        "warlord",
-        "wild",
         "winners",
     )
 
@@ -126,22 +121,8 @@ class GameState:
         self.round_removed: list[bool] = [False] * n
         self.collected_colors: list[int] = [0] * n
         self.collected_strengths: list[int] = [0] * n
-        # Gambit-long effects of triggered powers.
-        self.archmage = 0  # bit mask of seats
-        self.merchant_prince = -1  # seat receiving card-buying gold
-        self.druid = False
-        self.priest = False
-        self.monarch = 0  # bit mask of seats (Gold Monarch gift if they win)
-        self.warlord = 0  # bit mask of seats (Bronze Warlord fourth round)
-        self.dracolich: list[int] = [0] * n  # scoring bonus triggers per seat
-        self.monarch_gifts: list[int] = [0] * n  # Gold Monarch triggers per seat
-        self.dragonrider = 0  # bit mask of card numbers with a triggered Dragonrider
-        self.wild = 0  # bit mask of card numbers counting as every color
-        self.emperor: list[int] = [0] * n  # Emperor triggers per seat (+4 each at scoring)
-        #: The gambit is scored from the end of this round on (Emperor: 4).
-        self.score_round = 0
-        #: Seats allowed a three-Mortal color flight by a triggered EG Wyrmpriest.
-        self.mortal_flights = 0
+        # The running effects of triggered powers (engine/effects.py).
+        init_effects(self, n)
         #: Whether any card of this game has an ante effect (EG): lets
         #: Legendary-only games skip every ante-effect check.
         self.has_ante_fx = False
@@ -171,64 +152,13 @@ class GameState:
         return self.phase == OVER
 
     def clone(self, keep_log: bool = False) -> GameState:
-        """An independent copy; the event log is shared only if asked."""
-        c = GameState.__new__(GameState)
-        c.config = self.config
-        c.seed = self.seed
-        c.n = self.n
-        c.rng = self.rng
-        c.phase = self.phase
-        c.deck = self.deck[:]
-        c.discard = self.discard[:]
-        c.aside = self.aside[:]
-        c.specials = self.specials[:]
-        c.universe = self.universe
-        c.ante = self.ante[:]
-        c.ante_choice = self.ante_choice[:]
-        c.limbo = self.limbo[:]
-        c.hands = [h[:] for h in self.hands]
-        c.flights = [f[:] for f in self.flights]
-        c.hoards = self.hoards[:]
-        c.gold_total = self.gold_total
-        c.stakes = self.stakes
-        c.hole = self.hole
-        c.hole_owed = self.hole_owed[:]
-        c.debts = self.debts[:]
-        c.gambit = self.gambit
-        c.round = self.round
-        c.leader = self.leader
-        c.round_card = self.round_card[:]
-        c.round_removed = self.round_removed[:]
-        c.collected_colors = self.collected_colors[:]
-        c.collected_strengths = self.collected_strengths[:]
-        c.archmage = self.archmage
-        c.merchant_prince = self.merchant_prince
-        c.druid = self.druid
-        c.priest = self.priest
-        c.monarch = self.monarch
-        c.warlord = self.warlord
-        c.dracolich = self.dracolich[:]
-        c.monarch_gifts = self.monarch_gifts[:]
-        c.dragonrider = self.dragonrider
-        c.wild = self.wild
-        c.emperor = self.emperor[:]
-        c.score_round = self.score_round
-        c.mortal_flights = self.mortal_flights
-        c.has_ante_fx = self.has_ante_fx
-        c.stakes_emptied = self.stakes_emptied
-        c.dirty = self.dirty
-        c.gambit_winner = self.gambit_winner
-        c.known = self.known.copy() if self.known else {}
-        c.queue = self.queue[:]
-        c.pending = self.pending  # decisions are never mutated
-        c.decision_count = self.decision_count
-        c.winners = self.winners
-        c.out = self.out
-        c.last_gambit = self.last_gambit
-        c.log = self.log if keep_log else None
-        ab = self.abilities
-        c.abilities = None if ab is None else ab.clone()
-        return c
+        """An independent copy; the event log is shared only if asked.
+
+        Straight-line code generated at import from :data:`_SHARED`,
+        :data:`_COPIED`, :data:`_NESTED` and the effects table: search clones
+        hundreds of thousands of times, so no loop over the fields.
+        """
+        return _clone(self, keep_log)  # replaced by _clone itself below: one call less
 
     def to_dict(self) -> dict[str, Any]:
         """Full (omniscient) state as JSON-ready data; used for digests and debugging."""
@@ -259,19 +189,6 @@ class GameState:
             "round_removed": self.round_removed,
             "collected_colors": self.collected_colors,
             "collected_strengths": self.collected_strengths,
-            "archmage": self.archmage,
-            "merchant_prince": self.merchant_prince,
-            "druid": self.druid,
-            "priest": self.priest,
-            "monarch": self.monarch,
-            "warlord": self.warlord,
-            "dracolich": self.dracolich,
-            "monarch_gifts": self.monarch_gifts,
-            "dragonrider": self.dragonrider,
-            "wild": self.wild,
-            "emperor": self.emperor,
-            "score_round": self.score_round,
-            "mortal_flights": self.mortal_flights,
             "has_ante_fx": self.has_ante_fx,
             "stakes_emptied": self.stakes_emptied,
             "dirty": self.dirty,
@@ -283,5 +200,76 @@ class GameState:
             "winners": list(self.winners),
             "out": self.out,
             "last_gambit": self.last_gambit,
+            **effects_dict(self),
             **({} if self.abilities is None else {"abilities": self.abilities.to_dict()}),
         }
+
+
+#: Fields a clone shares: immutable values, and the pending decision (never mutated).
+_SHARED = (
+    "config",
+    "seed",
+    "n",
+    "rng",
+    "phase",
+    "universe",
+    "gold_total",
+    "stakes",
+    "hole",
+    "gambit",
+    "round",
+    "leader",
+    "has_ante_fx",
+    "stakes_emptied",
+    "dirty",
+    "gambit_winner",
+    "pending",
+    "decision_count",
+    "winners",
+    "out",
+    "last_gambit",
+)
+#: Flat lists a clone copies.
+_COPIED = (
+    "deck",
+    "discard",
+    "aside",
+    "specials",
+    "ante",
+    "ante_choice",
+    "limbo",
+    "hoards",
+    "hole_owed",
+    "debts",
+    "round_card",
+    "round_removed",
+    "collected_colors",
+    "collected_strengths",
+    "queue",
+)
+#: Lists of lists a clone copies one level down.
+_NESTED = ("hands", "flights")
+#: Copied by hand below: the known-cards dict, the shared log, the abilities.
+_SPECIAL = ("known", "log", "abilities")
+if sorted((*_SHARED, *_COPIED, *_NESTED, *_SPECIAL)) != sorted(GameState.__slots__):
+    raise AssertionError("GameState.clone must copy every slot exactly once")
+
+_clone: Callable[[GameState, bool], GameState] = compile_function(
+    "clone",
+    "self, keep_log=False",
+    [
+        "c = new(GameState)",
+        *(f"c.{f} = self.{f}" for f in _SHARED),
+        *(f"c.{f} = self.{f}[:]" for f in _COPIED),
+        *(f"c.{f} = [x[:] for x in self.{f}]" for f in _NESTED),
+        *copy_code("self", "c"),
+        "c.known = self.known.copy() if self.known else {}",
+        "c.log = self.log if keep_log else None",
+        "ab = self.abilities",
+        "c.abilities = None if ab is None else ab.clone()",
+        "return c",
+    ],
+    GameState.clone.__doc__ or "",
+    {"GameState": GameState, "new": GameState.__new__},
+)
+GameState.clone = _clone  # type: ignore[method-assign,assignment]

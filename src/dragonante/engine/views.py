@@ -16,147 +16,326 @@ many each character has, and every disk's side.  A game-master
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Annotated, Any, NamedTuple, get_type_hints
 
 from dragonante.engine.config import GameConfig
-from dragonante.engine.decisions import SEER_KEEP
+from dragonante.engine.decisions import PLAY, SEER_KEEP
+from dragonante.engine.effects import VISIBLE, active, seen_effects, shown
+from dragonante.engine.flights import completed_by
+from dragonante.engine.flow import scoring_totals, triggers
 from dragonante.engine.state import Event, GameState
 
 SPECTATOR = None
 
 
+#: card -> (color indexes, strengths) of the special flights playing it completes.
+Completes = dict[int, tuple[list[int], list[int]]]
+_NO_HINTS: tuple[list[int], Completes] = ([], {})
+
+#: Marks a field of :class:`Observation` that depends on who looks (seat or game-master).
+SEAT = "seat"
+
+
+class Question(NamedTuple):
+    """The pending question as one seat may see it.
+
+    ``kind`` is what the seat may know (another seat's hidden-ability
+    question shows as ``private``); ``options`` and ``ctx`` (the question's
+    parameters: the gold to pay, the card just drawn...) only for the seat
+    that is asked, else ``None``.
+    """
+
+    id: int
+    seat: int
+    kind: str
+    source: int
+    options: list[int] | None = None
+    ctx: list[int] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; ``options`` and ``ctx`` only when the seat has them."""
+        out: dict[str, Any] = {"id": self.id, "seat": self.seat, "kind": self.kind}
+        out["source"] = self.source
+        if self.options is not None:
+            out["options"] = self.options
+        if self.ctx is not None:
+            out["ctx"] = self.ctx
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Question:
+        return cls(
+            int(data["id"]),
+            int(data["seat"]),
+            str(data["kind"]),
+            int(data["source"]),
+            data.get("options"),
+            data.get("ctx"),
+        )
+
+
+class Observation(NamedTuple):
+    """Everything one seat (or a spectator, ``seat=None``) may know, finished.
+
+    Made only by :func:`observe`; the command line, the full-screen table,
+    the web and the agents draw or encode it and add nothing of their own.
+    Besides the zones and counts it holds the public figures everyone would
+    otherwise work out again (``totals``: each flight as scored) and the
+    seat's hints (``hints``: the cards of its hand that would trigger,
+    ``completes``: the special flights each would complete), both from the
+    engine's one rule for each.  The lists may be shared with other views of
+    the same state (``observe(..., public=)``): never change them in place.
+
+    Fields marked ``SEAT`` (:data:`SEAT_KEYS`) are the only ones that
+    differ between seats.  ``effects`` holds only the effects in force (an
+    effect not in force is absent; :meth:`to_dict` writes every one).
+
+    A named tuple, not a frozen dataclass: the learning environments make
+    one per step, and a frozen slotted dataclass costs about 10 us to build
+    on Python 3.11 against about 2 for a named tuple (``docs/engine.md``).
+    """
+
+    seat: Annotated[int | None, SEAT]
+    players: int
+    phase: str
+    gambit: int
+    round: int
+    leader: int
+    hoards: list[int]
+    stakes: int
+    hole: int
+    hole_owed: list[int]
+    #: Emperor's Gambit debts: [debtor, creditor (-1: the stakes), amount].
+    debts: list[list[int]]
+    hand: Annotated[list[int] | None, SEAT]
+    hand_sizes: list[int]
+    #: Cards of other hands this seat has seen: seat -> cards.
+    known_in_hands: Annotated[dict[int, list[int]], SEAT]
+    flights: list[list[int]]
+    ante: list[int]
+    ante_placed: list[bool]
+    my_ante: Annotated[int, SEAT]
+    revealed: list[int]
+    private_look: Annotated[list[int], SEAT]
+    deck_size: int
+    discard: Annotated[list[int], SEAT]
+    discard_size: int
+    specials: list[int] | None
+    round_card: list[int]
+    #: The running effects in force that this seat may see (engine/effects.py),
+    #: as seen: name -> seats, a seat, a flag, cards, counts per seat or an amount.
+    effects: dict[str, Any]
+    collected_colors: list[int]
+    collected_strengths: list[int]
+    gambit_winner: int
+    question: Annotated[Question | None, SEAT]
+    winners: list[int]
+    #: Seats eliminated (Emperor's Gambit "play until N players remain").
+    out: list[int]
+    #: The gambit announced as the last one (time limit), else 0.
+    last_gambit: int
+    #: The D&D abilities as this seat may know them (None: the table has none).
+    abilities: Annotated[dict[str, Any] | None, SEAT]
+    #: Each flight's strength as scored (Dragonrider, Dracolich, Emperor applied).
+    totals: list[int]
+    #: The cards of the seat's hand that would trigger if played now: only
+    #: while the seat is asked what to play (the book's rule reads the card
+    #: just played by the player to its right, known only then).
+    hints: Annotated[list[int], SEAT]
+    #: For each card the seat may play now, the special flights it would
+    #: complete: card -> (color indexes, strengths); cards completing none
+    #: are left out.
+    completes: Annotated[dict[int, tuple[list[int], list[int]]], SEAT]
+
+    def effect(self, name: str) -> Any:
+        """One running effect as this seat sees it (KeyError: not a visible effect)."""
+        return self.effects[name]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data: the fields by name, each effect flattened to a key of
+        its own (the browser's names), card keys of ``completes`` as strings."""
+        out: dict[str, Any] = self._asdict()
+        n = self.players
+        effects = out.pop("effects")
+        # each effect under its own name, where the effects field stood (every
+        # one, those not in force with their "off" value)
+        out = {
+            **{f: out[f] for f in _FIELDS[: _FIELDS.index("effects")]},
+            **{
+                e.name: effects[e.name] if e.name in effects else shown(e, e.fresh(n), n, None)
+                for e in VISIBLE
+            },
+            **{f: out[f] for f in _FIELDS[_FIELDS.index("effects") + 1 :]},
+        }
+        q = self.question
+        out["question"] = None if q is None else q.to_dict()
+        out["completes"] = {str(c): [cs, ss] for c, (cs, ss) in self.completes.items()}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_dict` gave (the remote terminal client's view);
+        JSON's string keys of ``known_in_hands`` and ``completes`` become ints again."""
+        kw: dict[str, Any] = {f: data[f] for f in _FIELDS if f in data and f not in _SPECIAL}
+        kw["effects"] = {
+            e.name: data[e.name] for e in VISIBLE if e.name in data and active(e, data[e.name])
+        }
+        q = data.get("question")
+        kw["question"] = None if q is None else Question.from_dict(q)
+        kw["known_in_hands"] = {int(p): cs for p, cs in (data.get("known_in_hands") or {}).items()}
+        kw["completes"] = {
+            int(c): (list(v[0]), list(v[1])) for c, v in (data.get("completes") or {}).items()
+        }
+        return cls(**kw)
+
+
+_FIELDS = Observation._fields
+_SPECIAL = frozenset({"effects", "question", "known_in_hands", "completes"})
+#: The fields of an :class:`Observation` that depend on who looks (seat or
+#: game-master), from their ``SEAT`` mark; every other one is the same for everyone.
+SEAT_KEYS = tuple(
+    f
+    for f, hint in get_type_hints(Observation, include_extras=True).items()
+    if SEAT in getattr(hint, "__metadata__", ())
+)
+
+
 def observe(
-    s: GameState, seat: int | None, gm: bool = False, public: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """A JSON-ready view of ``s`` for ``seat`` (or a spectator; ``gm``: a game-master).
+    s: GameState,
+    seat: int | None,
+    gm: bool = False,
+    public: Observation | None = None,
+    hints: bool = True,
+) -> Observation:
+    """What ``seat`` may see of ``s`` (or a spectator; ``gm``: a game-master).
 
     The learning environments call this at every step (issue 14), so it skips
-    work on empty zones and masks; ``tests/agents/reference_encoding.py``
-    keeps the plain version whose views it must equal.
+    work on empty zones and masks, and they pass ``hints=False``: the totals,
+    trigger hints and completed flights are for people (the vector does not
+    encode them), and the flights a card would complete cost more than the
+    rest of the view.  ``tests/agents/reference_encoding.py`` keeps the plain
+    version whose views it must equal.
 
     ``public``: ``observe(s, None)`` of this very state, when the caller makes
     views for several seats at once (the web server, after every answer).
-    The entries no seat sees differently are then taken from it - the same
+    The fields no seat sees differently are then taken from it - the same
     list objects, not copies, so none of these views may be changed in place
-    - and only the seat's own are made (:data:`SEAT_KEYS`); the result is
-    equal, key order included.
+    - and only the seat's own are made (:data:`SEAT_KEYS`); the result is equal.
     """
     if public is not None:
-        return _seat_part(s, seat, gm, public)
+        return _seat_part(s, seat, gm, public, hints)
     n = s.n
     d = s.pending
     ab = s.abilities
-    question = _question(s, seat, gm)
     known_in_hands = _known_in_hands(s, seat) if seat is not None and s.known else {}
     private_look: list[int] = []
     if d is not None and d.kind == SEER_KEEP and seat == d.seat:
         private_look = list(d.options)
     reveal = s.config.deck.reveal_specials
-    return {
-        "seat": seat,
-        "players": n,
-        "phase": s.phase,
-        "gambit": s.gambit,
-        "round": s.round,
-        "leader": s.leader,
-        "hoards": list(s.hoards),
-        "stakes": s.stakes,
-        "hole": s.hole,
-        "hole_owed": list(s.hole_owed),
-        "debts": [list(d) for d in s.debts] if s.debts else [],
-        "hand": list(s.hands[seat]) if seat is not None else None,
-        "hand_sizes": list(map(len, s.hands)),
-        "known_in_hands": known_in_hands,
-        "flights": [list(f) for f in s.flights],
-        "ante": list(s.ante),
-        "ante_placed": [c >= 0 for c in s.ante_choice],
-        "my_ante": s.ante_choice[seat] if seat is not None else -1,
-        "revealed": list(s.limbo) if d is None or d.kind != SEER_KEEP else [],
-        "private_look": private_look,
-        "deck_size": len(s.deck),
-        "discard": visible_discards(s, seat),
-        "discard_size": len(s.discard),
-        "specials": list(s.specials) if reveal else None,
-        "round_card": list(s.round_card),
-        "archmage": _seats(s.archmage, n),
-        "merchant_prince": s.merchant_prince,
-        "druid": s.druid,
-        "priest": s.priest,
-        "monarch": _seats(s.monarch, n),
-        "warlord": _seats(s.warlord, n),
-        "dracolich": list(s.dracolich),
-        "wild": _bits(s.wild),
-        "dragonrider": _bits(s.dragonrider),
-        #: Emperor's Gambit round effects, public like the cards that made them:
-        #: Emperor triggers per seat (+4 each at scoring), the round from whose end
-        #: on the gambit is scored (0: the usual third), seats whose EG Wyrmpriest
-        #: lets three Mortals form a color flight.
-        "emperor": list(s.emperor),
-        "score_round": s.score_round,
-        "mortal_flights": _seats(s.mortal_flights, n),
-        "collected_colors": list(s.collected_colors),
-        "collected_strengths": list(s.collected_strengths),
-        "gambit_winner": s.gambit_winner,
-        "question": question,
-        "winners": list(s.winners),
-        #: Seats eliminated (Emperor's Gambit "play until N players remain").
-        "out": _bits(s.out),
-        #: The gambit announced as the last one (time limit), else 0.
-        "last_gambit": s.last_gambit,
-        #: The D&D abilities as this seat may know them (None: the table has none).
-        "abilities": None if ab is None else ab.view(s, seat, gm),
-    }
+    trig, completes = _hints(s, seat) if hints else _NO_HINTS
+    # Positional, in the fields' order: keywords would cost more than the rest
+    # of the view (tests/agents/reference_encoding.py builds it by name).
+    return Observation(
+        seat,
+        n,
+        s.phase,
+        s.gambit,
+        s.round,
+        s.leader,
+        list(s.hoards),
+        s.stakes,
+        s.hole,
+        list(s.hole_owed),
+        [list(d) for d in s.debts] if s.debts else [],
+        list(s.hands[seat]) if seat is not None else None,
+        list(map(len, s.hands)),
+        known_in_hands,
+        [list(f) for f in s.flights],
+        list(s.ante),
+        [c >= 0 for c in s.ante_choice],
+        s.ante_choice[seat] if seat is not None else -1,
+        list(s.limbo) if d is None or d.kind != SEER_KEEP else [],
+        private_look,
+        len(s.deck),
+        visible_discards(s, seat),
+        len(s.discard),
+        list(s.specials) if reveal else None,
+        list(s.round_card),
+        seen_effects(s, n, seat),
+        list(s.collected_colors),
+        list(s.collected_strengths),
+        s.gambit_winner,
+        _question(s, seat, gm),
+        list(s.winners),
+        _bits(s.out),
+        s.last_gambit,
+        None if ab is None else ab.view(s, seat, gm),
+        scoring_totals(s) if hints else [],
+        trig,
+        completes,
+    )
 
 
-#: The entries of ``observe`` that depend on who looks (seat or game-master);
-#: every other one is the same for everyone.
-SEAT_KEYS = (
-    "seat",
-    "hand",
-    "known_in_hands",
-    "my_ante",
-    "private_look",
-    "discard",
-    "question",
-    "abilities",
-)
+def _hints(
+    s: GameState, seat: int | None
+) -> tuple[list[int], dict[int, tuple[list[int], list[int]]]]:
+    """The seat's hints: the cards in hand that would trigger and the special
+    flights each would complete, only while the seat is asked what to play."""
+    d = s.pending
+    if seat is None or d is None or d.seat != seat or d.kind != PLAY:
+        return [], {}
+    trig = [c for c in d.options if c >= 0 and triggers(s, seat, c)]
+    completes: Completes = {}
+    for c in d.options:
+        if c >= 0:
+            colors, strengths = completed_by(s, seat, c)
+            if colors or strengths:
+                completes[c] = (colors, strengths)
+    return trig, completes
 
 
-def _seat_part(s: GameState, seat: int | None, gm: bool, public: dict[str, Any]) -> dict[str, Any]:
+def _seat_part(
+    s: GameState, seat: int | None, gm: bool, public: Observation, hints: bool
+) -> Observation:
     """``observe(s, seat, gm)`` from the spectator's view ``public``: the
     :data:`SEAT_KEYS` made for ``seat`` as ``observe`` makes them, the rest shared."""
-    view = dict(public)  # observe's key order: replacing an entry keeps its place
     if seat is None and not gm:
-        return view
+        return public
     ab = s.abilities
-    view["question"] = _question(s, seat, gm)
-    view["abilities"] = None if ab is None else ab.view(s, seat, gm)
+    question = _question(s, seat, gm)
+    abilities = None if ab is None else ab.view(s, seat, gm)
     if seat is None:
-        return view
+        return public._replace(question=question, abilities=abilities)
     d = s.pending
-    view["seat"] = seat
-    view["hand"] = list(s.hands[seat])
-    view["known_in_hands"] = _known_in_hands(s, seat) if s.known else {}
-    view["my_ante"] = s.ante_choice[seat]
     if d is not None and d.kind == SEER_KEEP and seat == d.seat:
-        view["private_look"] = list(d.options)
+        private_look = list(d.options)
     else:
-        view["private_look"] = []
-    view["discard"] = visible_discards(s, seat)
-    return view
+        private_look = []
+    trig, completes = _hints(s, seat) if hints else _NO_HINTS
+    return public._replace(
+        seat=seat,
+        hand=list(s.hands[seat]),
+        known_in_hands=_known_in_hands(s, seat) if s.known else {},
+        my_ante=s.ante_choice[seat],
+        private_look=private_look,
+        discard=visible_discards(s, seat),
+        question=question,
+        abilities=abilities,
+        hints=trig,
+        completes=completes,
+    )
 
 
-def _question(s: GameState, seat: int | None, gm: bool) -> dict[str, Any] | None:
+def _question(s: GameState, seat: int | None, gm: bool) -> Question | None:
     """The pending question as ``seat`` may see it (its options only if it is asked)."""
     d = s.pending
     if d is None:
         return None
     ab = s.abilities
     kind = d.kind if ab is None or gm else ab.question_for(d, seat)
-    question: dict[str, Any] = {"id": d.id, "seat": d.seat, "kind": kind, "source": d.source}
     if seat == d.seat:
-        question["options"] = list(d.options)
-    return question
+        return Question(d.id, d.seat, kind, d.source, list(d.options), list(d.ctx))
+    return Question(d.id, d.seat, kind, d.source)
 
 
 def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
@@ -195,11 +374,6 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
         return [c for c in s.discard if get(c) is None]
     bit = 1 << seat
     return [c for c in s.discard if (mask := get(c)) is None or mask & bit]
-
-
-def _seats(mask: int, n: int) -> list[int]:
-    """The seats below ``n`` whose bit is set in ``mask`` (most masks are 0)."""
-    return [p for p in range(n) if (mask >> p) & 1] if mask else []
 
 
 def _bits(mask: int) -> list[int]:

@@ -29,12 +29,13 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
 from dragonante.engine.abilities import table as AT
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, KEY
-from dragonante.engine.flights import completed_by
-from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
-from dragonante.engine.views import observe
+from dragonante.engine.views import Observation, Question, observe
 from dragonante.i18n import DEFAULT_LANG, LANGS, has, t
+
+#: What a card that completes no special flight completes: (colors, strengths).
+_NO_FLIGHT: tuple[list[int], list[int]] = ([], [])
 
 #: For each event kind, the field naming the grammatical subject: when that
 #: seat is the one narrated for, the ``.you`` variant of the message is used.
@@ -653,27 +654,30 @@ class Narrator:
             return t("answer.all", lang)
         return card_label(answer, lang)
 
-    def prompt(self, state: GameState, obs: dict[str, Any] | None = None) -> Prompt | None:
+    def prompt(self, state: GameState | None, obs: Observation | None = None) -> Prompt | None:
         """The narrated seat's pending question with numbered, labelled choices.
 
-        None unless the pending question is this seat's.  Reads the
-        observation of this seat (``obs``, if the caller has already made
-        ``observe(state, me)``), its own question (``state.pending``, which
-        the seat is entitled to: it is being asked) and the public
-        would-trigger hint.
+        None unless the pending question is this seat's.  Reads only the
+        observation of this seat (``obs``; made from ``state`` if not given):
+        its own question with its options and parameters, the scored totals
+        and the engine's hints (which cards would trigger, which special
+        flights each would complete).
         """
         me = self.me
-        d = state.pending
-        if me is None or d is None or d.seat != me:
-            return None
         if obs is None:
+            if me is None or state is None:
+                return None
             obs = observe(state, me)
+        d = obs.question
+        if me is None or d is None or d.seat != me or d.options is None:
+            return None
         lang = self.lang
-        flights: list[list[int]] = obs["flights"]
+        flights: list[list[int]] = obs.flights
         owner = {c: p for p, f in enumerate(flights) for c in f}
-        totals: list[int] = []  # made when a seat is the answer (most questions are cards)
+        totals = obs.totals
+        hints = obs.hints
         kind = d.kind
-        ctx = d.ctx
+        ctx = d.ctx or []
         cards: list[Option] = []
         others: list[Option] = []
         for a in d.options:
@@ -684,14 +688,12 @@ class Narrator:
             elif kind == D.ANCESTRY_COLOR:
                 others.append(Option(a, ancestry_label(a, lang)))
             elif kind in D.SEAT_ANSWERS:
-                if not totals:
-                    totals = scoring_totals(state)
                 label = t(
                     "answer.seat",
                     lang,
                     name=self.label(a),
                     total=totals[a],
-                    hoard=gold(obs["hoards"][a], lang),
+                    hoard=gold(obs.hoards[a], lang),
                 )
                 others.append(Option(a, label))
             elif kind == D.BLUE_MODE:
@@ -717,20 +719,18 @@ class Narrator:
                         "answer.in_flight", lang, card=label, flight=self.in_flight_of(owner[a])
                     )
                 if kind == D.PLAY:
-                    trig = would_trigger(state, me, a)
-                    detail = self._completes(state, me, a)
-                    cards.append(Option(a, label, card=a, triggers=trig, detail=detail))
+                    detail = self._completes(*obs.completes.get(a, _NO_FLIGHT))
+                    cards.append(Option(a, label, card=a, triggers=a in hints, detail=detail))
                 else:
                     cards.append(Option(a, label, card=a))
             else:
                 others.append(Option(a, str(a)))
         # The hand line's order (hand_order), so "the third card" is answer 3.
         cards.sort(key=lambda o: (ALL_CARDS[o.card].strength, o.card))
-        return Prompt(d.id, kind, self._prompt_text(state, obs), cards + others)
+        return Prompt(d.id, kind, self._prompt_text(d, obs), cards + others)
 
-    def _completes(self, state: GameState, seat: int, card: int) -> str:
-        """Which special flights playing ``card`` would complete ("" if none)."""
-        colors, strengths = completed_by(state, seat, card)
+    def _completes(self, colors: list[int], strengths: list[int]) -> str:
+        """The special flights a card would complete, in words ("" if none)."""
         lang = self.lang
         parts = [
             t("answer.completes.color", lang, color=t(f"color.{COLORS[ci]}", lang)) for ci in colors
@@ -751,16 +751,14 @@ class Narrator:
         key = f"answer.pass.{kind}"
         return t(key if has(key, lang) else "answer.pass", lang)
 
-    def _prompt_text(self, state: GameState, obs: dict[str, Any]) -> str:
-        d = state.pending
-        assert d is not None
+    def _prompt_text(self, d: Question, obs: Observation) -> str:
         lang = self.lang
         kind = d.kind
-        ctx = d.ctx
+        ctx = d.ctx or []
         p: dict[str, Any] = {
             "source": card_label(d.source, lang),
-            "round": obs["round"],
-            "gambit": obs["gambit"],
+            "round": obs.round,
+            "gambit": obs.gambit,
         }
         key = f"prompt.{kind}"
         if kind == D.GIVE_OR_PAY and len(ctx) >= 2:
@@ -786,7 +784,7 @@ class Narrator:
         return t(key, lang, **p)
 
     def _ability_prompt(
-        self, kind: str, ctx: Sequence[int], obs: dict[str, Any]
+        self, kind: str, ctx: Sequence[int], obs: Observation
     ) -> tuple[str, dict[str, Any]]:
         """The message key and parameters of an ability question, from its context:
         ``use_ability`` says what just happened (``ctx[0]``, the trigger), the card and
@@ -811,7 +809,7 @@ class Narrator:
             return (key if has(key, lang) else "prompt.use_ability"), p
         ability = _ability_key(ctx[0]) or ""
         if ability == "perception":
-            p["card"] = card_label(obs["my_ante"], lang)
+            p["card"] = card_label(obs.my_ante, lang)
         elif ability == "dungeoneering" and len(ctx) >= 3:
             p["victim_hand"] = self.from_hand_of(ctx[1])
             p["card"] = card_label(ctx[2], lang)

@@ -12,14 +12,12 @@ view is the observing seat's own.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from dragonante.cards import ALL_CARDS, CARD_TYPES, CardType
-from dragonante.engine import decisions as D
-from dragonante.engine.flow import scoring_totals, would_trigger
+from dragonante.engine.effects import AMOUNT, CARDS, FLAG, SEAT, VISIBLE, active, holders
 from dragonante.engine.state import GameState
-from dragonante.engine.views import observe
+from dragonante.engine.views import Observation, observe
 from dragonante.i18n import t
 from dragonante.interfaces.narrate import (
     Narrator,
@@ -40,29 +38,36 @@ TRIGGER_MARK = "*"
 
 @dataclass(slots=True)
 class TableView:
-    """Everything one seat (or a spectator, ``seat=None``) may see, ready to render."""
+    """Everything one seat (or a spectator, ``seat=None``) may see, ready to render:
+    the engine's :class:`~dragonante.engine.views.Observation` and who is asked."""
 
     seat: int | None
-    obs: dict[str, Any]
-    #: Each flight's strength as scored (Dragonrider, Dracolich... applied).
-    totals: list[int]
-    #: Cards of the seat's hand whose power would trigger if played now
-    #: (only while it is this seat's turn to play).
-    triggers: set[int] = field(default_factory=set)
+    obs: Observation
     #: Whether the pending question is this seat's.
     my_question: bool = False
+
+    @property
+    def totals(self) -> list[int]:
+        """Each flight's strength as scored (Dragonrider, Dracolich... applied)."""
+        return self.obs.totals
+
+    @property
+    def triggers(self) -> set[int]:
+        """Cards of the seat's hand whose power would trigger if played now
+        (only while the seat is asked what to play)."""
+        return set(self.obs.hints)
 
 
 def table_view(state: GameState, seat: int | None, gm: bool = False) -> TableView:
     """Collect what ``seat`` may see of ``state`` (spectator: ``None``; ``gm``: a
     game-master, who also knows every character's D&D abilities)."""
-    obs = observe(state, seat, gm)
-    d = state.pending
-    mine = seat is not None and d is not None and d.seat == seat
-    triggers: set[int] = set()
-    if mine and d is not None and d.kind == D.PLAY and seat is not None:
-        triggers = {c for c in obs["hand"] if would_trigger(state, seat, c)}
-    return TableView(seat, obs, scoring_totals(state), triggers, mine)
+    return from_observation(observe(state, seat, gm))
+
+
+def from_observation(obs: Observation) -> TableView:
+    """The view to draw from an observation (made here or received as JSON)."""
+    q = obs.question
+    return TableView(obs.seat, obs, obs.seat is not None and q is not None and q.seat == obs.seat)
 
 
 def table_lines(view: TableView, narrator: Narrator, show_hand: bool = True) -> list[str]:
@@ -74,47 +79,47 @@ def table_lines(view: TableView, narrator: Narrator, show_hand: bool = True) -> 
     obs = view.obs
     lang = narrator.lang
     lines: list[str] = []
-    if obs["phase"] == "over":
+    if obs.phase == "over":
         lines.append(t("table.header.over", lang))
-    elif obs["gambit"] == 0:  # pick 'em: no cards dealt yet, nothing else to show
+    elif obs.gambit == 0:  # pick 'em: no cards dealt yet, nothing else to show
         lines.append(t("table.header.setup", lang))
-        if obs["specials"]:
-            lines.append(t("table.specials", lang, cards=cards_label(obs["specials"], lang)))
+        if obs.specials:
+            lines.append(t("table.specials", lang, cards=cards_label(obs.specials, lang)))
         return lines
-    elif obs["phase"] == "ante":
-        lines.append(t("table.header.ante", lang, gambit=obs["gambit"]))
+    elif obs.phase == "ante":
+        lines.append(t("table.header.ante", lang, gambit=obs.gambit))
     else:
-        lines.append(t("table.header", lang, gambit=obs["gambit"], round=obs["round"]))
+        lines.append(t("table.header", lang, gambit=obs.gambit, round=obs.round))
     lines.append(
         t(
             "table.summary",
             lang,
-            stakes=gold(obs["stakes"], lang),
-            hole=gold(obs["hole"], lang),
-            deck=card_count(obs["deck_size"], lang),
-            discard=card_count(obs["discard_size"], lang),
+            stakes=gold(obs.stakes, lang),
+            hole=gold(obs.hole, lang),
+            deck=card_count(obs.deck_size, lang),
+            discard=card_count(obs.discard_size, lang),
         )
     )
-    if obs["ante"]:
-        lines.append(t("table.ante", lang, cards=cards_label(obs["ante"], lang)))
-    if obs["phase"] == "ante":
-        anted = [p for p, placed in enumerate(obs["ante_placed"]) if placed]
+    if obs.ante:
+        lines.append(t("table.ante", lang, cards=cards_label(obs.ante, lang)))
+    if obs.phase == "ante":
+        anted = [p for p, placed in enumerate(obs.ante_placed) if placed]
         if anted:
             lines.append(t("table.anted", lang, seats=narrator.seats(anted)))
-        if obs["my_ante"] >= 0:
-            lines.append(t("table.my_ante", lang, card=card_label(obs["my_ante"], lang)))
-    if obs["specials"]:
-        lines.append(t("table.specials", lang, cards=cards_label(obs["specials"], lang)))
+        if obs.my_ante >= 0:
+            lines.append(t("table.my_ante", lang, card=card_label(obs.my_ante, lang)))
+    if obs.specials:
+        lines.append(t("table.specials", lang, cards=cards_label(obs.specials, lang)))
     effects = effect_notes(obs, narrator)
     if effects:
         lines.append(t("table.effects", lang, effects="; ".join(effects)))
-    if obs["revealed"]:
-        lines.append(t("table.revealed", lang, cards=cards_label(obs["revealed"], lang)))
-    if obs["private_look"]:
-        lines.append(t("table.look", lang, cards=cards_label(obs["private_look"], lang)))
+    if obs.revealed:
+        lines.append(t("table.revealed", lang, cards=cards_label(obs.revealed, lang)))
+    if obs.private_look:
+        lines.append(t("table.look", lang, cards=cards_label(obs.private_look, lang)))
     lines.extend(player_lines(view, narrator))
     lines.extend(ability_lines(view, narrator))
-    for debtor, creditor, amount in obs["debts"]:
+    for debtor, creditor, amount in obs.debts:
         key = "table.debt" + (".stakes" if creditor == -1 else "")
         if debtor == view.seat:
             key += ".you"
@@ -127,16 +132,16 @@ def table_lines(view: TableView, narrator: Narrator, show_hand: bool = True) -> 
                 amount=gold(amount, lang),
             )
         )
-    if show_hand and view.seat is not None and obs["hand"] is not None:
+    if show_hand and view.seat is not None and obs.hand is not None:
         lines.append(hand_line(view, narrator))
-    q = obs["question"]
+    q = obs.question
     if q is not None and not view.my_question:
         lines.append(
             t(
                 "table.deciding",
                 lang,
-                name=narrator.label(q["seat"]),
-                question=narrator.question(q["kind"]),
+                name=narrator.label(q.seat),
+                question=narrator.question(q.kind),
             )
         )
     return lines
@@ -146,7 +151,7 @@ def player_lines(view: TableView, narrator: Narrator) -> list[str]:
     """One row per player: name (and marks), hoard, cards in hand, flight and its total."""
     obs = view.obs
     lang = narrator.lang
-    n = obs["players"]
+    n = obs.players
     names = [narrator.label(p) for p in range(n)]
     width = max(len(x) for x in [*names, t("table.col.player", lang)])
     gw = max(len(t("table.col.hoard", lang)), 5)
@@ -155,22 +160,21 @@ def player_lines(view: TableView, narrator: Narrator) -> list[str]:
         f"  {t('table.col.player', lang):<{width}}  {t('table.col.hoard', lang):>{gw}}  "
         f"{t('table.col.hand', lang):>{hw}}  {t('table.col.flight', lang)}"
     ]
-    q = obs["question"]
+    q = obs.question
     for p in range(n):
-        flight = obs["flights"][p]
+        flight = obs.flights[p]
         shown = cards_label(flight, lang) if flight else "-"
         notes: list[str] = []
-        if obs["phase"] == "play" and p == obs["leader"]:
+        if obs.phase == "play" and p == obs.leader:
             notes.append(t("table.leader", lang))
-        if obs["hole_owed"][p]:
-            notes.append(t("table.owes_hole", lang, amount=gold(obs["hole_owed"][p], lang)))
-        known = obs["known_in_hands"].get(p)
+        if obs.hole_owed[p]:
+            notes.append(t("table.owes_hole", lang, amount=gold(obs.hole_owed[p], lang)))
+        known = obs.known_in_hands.get(p)
         if known:
             notes.append(t("table.known", lang, cards=cards_label(known, lang)))
-        turn = ">" if q is not None and q["seat"] == p else " "
+        turn = ">" if q is not None and q.seat == p else " "
         row = (
-            f"{turn} {names[p]:<{width}}  {obs['hoards'][p]:>{gw}}  {obs['hand_sizes'][p]:>{hw}}  "
-            f"{shown}"
+            f"{turn} {names[p]:<{width}}  {obs.hoards[p]:>{gw}}  {obs.hand_sizes[p]:>{hw}}  {shown}"
         )
         if flight:
             row += " " + t("table.total", lang, total=view.totals[p])
@@ -184,11 +188,11 @@ def ability_lines(view: TableView, narrator: Narrator) -> list[str]:
     """The D&D abilities as the seat may know them: one row per character with its
     known abilities (spent ones marked), how many are still unknown, its dragon
     ancestry, its disk's side (Legendary) or Diplomacy used (Emperor's Gambit)."""
-    ab = view.obs.get("abilities")
+    ab = view.obs.abilities
     if not ab:
         return []
     lang = narrator.lang
-    n = view.obs["players"]
+    n = view.obs.players
     system = t(f"ability.system.{ab['system']}.short", lang)
     lines = [
         t("table.abilities" if ab["public"] else "table.abilities.hidden", lang, system=system)
@@ -237,7 +241,7 @@ def ability_help_lines(abilities: list[int], lang: str) -> list[str]:
 def hand_line(view: TableView, narrator: Narrator) -> str:
     """The seat's own hand, strongest last, marking cards that would trigger now."""
     lang = narrator.lang
-    hand = hand_order(view.obs["hand"] or [])
+    hand = hand_order(view.obs.hand or [])
     if not hand:
         return t("table.hand.empty", lang)
     shown = ", ".join(
@@ -247,38 +251,29 @@ def hand_line(view: TableView, narrator: Narrator) -> str:
     return t(key, lang, cards=shown, mark=TRIGGER_MARK)
 
 
-def effect_notes(obs: dict[str, Any], narrator: Narrator) -> list[str]:
-    """Gambit-long effects of triggered powers, so nobody has to remember them."""
+def effect_notes(obs: Observation, narrator: Narrator) -> list[str]:
+    """The running effects of triggered powers, so nobody has to remember them:
+    one note per effect in force (``effect.<name>``, the effects table's order),
+    then the eliminated seats."""
     lang = narrator.lang
     notes: list[str] = []
-    if obs["druid"]:
-        notes.append(t("effect.druid", lang))
-    if obs["priest"]:
-        notes.append(t("effect.priest", lang))
-    if obs["merchant_prince"] >= 0:
-        notes.append(t("effect.merchant_prince", lang, name=narrator.obj(obs["merchant_prince"])))
-    if obs["archmage"]:
-        notes.append(t("effect.archmage", lang, names=narrator.seats(obs["archmage"])))
-    if obs["monarch"]:
-        notes.append(t("effect.monarch", lang, names=narrator.seats(obs["monarch"])))
-    if obs["warlord"]:
-        notes.append(t("effect.warlord", lang, names=narrator.seats(obs["warlord"])))
-    if any(obs["dracolich"]):
-        holders = [p for p, k in enumerate(obs["dracolich"]) if k]
-        notes.append(t("effect.dracolich", lang, names=narrator.seats(holders)))
-    if obs["wild"]:
-        notes.append(t("effect.wild", lang, cards=cards_label(obs["wild"], lang)))
-    if obs["dragonrider"]:
-        notes.append(t("effect.dragonrider", lang, cards=cards_label(obs["dragonrider"], lang)))
-    if any(obs["emperor"]):
-        holders = [p for p, k in enumerate(obs["emperor"]) if k]
-        notes.append(t("effect.emperor", lang, names=narrator.seats(holders)))
-    if obs["score_round"] > 3:
-        notes.append(t("effect.score_round", lang, round=obs["score_round"]))
-    if obs["mortal_flights"]:
-        notes.append(t("effect.mortal_flights", lang, names=narrator.seats(obs["mortal_flights"])))
-    if obs["out"]:
-        notes.append(t("effect.out", lang, names=narrator.seats(obs["out"])))
+    for e in VISIBLE:
+        value = obs.effects.get(e.name)
+        if value is None or not active(e, value):
+            continue
+        key = f"effect.{e.name}"
+        if e.shape == CARDS:
+            notes.append(t(key, lang, cards=cards_label(value, lang)))
+        elif e.shape == SEAT:
+            notes.append(t(key, lang, name=narrator.obj(value)))
+        elif e.shape == AMOUNT:
+            notes.append(t(key, lang, amount=value))
+        elif e.shape == FLAG:
+            notes.append(t(key, lang))
+        else:
+            notes.append(t(key, lang, names=narrator.seats(holders(e, value))))
+    if obs.out:
+        notes.append(t("effect.out", lang, names=narrator.seats(obs.out)))
     return notes
 
 
@@ -362,6 +357,7 @@ __all__ = [
     "card_type_lines",
     "effect_notes",
     "find_card_types",
+    "from_observation",
     "hand_line",
     "player_lines",
     "prompt_lines",

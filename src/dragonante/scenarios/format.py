@@ -23,6 +23,15 @@ from dragonante.engine import decisions as q
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
 from dragonante.engine.abilities.catalog import ID as ABILITY_ID
 from dragonante.engine.config import ConfigError, GameConfig, config_from_dict
+from dragonante.engine.effects import (
+    CARDS,
+    COUNTS,
+    FLAG,
+    SCENARIO_KEYS,
+    SEATS,
+    VISIBLE,
+    scenario_help,
+)
 from dragonante.engine.position import Position
 
 
@@ -61,16 +70,7 @@ _TABLE_KEYS = {
     "leader": "seat",
     "turn": "players who already played this round",
     "round_cards": "card id (or empty string) each seat played this round",
-    "archmage": "seats",
-    "merchant_prince": "seat",
-    "druid": "boolean",
-    "priest": "boolean",
-    "monarch": "seats",
-    "warlord": "seats",
-    "dracolich": "seats",
     "eliminated": "seats out of the game (players_remaining): no cards, no turn",
-    "wild": "card ids of triggered Wyrmpriests",
-    "dragonrider": "card ids of triggered Dragonriders",
     "collected_colors": "per seat, list of color names",
     "collected_strengths": "per seat, list of strengths",
     "debts": "EG debts in the order incurred: [debtor, creditor, amount], -1 = stakes",
@@ -82,6 +82,8 @@ _TABLE_KEYS = {
     "diplomacy_used": "seats that used Diplomacy this gambit",
     "gambits_won": "gambits each seat has won so far",
     "ancestry_plays": "cards matching each seat's ancestry played this gambit",
+    # The running effects of triggered powers, from the effects table.
+    **{key: scenario_help(key) for key in SCENARIO_KEYS},
 }
 
 #: Keys allowed in ``[expect]`` and in a step's ``expect``.
@@ -114,10 +116,6 @@ EXPECT_KEYS = frozenset(
         "round_cards",
         "collected_colors",
         "collected_strengths",
-        "archmage",
-        "merchant_prince",
-        "druid",
-        "priest",
         "debts",
         "specials",
         "in_game",
@@ -127,6 +125,8 @@ EXPECT_KEYS = frozenset(
         "disks",
         "spent",
         "gambits_won",
+        # The running effects some seat may see, from the effects table.
+        *(e.name for e in VISIBLE),
     }
 )
 
@@ -229,23 +229,27 @@ def _position(table: dict[str, Any], players: int, where: str) -> Position:
     for key in ("ante", "deck_top", "discard", "specials_in_deck"):
         if key in table:
             setattr(pos, key, cards(table[key], f"{where}.{key}"))
-    for key in ("stakes", "hole", "gambit", "round", "leader", "turn", "merchant_prince"):
+    for key in ("stakes", "hole", "gambit", "round", "leader", "turn"):
         if key in table:
             setattr(pos, key, _int(table[key], f"{where}.{key}"))
     for key in ("hoards", "hole_owed"):
         if key in table:
             setattr(pos, key, _ints(table[key], f"{where}.{key}"))
-    for key in ("archmage", "monarch", "warlord", "dracolich", "eliminated"):
+    if "eliminated" in table:
+        pos.eliminated = _ints(table["eliminated"], f"{where}.eliminated")
+    for key, effects in SCENARIO_KEYS.items():
         if key in table:
-            setattr(pos, key, _ints(table[key], f"{where}.{key}"))
-    for key in ("wild", "dragonrider"):
-        if key in table:
-            setattr(pos, key, cards(table[key], f"{where}.{key}"))
-    for key in ("druid", "priest"):
-        if key in table:
-            if not isinstance(table[key], bool):
-                raise ScenarioError(f"{where}.{key}: expected true or false")
-            setattr(pos, key, table[key])
+            value = table[key]
+            if effects[0].shape == CARDS:
+                value = cards(value, f"{where}.{key}")
+            elif effects[0].shape in (SEATS, COUNTS):
+                value = _ints(value, f"{where}.{key}")
+            elif effects[0].shape == FLAG:
+                if not isinstance(value, bool):
+                    raise ScenarioError(f"{where}.{key}: expected true or false")
+            else:
+                value = _int(value, f"{where}.{key}")
+            pos.effects[key] = value
     if "debts" in table:
         pos.debts = _debts(table["debts"], players, f"{where}.debts")
     if "round_cards" in table:

@@ -25,6 +25,8 @@ from dragonante.engine.abilities.skills import SkillTable
 from dragonante.engine.abilities.table import AbilityTable
 from dragonante.engine.core import flight_total
 from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.effects import BY_NAME as EFFECT
+from dragonante.engine.effects import CARDS, SEATS, shown
 from dragonante.engine.game import apply, new_game
 from dragonante.engine.invariants import violations
 from dragonante.engine.position import PositionError, build_position
@@ -218,9 +220,6 @@ def _check(
             "round",
             "gambit",
             "gambit_winner",
-            "merchant_prince",
-            "druid",
-            "priest",
             "phase",
         ):
             got = getattr(s, key)
@@ -236,9 +235,14 @@ def _check(
         elif key == "winners":
             if sorted(s.winners) != sorted(want):
                 mismatch(key, list(s.winners), want)
-        elif key == "archmage":
-            got = [p for p in range(n) if (s.archmage >> p) & 1]
-            if got != sorted(want):
+        elif key in EFFECT:
+            e = EFFECT[key]
+            got = shown(e, getattr(s, key), n, None)
+            if e.shape == CARDS:
+                got, want = sorted(map(name, got)), sorted(name(c) for c in cards(want, at))
+            elif e.shape == SEATS:
+                want = sorted(want)
+            if got != want:
                 mismatch(key, got, want)
         elif key == "hands":
             for p, ids in _per_seat(want, n, at).items():

@@ -608,7 +608,7 @@ class PlaySession:
 
     def show_table(self, prompt: Prompt | None = None) -> None:
         view = table_view(self.game.state, self.game.human)
-        hand = view.obs["hand"] or []
+        hand = view.obs.hand or []
         cards = {o.card for o in prompt.options} if prompt is not None else set()
         # The numbered choices of an ante or play question are the hand itself.
         show_hand = not (hand and cards == set(hand))
@@ -663,12 +663,12 @@ class PlaySession:
         """``a``: this seat's D&D abilities with their full text (and the table's rows)."""
         seat = self.game.human
         view = table_view(self.game.state, seat)
-        if view.obs["abilities"] is None:
+        if view.obs.abilities is None:
             self.say(t("play.no_abilities", self.lang))
             return
         for line in ability_lines(view, self.narrator):
             self.say(line)
-        for line in ability_help_lines(view.obs["abilities"]["held"][seat], self.lang):
+        for line in ability_help_lines(view.obs.abilities["held"][seat], self.lang):
             self.say(line)
 
     def card_help(self, query: str, prompt: Prompt) -> None:

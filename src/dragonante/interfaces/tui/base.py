@@ -139,7 +139,7 @@ class TableBase(App[int]):
         snap = self.snapshot
         if snap is None or snap.view.seat is None:
             return
-        ab = snap.view.obs["abilities"]
+        ab = snap.view.obs.abilities
         if ab is None:
             self.notify(t("play.no_abilities", lang))
             return
@@ -161,11 +161,11 @@ class TableBase(App[int]):
             lines = card_help_lines(option.card, lang)
         elif option is not None and option.detail:
             lines = [option.label, "  " + option.detail]
-        elif snap is not None and snap.view.obs["hand"]:
-            for c in snap.view.obs["hand"]:
+        elif snap is not None and snap.view.obs.hand:
+            for c in snap.view.obs.hand:
                 lines.extend(card_help_lines(c, lang))
         if snap is not None and option is None and snap.view.seat is not None:
-            ab = snap.view.obs["abilities"]
+            ab = snap.view.obs.abilities
             if ab is not None:
                 lines.extend(ability_help_lines(ab["held"][snap.view.seat], lang))
         if not lines:

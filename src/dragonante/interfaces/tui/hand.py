@@ -22,9 +22,9 @@ def hand_text(snap: Snapshot) -> RenderableType:
     """ "Your hand:" and the cards as badges; the legend when a card would trigger."""
     view = snap.view
     lang = snap.lang
-    if view.seat is None or view.obs["hand"] is None:
+    if view.seat is None or view.obs.hand is None:
         return Text("")
-    hand = hand_order(view.obs["hand"])
+    hand = hand_order(view.obs.hand)
     if not hand:
         return Text(t("table.hand.empty", lang))
     title = Text(t("tui.hand", lang), style="bold")

@@ -6,8 +6,9 @@ seat's own extras (``docs/protocol.md``).  :class:`RemoteSeat` keeps the
 latest of them and builds the same :class:`~dragonante.interfaces.tui.snapshot.Snapshot`
 a local game does, so the panels cannot tell the two apart:
 
-* the view is the frame's ``view`` (exactly ``observe``), with the flights'
-  scored ``totals`` and the trigger ``hints`` the frame adds;
+* the view is the engine's typed observation rebuilt from the frame
+  (``Observation.from_dict``: the frame's ``view`` with the scored
+  ``totals`` and the trigger ``hints`` the frame carries beside it);
 * the question's answers are the frame's ``answers`` (labels in the
   connection's language), never anything but the legal ones;
 * events are told by the same :class:`~dragonante.interfaces.narrate.Narrator`
@@ -27,9 +28,10 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
 from dragonante.engine.state import Event
 from dragonante.engine.tables import STRENGTH
+from dragonante.engine.views import Observation
 from dragonante.i18n import t
 from dragonante.interfaces.narrate import Narrator, Option, Prompt
-from dragonante.interfaces.render import TableView
+from dragonante.interfaces.render import from_observation
 from dragonante.interfaces.tui.snapshot import Snapshot
 
 #: Events that end a gambit (a summary is shown after them).
@@ -148,7 +150,7 @@ class RemoteSeat:
         if not answers:
             return None
         kind = str(q.get("kind", ""))
-        hints = set(frame.get("hints") or [])
+        hints = set(frame.get("hints") or [])  # the engine's hints: only on its own play
         options = []
         for a in answers:
             value = int(a["value"])
@@ -158,7 +160,7 @@ class RemoteSeat:
                     value,
                     str(a.get("label", value)),
                     card=card,
-                    triggers=kind == D.PLAY and value in hints,
+                    triggers=value in hints,
                     detail=str(a.get("detail") or ""),
                 )
             )
@@ -170,14 +172,14 @@ class RemoteSeat:
         frame = self.frame
         if frame is None:
             return None
-        obs: dict[str, Any] = frame["view"]
+        data: dict[str, Any] = dict(frame["view"])
         totals = frame.get("totals")
         if not isinstance(totals, list):  # a server that does not send them: face values
-            totals = [sum(STRENGTH[c] for c in flight) for flight in obs["flights"]]
-        q = self.question
-        mine = q is not None and self.seat is not None and q.get("seat") == self.seat
-        triggers = set(frame.get("hints") or []) if mine else set()
-        view = TableView(self.seat, obs, totals, triggers, mine)
+            totals = [sum(STRENGTH[c] for c in flight) for flight in data["flights"]]
+        data["totals"] = totals
+        data["hints"] = list(frame.get("hints") or [])
+        data.setdefault("completes", {})
+        view = from_observation(Observation.from_dict(data))
         return Snapshot(view, narrator, self.prompt(), None)
 
     def gambit_summary(self, start: int, narrator: Narrator) -> tuple[int, list[str]] | None:

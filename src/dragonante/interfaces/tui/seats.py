@@ -9,8 +9,6 @@ hidden ability question reads as "deciding"), never with its answers.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -30,14 +28,14 @@ def header_text(snap: Snapshot) -> str:
     """Gambit and round, or the set-up or game-over title; then which bots play."""
     obs = snap.view.obs
     lang = snap.lang
-    if obs["phase"] == "over":
+    if obs.phase == "over":
         text = t("tui.header.over", lang)
-    elif obs["gambit"] == 0:
+    elif obs.gambit == 0:
         text = t("tui.header.setup", lang)
-    elif obs["phase"] == "ante":
-        text = t("tui.header.ante", lang, gambit=obs["gambit"])
+    elif obs.phase == "ante":
+        text = t("tui.header.ante", lang, gambit=obs.gambit)
     else:
-        text = t("tui.header", lang, gambit=obs["gambit"], round=obs["round"])
+        text = t("tui.header", lang, gambit=obs.gambit, round=obs.round)
     if snap.opponents:
         text += " · " + t("tui.opponents", lang, bots=snap.opponents)
     return text
@@ -52,26 +50,26 @@ def info_lines(snap: Snapshot) -> list[str]:
         t(
             "table.summary",
             lang,
-            stakes=gold(obs["stakes"], lang),
-            hole=gold(obs["hole"], lang),
-            deck=card_count(obs["deck_size"], lang),
-            discard=card_count(obs["discard_size"], lang),
+            stakes=gold(obs.stakes, lang),
+            hole=gold(obs.hole, lang),
+            deck=card_count(obs.deck_size, lang),
+            discard=card_count(obs.discard_size, lang),
         )
     ]
-    if obs["ante"]:
-        lines.append(t("table.ante", lang, cards=cards_label(obs["ante"], lang)))
-    if obs["phase"] == "ante" and obs["my_ante"] >= 0:
-        lines.append(t("table.my_ante", lang, card=card_label(obs["my_ante"], lang)))
-    if obs["specials"]:
-        lines.append(t("table.specials", lang, cards=cards_label(obs["specials"], lang)))
+    if obs.ante:
+        lines.append(t("table.ante", lang, cards=cards_label(obs.ante, lang)))
+    if obs.phase == "ante" and obs.my_ante >= 0:
+        lines.append(t("table.my_ante", lang, card=card_label(obs.my_ante, lang)))
+    if obs.specials:
+        lines.append(t("table.specials", lang, cards=cards_label(obs.specials, lang)))
     effects = effect_notes(obs, narrator)
     if effects:
         lines.append(t("table.effects", lang, effects="; ".join(effects)))
-    if obs["revealed"]:
-        lines.append(t("table.revealed", lang, cards=cards_label(obs["revealed"], lang)))
-    if obs["private_look"]:
-        lines.append(t("table.look", lang, cards=cards_label(obs["private_look"], lang)))
-    for debtor, creditor, amount in obs["debts"]:
+    if obs.revealed:
+        lines.append(t("table.revealed", lang, cards=cards_label(obs.revealed, lang)))
+    if obs.private_look:
+        lines.append(t("table.look", lang, cards=cards_label(obs.private_look, lang)))
+    for debtor, creditor, amount in obs.debts:
         key = "table.debt" + (".stakes" if creditor == -1 else "")
         if debtor == snap.view.seat:
             key += ".you"
@@ -93,15 +91,15 @@ def seat_notes(snap: Snapshot, p: int) -> list[str]:
     obs = snap.view.obs
     lang = snap.lang
     notes: list[str] = []
-    if obs["phase"] == "play" and p == obs["leader"]:
+    if obs.phase == "play" and p == obs.leader:
         notes.append(t("table.leader", lang))
-    if obs["phase"] == "ante" and obs["ante_placed"][p]:
+    if obs.phase == "ante" and obs.ante_placed[p]:
         notes.append(t("tui.seat.anted", lang))
-    if obs["hole_owed"][p]:
-        notes.append(t("table.owes_hole", lang, amount=gold(obs["hole_owed"][p], lang)))
-    if p in obs["out"]:
+    if obs.hole_owed[p]:
+        notes.append(t("table.owes_hole", lang, amount=gold(obs.hole_owed[p], lang)))
+    if p in obs.out:
         notes.append(t("tui.seat.out", lang))
-    known = obs["known_in_hands"].get(p)
+    known = obs.known_in_hands.get(p)
     if known:
         notes.append(t("table.known", lang, cards=cards_label(known, lang)))
     return notes
@@ -109,16 +107,16 @@ def seat_notes(snap: Snapshot, p: int) -> list[str]:
 
 def turn_text(snap: Snapshot) -> str:
     """Who is deciding what: a bot "thinking", a person "deciding: play a card", or you."""
-    q: dict[str, Any] | None = snap.view.obs["question"]
+    q = snap.view.obs.question
     lang = snap.lang
     if q is None:
         return ""
-    name = snap.narrator.label(q["seat"])
-    if snap.thinking == q["seat"]:
+    name = snap.narrator.label(q.seat)
+    if snap.thinking == q.seat:
         return t("tui.thinking", lang, name=name)
     if snap.view.my_question:
         return t("tui.your_turn", lang)
-    return t("table.deciding", lang, name=name, question=snap.narrator.question(q["kind"]))
+    return t("table.deciding", lang, name=name, question=snap.narrator.question(q.kind))
 
 
 def seats_table(snap: Snapshot) -> Table:
@@ -131,17 +129,17 @@ def seats_table(snap: Snapshot) -> Table:
     table.add_column(t("table.col.hoard", lang), justify="right", no_wrap=True)
     table.add_column(t("table.col.hand", lang), justify="right", no_wrap=True)
     table.add_column(t("table.col.flight", lang), ratio=1)
-    q = obs["question"]
-    for p in range(obs["players"]):
-        flight = obs["flights"][p]
+    q = obs.question
+    for p in range(obs.players):
+        flight = obs.flights[p]
         tail = Text(t("table.total", lang, total=snap.view.totals[p]) if flight else "-")
         notes = seat_notes(snap, p)
         if notes:
             tail.append("  (" + "; ".join(notes) + ")", style="italic")
         cell = card_badges(flight, lang, tail=tail)
-        mark = TURN_MARK if q is not None and q["seat"] == p else ""
+        mark = TURN_MARK if q is not None and q.seat == p else ""
         name = Text(snap.narrator.label(p), style="bold" if p == snap.view.seat else "")
-        table.add_row(mark, name, str(obs["hoards"][p]), str(obs["hand_sizes"][p]), cell)
+        table.add_row(mark, name, str(obs.hoards[p]), str(obs.hand_sizes[p]), cell)
     return table
 
 

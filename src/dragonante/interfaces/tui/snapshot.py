@@ -41,5 +41,6 @@ def take_snapshot(
 ) -> Snapshot:
     """The snapshot for ``narrator.me`` (None: public information only)."""
     seat = narrator.me
-    prompt = narrator.prompt(state) if seat is not None else None
-    return Snapshot(table_view(state, seat), narrator, prompt, thinking, opponents)
+    view = table_view(state, seat)  # one observation: the panels and the prompt
+    prompt = narrator.prompt(state, view.obs) if seat is not None else None
+    return Snapshot(view, narrator, prompt, thinking, opponents)

@@ -24,6 +24,7 @@ from typing import Any
 from dragonante.engine.abilities.catalog import ABILITIES
 from dragonante.engine.decisions import DRAFT_ABILITY, USE_ABILITY
 from dragonante.engine.state import Event, GameState
+from dragonante.engine.views import Observation
 from dragonante.i18n import DEFAULT_LANG, LANGS, has
 from dragonante.i18n import t as main_t
 from dragonante.interfaces.narrate import Narrator
@@ -234,7 +235,7 @@ class TableNarrator:
         return self.narrator.question(kind)
 
     def prompt(
-        self, state: GameState, obs: dict[str, Any] | None = None
+        self, state: GameState, obs: Observation | None = None
     ) -> tuple[str, list[dict[str, Any]]] | None:
         """This seat's own question as a sentence and labelled answers, or None.
 

@@ -17,10 +17,10 @@ from typing import Any
 
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
-from dragonante.engine.flow import scoring_totals, would_trigger
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import PLAY_PHASE, Event, GameState
+from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
+from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
 from dragonante.interfaces.web.protocol import encode
@@ -380,7 +380,6 @@ class SharedParts:
 
     def __init__(self, table: LiveTable, state: GameState) -> None:
         self.names = table.names()
-        self.totals = scoring_totals(state)
         self.public = observe(state, None)
         self.sentences = SharedSentences(self.names, state.config.rules.debt_model)
 
@@ -396,18 +395,21 @@ def seat_view(
 ) -> dict[str, Any]:
     """What one seat (or a spectator) may know now, plus its events from ``since``.
 
-    Everything comes from ``observe`` and ``events_for``; the only additions
-    are public (names, what someone is deciding) or the seat's own (trigger
-    hints on its own hand, its own question as a sentence with labelled
-    answers).  ``gm``: a game-master's spectator view (every character's
-    abilities, no hidden card).  ``shared``: the parts this broadcast's other
-    views have already made (the result is the same, only cheaper).
+    Everything comes from ``observe`` (the typed view, its totals and the
+    seat's trigger hints included) and ``events_for``; the only additions are
+    words: public ones (names, what someone is deciding) and the seat's own
+    question as a sentence with labelled answers.  ``gm``: a game-master's
+    spectator view (every character's abilities, no hidden card).
+    ``shared``: the parts this broadcast's other views have already made (the
+    result is the same, only cheaper).
     """
     names = table.names() if shared is None else shared.names
     public = None if shared is None else shared.public
     narrator = TableNarrator(names, lang, seat, state.config.rules.debt_model)
-    view = observe(state, None, True, public) if gm else observe(state, seat, False, public)
-    hints: list[int] = []
+    obs = observe(state, None, True, public) if gm else observe(state, seat, False, public)
+    view = obs.to_dict()
+    # The frame carries the totals and hints beside the view (the browser's names).
+    totals, hints = view.pop("totals"), view.pop("hints")
     answers: list[dict[str, Any]] = []
     question = view["question"]
     if question is not None:
@@ -416,19 +418,19 @@ def seat_view(
         else:
             question["prompt"] = narrator.question(question["kind"])
         if seat is not None and question["seat"] == seat:
-            asked = narrator.prompt(state, None if gm else view)
+            asked = narrator.prompt(state, None if gm else obs)
             if asked is not None:
                 question["text"], answers = asked
-    if seat is not None and not state.over and state.phase == PLAY_PHASE:
-        hints = [c for c in state.hands[seat] if would_trigger(state, seat, c)]
     log_ = state.log or []
     return {
         "step": len(table.answers),
         "view": view,
         "hints": hints,
         "answers": answers,
+        # the running effects of triggered powers, as the table's sentences
+        "effects": effect_notes(obs, narrator.narrator),
         # public: the flights are on the table (the terminal client shows them)
-        "totals": scoring_totals(state) if shared is None else shared.totals,
+        "totals": totals,
         "events": narrator.events(
             gm_events(log_, since) if gm else events_for(log_, seat, since),
             None if shared is None else shared.sentences,

@@ -130,7 +130,7 @@ function feltEl(view, options) {
   );
 }
 
-// msg: {view, hints, answers}; opts: {table, onAnswer, interactive, busy}
+// msg: {view, hints, answers, effects}; opts: {table, onAnswer, interactive, busy}
 export function renderBoard(msg, opts) {
   const { view } = msg;
   const table = opts.table;
@@ -239,6 +239,12 @@ export function renderBoard(msg, opts) {
       )
     : null;
 
+  // The running effects of triggered powers (the Warlord's fourth round...), as
+  // the server words them: nobody has to remember them.
+  const effects = msg.effects?.length
+    ? h("section", { class: "zone", id: "effects" }, h("h3", {}, t("table.effects")), h("ul", {}, msg.effects.map((e) => h("li", {}, e))))
+    : null;
+
   const specials = view.specials?.length
     ? h("details", { class: "zone" }, h("summary", {}, t("table.specials")), cardsRow(view.specials, () => ({ small: true })))
     : null;
@@ -249,7 +255,7 @@ export function renderBoard(msg, opts) {
   // on screen (sticky), so the question, the hand and the table are seen at
   // once. The summary slot (table.js) goes between the dock and the seats.
   const dock = h("div", { class: "dock", id: "dock" }, turn, question, hand, extra);
-  return h("div", { class: "board", dataset: { phase: view.phase } }, dock, seats, debts, specials);
+  return h("div", { class: "board", dataset: { phase: view.phase } }, dock, seats, effects, debts, specials);
 }
 
 export function renderLog(events, { highlightNew = false } = {}) {

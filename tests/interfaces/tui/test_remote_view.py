@@ -1,0 +1,69 @@
+"""The remote terminal client draws the engine's typed view, rebuilt from the web frame.
+
+The server sends ``Observation.to_dict()`` (with the totals and trigger hints
+beside it, under the browser's names); :class:`RemoteSeat` rebuilds the
+:class:`Observation` from it, so a seat at a server table sees exactly what
+it would see at a local one, hints included, and no seat gets hints while
+another seat is asked.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+
+from dragonante.engine.decisions import PLAY
+from dragonante.engine.game import apply
+from dragonante.engine.views import observe
+from dragonante.interfaces.narrate import Narrator
+from dragonante.interfaces.render import table_lines, table_view
+from dragonante.interfaces.tui.remote import RemoteSeat
+from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables import LiveTable, seat_view
+
+NAMES = ["Ann", "Bo", "Cy"]
+
+
+def _table() -> LiveTable:
+    stored = StoredTable(
+        code="REMOTE",
+        config={"players": 3},
+        seed=11,
+        status=PLAYING,
+        created_at=datetime(2024, 1, 1, tzinfo=UTC),
+        seats={p: SeatInfo(p, NAMES[p], HUMAN) for p in range(3)},
+    )
+    return LiveTable(stored)
+
+
+def test_the_remote_view_is_the_engine_s_observation_hints_and_all() -> None:
+    table = _table()
+    state = table.state
+    assert state is not None
+    rng = random.Random(3)
+    hinted = 0
+    for _ in range(60):
+        if state.pending is None:
+            break
+        for seat in range(3):
+            frame = json.loads(json.dumps(seat_view(table, state, seat, "en", 0)))
+            remote = RemoteSeat("en")
+            remote.welcome({"seat": seat})
+            remote.apply({"type": "state", **frame})
+            snap = remote.snapshot(Narrator(NAMES, "en", me=seat))
+            assert snap is not None
+            local = observe(state, seat)
+            assert snap.view.obs == local
+            # The one hint rule: only the seat asked to play gets hints.
+            d = state.pending
+            if local.hints:
+                assert d.seat == seat and d.kind == PLAY
+                hinted += 1
+            assert snap.view.triggers == set(local.hints)
+            here = table_lines(table_view(state, seat), Narrator(NAMES, "en", me=seat))
+            assert table_lines(snap.view, Narrator(NAMES, "en", me=seat)) == here
+        answer = state.pending.options[rng.randrange(len(state.pending.options))]
+        apply(state, answer)
+        table.answers.append(answer)
+    assert hinted, "no play question with a triggering card in 60 steps"

@@ -32,9 +32,9 @@ from dragonante.dice.state import (
     TRIPLET_FLIGHT,
     DiceState,
     Dragon,
-    Step,
 )
 from dragonante.dice.table import EMPTY, dragon
+from dragonante.kernel import Step
 
 
 def total_strength(flight: list[Dragon]) -> int:

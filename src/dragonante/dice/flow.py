@@ -15,9 +15,10 @@ from dragonante.dice.core import ask, emit, pay, pay_debts_now, players_in, push
 from dragonante.dice.decisions import ORDER_ROLL, PLAY, TURN, WITHDRAW, Decision
 from dragonante.dice.powers import play_dragon
 from dragonante.dice.rolls import roll
-from dragonante.dice.state import STAKES, DiceState, Step
+from dragonante.dice.state import STAKES, DiceState
 from dragonante.dice.table import ORDER_DIE
 from dragonante.dice.views import tracker
+from dragonante.kernel import Step
 
 
 def starting_ante(s: DiceState, seat: int) -> int:

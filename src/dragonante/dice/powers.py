@@ -27,8 +27,9 @@ from dragonante.dice.core import (
 )
 from dragonante.dice.decisions import DEMAND, PASS, SACRIFICE, STRENGTH_ROLL, TYPE_ROLL, Decision
 from dragonante.dice.rolls import queue_roll
-from dragonante.dice.state import STAKES, DiceState, Step
+from dragonante.dice.state import STAKES, DiceState
 from dragonante.dice.table import BAHAMUT, EMPTY, GOLD, RED, TIAMAT, TYPE_DIE, dragon
+from dragonante.kernel import Step
 
 
 def play_dragon(s: DiceState, seat: int) -> None:

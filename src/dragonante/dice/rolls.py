@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dragonante.dice.core import ask, emit, push, resolver, step
 from dragonante.dice.decisions import ROLL, TYPE_ROLL, Decision
-from dragonante.dice.state import SEEDED, DiceState, Step
-from dragonante.engine import rng
+from dragonante.dice.state import SEEDED, DiceState
+from dragonante.kernel import Step, rng
 
 _FACES: dict[int, tuple[int, ...]] = {}
 

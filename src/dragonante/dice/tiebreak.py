@@ -18,8 +18,9 @@ from dragonante.dice.core import emit, push, step
 from dragonante.dice.decisions import TIEBREAK_ROLL
 from dragonante.dice.flights import good_dragons
 from dragonante.dice.rolls import roll
-from dragonante.dice.state import DiceState, Step
+from dragonante.dice.state import DiceState
 from dragonante.dice.table import TIEBREAK_DIE
+from dragonante.kernel import Step
 
 #: What each tie decides: the step that acts on the tie's winner.
 OUTCOMES: dict[str, str] = {

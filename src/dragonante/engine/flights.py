@@ -11,8 +11,6 @@ flight is paid before a strength flight.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dragonante.engine.core import (
     STAKES,
     ask,
@@ -29,8 +27,7 @@ from dragonante.engine.core import (
 from dragonante.engine.decisions import TAKE_ANTE, Decision
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_INDEXES, COLOR_MASK, COLORS, IS_EVIL, IS_MORTAL, STRENGTH
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step
 
 _N_COLORS = len(COLORS)
 _MORTAL = COLORS.index("mortal")

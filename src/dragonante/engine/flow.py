@@ -8,9 +8,7 @@ the Legendary Edition (L) and the rulings of ``rules-notes.md`` (A-numbers).
 
 from __future__ import annotations
 
-from typing import Any
-
-from dragonante.engine import hooks, rng
+from dragonante.engine import hooks
 from dragonante.engine.config import TRADITIONAL_SPECIALS
 from dragonante.engine.core import (
     ANTE_AWARD,
@@ -18,8 +16,8 @@ from dragonante.engine.core import (
     ANTE_REVEALED,
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
-    POWERS,
     RESHAPING,
+    RULES,
     STAKES,
     ante_hooks,
     ask,
@@ -63,8 +61,10 @@ from dragonante.engine.tables import (
     SET,
     STRENGTH,
 )
+from dragonante.kernel import Step, rng
 
-Step = tuple[Any, ...]
+#: The registry's power table, bound once: :func:`_trigger` is on the hot path.
+_POWERS = RULES.powers
 _MAX_ANTE_REDOS = 50
 #: Gold the Gold Monarch's player gives each opponent per trigger (its card text).
 MONARCH_GIFT = 3
@@ -486,7 +486,7 @@ def _trigger(s: GameState, st: Step) -> None:
     pid = POWER[text]
     if not pid:
         return
-    fn = POWERS.get(pid)
+    fn = _POWERS.get(pid)
     if fn is None:  # a card of a set this engine version does not implement
         ev(s, "power_unsupported", seat=seat, card=text)
         return

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dragonante.engine import rng
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, ID
 from dragonante.engine.abilities.disks import DiskTable
 from dragonante.engine.abilities.setup import place
@@ -24,6 +23,7 @@ from dragonante.engine.flow import legendary_specials
 from dragonante.engine.game import run
 from dragonante.engine.state import ANTE_PHASE, PLAY_PHASE, GameState
 from dragonante.engine.tables import CARD_ID, HAS_ANTE_EFFECT, N_CARDS, SET
+from dragonante.kernel import rng
 
 
 class PositionError(ValueError):

@@ -10,8 +10,6 @@ where they shape the code.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dragonante.engine import decisions as D
 from dragonante.engine.core import (
     RESHAPED,
@@ -44,8 +42,7 @@ from dragonante.engine.core import (
 from dragonante.engine.decisions import Decision
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import IS_DRAGON, IS_EVIL, IS_GOOD, IS_MORTAL, POWER, STRENGTH
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step
 
 # --- stealing from the stakes ----------------------------------------------
 

@@ -13,10 +13,7 @@ the same way, each on the hook of the moment it acts
 
 from __future__ import annotations
 
-from typing import Any
-
 from dragonante.engine import decisions as D
-from dragonante.engine import rng
 from dragonante.engine.core import (
     ANTE_AWARD,
     ANTE_FIRST_TURN,
@@ -50,8 +47,7 @@ from dragonante.engine.flow import winner_share
 from dragonante.engine.powers import CHOSEN_STEP, choose_among, strongest_opponents
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, IS_EVIL, IS_GOOD, IS_MORTAL, KEY, POWER, STRENGTH
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step, rng
 
 
 @power("adamantine")

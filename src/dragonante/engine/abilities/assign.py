@@ -18,9 +18,6 @@ with abilities is reproducible from (config, seed, answers) like any other.
 
 from __future__ import annotations
 
-from typing import Any
-
-from dragonante.engine import rng
 from dragonante.engine.abilities import catalog as A
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, SKILLS
 from dragonante.engine.abilities.options import RANDOM
@@ -28,8 +25,7 @@ from dragonante.engine.abilities.table import roll, table
 from dragonante.engine.core import ask, ev, push, resolver, step
 from dragonante.engine.decisions import ANCESTRY_COLOR, DRAFT_ABILITY, Decision
 from dragonante.engine.state import GameState
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step, rng
 
 #: Re-rolls of tied Insight checks before the tie is broken by seat order.
 _MAX_REROLLS = 20

@@ -47,9 +47,9 @@ from dragonante.engine.core import (
     pay,
     steal,
 )
-from dragonante.engine.hooks import Step
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, STRENGTH
+from dragonante.kernel import Step
 
 _ANTE_ABILITIES = frozenset(
     {A.GAMBLING_BACKGROUND, A.INSPIRING_LEADER, A.CONFUSINGLY_SMOOTH, A.THREATS_AND_PROMISES}

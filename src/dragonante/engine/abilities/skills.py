@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Any
 
 from dragonante.cards import ALL_CARDS
-from dragonante.engine import rng
 from dragonante.engine.abilities import catalog as A
 from dragonante.engine.abilities.catalog import ABILITIES, RECHARGE, SKILLS
 from dragonante.engine.abilities.table import (
@@ -49,9 +48,9 @@ from dragonante.engine.core import (
     top_card,
 )
 from dragonante.engine.decisions import ABILITY_CARD, ABILITY_SEAT, PASS, Decision
-from dragonante.engine.hooks import Step
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import IS_MORTAL, STRENGTH
+from dragonante.kernel import Step, rng
 
 #: Mortals and dragon gods (History).
 _HISTORY_CARDS = tuple(IS_MORTAL[i] or c.type.kind == "dragon god" for i, c in enumerate(ALL_CARDS))

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, cast
 
-from dragonante.engine import rng
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, of_system
 from dragonante.engine.abilities.options import AbilityOptions
 from dragonante.engine.core import (
-    RESOLVERS,
+    RULES,
     ask,
     clockwise,
     draw,
@@ -52,8 +51,7 @@ from dragonante.engine.decisions import (
 )
 from dragonante.engine.hooks import AbilityHooks
 from dragonante.engine.state import GameState
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step, rng
 
 # Triggers: the moment an offer is made (``use_ability`` ctx[0]).
 STEAL = 0  # the seat stole gold from the stakes
@@ -73,7 +71,7 @@ BEFORE_STEP4 = 10  # the stakes are awarded, Step 4 comes next
 PRIVATE_KIND = "private"
 
 
-class AbilityTable(AbilityHooks):
+class AbilityTable(AbilityHooks[GameState]):
     """The abilities at one table: holdings, knowledge, and the shared rule hooks."""
 
     __slots__ = ("ancestry", "denied", "held", "n", "options", "revealed", "wins")
@@ -394,7 +392,7 @@ def roll(s: GameState, dice: int, sides: int) -> list[int]:
 
 
 #: Every decision kind the abilities answer (checked by the engine's registry test).
-ANSWERED_KINDS = tuple(k for k in (USE_ABILITY, ABILITY_CARD, ABILITY_SEAT) if k in RESOLVERS)
+ANSWERED_KINDS = tuple(k for k in (USE_ABILITY, ABILITY_CARD, ABILITY_SEAT) if k in RULES.resolvers)
 
 __all__ = [
     "ABILITIES",

@@ -26,7 +26,7 @@ the state's class, or the two would import each other.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from dragonante.kernel import Decision, Step
 
@@ -43,6 +43,10 @@ class AbilityHooks(Generic[State]):
     """Rule hooks with no effect; an ability system overrides what it uses."""
 
     __slots__ = ("play_seats", "window_seats")
+
+    #: Whether a seat's abilities share one use: the Legendary disk, where using
+    #: any ability expends the disk for all of them until it recharges.
+    shared_use: ClassVar[bool] = False
 
     def __init__(self) -> None:
         #: Seats (bit masks) with an ability that cares about their own card
@@ -158,6 +162,12 @@ class AbilityHooks(Generic[State]):
     def view(self, s: State, seat: int | None, gm: bool = False) -> dict[str, Any]:
         """The abilities part of ``observe(state, seat)``: only what ``seat`` may know."""
         raise NotImplementedError
+
+    def ready_abilities(self, seat: int) -> tuple[int, ...]:
+        """The abilities ``seat`` holds and could use now, their disk or recharge
+        permitting (bots weigh keeping them ready: :data:`shared_use` says whether
+        one use spends them all)."""
+        return ()
 
     def question_for(self, d: Decision, seat: int | None) -> str:
         """The kind of the pending question ``d`` as ``seat`` may see it."""

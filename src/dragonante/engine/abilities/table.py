@@ -22,6 +22,7 @@ With public visibility every ability is revealed from the start.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, of_system
@@ -241,6 +242,24 @@ class AbilityTable(AbilityHooks[GameState]):
     def _exclusive(self) -> bool:
         """Whether an ability can belong to one character only (special abilities)."""
         return False
+
+    def place_use(
+        self,
+        gambit: int,
+        expended: Sequence[int],
+        spent: Sequence[Sequence[int]],
+        ancestry_plays: Sequence[int],
+        diplomacy_used: Sequence[int],
+    ) -> None:
+        """A position's record of what its seats have used (rules scenarios):
+        each system keeps its own part and ignores the other book's.
+
+        ``expended``: seats whose disk is Expended; ``ancestry_plays``: each
+        seat's Draconic Ancestry plays this ``gambit``; ``spent``: each seat's
+        spent recharge abilities; ``diplomacy_used``: seats that used
+        Diplomacy this ``gambit``.
+        """
+        raise NotImplementedError
 
     # --- offers -------------------------------------------------------------------
 

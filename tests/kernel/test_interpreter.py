@@ -186,3 +186,89 @@ def test_a_step_budget_stops_a_loop() -> None:
     s.queue.append(("again",))
     with pytest.raises(RuntimeError, match="the looping game did not reach a question"):
         rules.run(s)
+
+
+def _check_records(rules: Any, monkeypatch: pytest.MonkeyPatch, play: Any) -> set[str]:
+    """Play games through ``play`` with every step checked against its declared
+    fields as it runs; the names of the steps that ran."""
+    ran: set[str] = set()
+    for name, fn in list(rules.steps.items()):
+
+        def checked(s: Any, st: Step, fn: Any = fn) -> None:
+            record = rules.named(st)  # raises if the tuple does not fit
+            ran.add(record["step"])
+            fn(s, st)
+
+        monkeypatch.setitem(rules.steps, name, checked)
+    play()
+    return ran
+
+
+def test_every_card_game_step_fits_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Steps are small named records: each declares its fields where it is
+    registered, and every step the games queue has exactly those items."""
+    from dragonante.engine.core import RULES
+
+    tables = [
+        *CARD_TABLES.values(),
+        GameConfig(
+            players=4,
+            deck=DeckOptions(selection="pick_em"),
+            abilities=AbilityOptions(system="skills", assign="draft", per_character=2),
+        ),
+    ]
+
+    def play() -> None:
+        for config in tables:
+            for seed in range(16):
+                s = new_game(config, seed, log=False)
+                pick = random.Random(seed).choice
+                while s.pending is not None:
+                    for st in s.queue:
+                        RULES.named(st)
+                    advance(s, pick(s.pending.options))
+
+    ran = _check_records(RULES, monkeypatch, play)
+    # Rare in random games (an Adventurer split, the Shadow Dragon's card placed,
+    # an ability window before an ante); their few constructions are plain to read.
+    assert set(RULES.steps) - ran <= {"adventurer_stacks", "ante_choose", "shadow_place"}
+
+
+def test_every_dice_step_fits_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dragonante.dice.core import RULES
+
+    def play() -> None:
+        for seed in range(30):
+            s = dice.new_game(DiceConfig(players=2 + seed % 4), seed, log=False)
+            pick = random.Random(seed).choice
+            while s.pending is not None:
+                for st in s.queue:
+                    RULES.named(st)
+                dice.advance(s, pick(s.pending.options))
+
+    ran = _check_records(RULES, monkeypatch, play)
+    assert ran == set(RULES.steps)
+
+
+def test_a_step_reads_as_its_record() -> None:
+    from dragonante.engine.core import RULES
+
+    assert RULES.named(("give_or_pay", 2, 0, 14)) == {
+        "step": "give_or_pay",
+        "giver": 2,
+        "receiver": 0,
+        "text": 14,
+    }
+    assert RULES.named(("decide_winner", 1)) == {"step": "decide_winner", "final": 1, "led": ()}
+    assert RULES.named(("end_turn", 0, 1, 14, 3)) == {
+        "step": "end_turn",
+        "seat": 0,
+        "nth": 1,
+        "completed": (14, 3),
+    }
+    with pytest.raises(ValueError, match="does not fit"):
+        RULES.named(("give_or_pay", 2, 0))
+    with pytest.raises(ValueError, match="does not fit"):
+        RULES.named(("trigger", 0, 14, 14, 9))
+    with pytest.raises(ValueError, match="is not a card game step"):
+        RULES.named(("no_such_step",))

@@ -45,7 +45,7 @@ def queue_roll(s: DiceState, seat: int, sides: int, purpose: int, then: Step) ->
     push(s, roll(s, seat, sides, purpose), then)
 
 
-@step("roll")
+@step("roll", "seat", "sides", "purpose", "count")
 def _roll(s: DiceState, st: Step) -> None:
     _, seat, sides, purpose, count = st
     if s.dice == SEEDED:

@@ -71,7 +71,7 @@ def _winner(s: DiceState, st: Step) -> None:
         push(s, ("tiebreak", "winner", 1, *tied))
 
 
-@step("gambit_won")
+@step("gambit_won", "seat")
 def _gambit_won(s: DiceState, st: Step) -> None:
     seat = st[1]
     s.gambit_winner = seat

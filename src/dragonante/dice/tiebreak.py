@@ -43,7 +43,7 @@ def criteria(
     return keys
 
 
-@step("tiebreak")
+@step("tiebreak", "purpose", "skip_hoard", "*seats")
 def _tiebreak(s: DiceState, st: Step) -> None:
     _, purpose, skip_hoard, *rest = st
     tied: list[int] = list(rest)
@@ -67,7 +67,7 @@ def _roll_off(s: DiceState, purpose: str, seats: list[int]) -> None:
     )
 
 
-@step("tiebreak_d20")
+@step("tiebreak_d20", "purpose", "*seats")
 def _tiebreak_d20(s: DiceState, st: Step) -> None:
     _, purpose, *rest = st
     seats: list[int] = list(rest)

@@ -306,7 +306,7 @@ def trigger_each(s: GameState, seat: int, cards: tuple[int, ...], text: int, kin
         push(s, ("trigger_each", seat, cards, text, kind))
 
 
-@step("trigger_each")
+@step("trigger_each", "seat", "left", "text", "kind")
 def _trigger_each(s: GameState, st: Step) -> None:
     _, seat, left, text, kind = st
     if rewards_skipped(s):

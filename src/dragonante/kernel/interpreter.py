@@ -9,6 +9,15 @@ question.  Because nothing in the state is a closure or a generator, a
 state paused deep inside a chain of powers can still be cloned, hashed,
 saved and searched.
 
+A step is a small named record kept as a plain tuple: its name, then its
+items, whose names the step declares once where it is registered
+(``@step("give_or_pay", "giver", "receiver", "text")``; a last field
+``*name`` takes any number of items).  :meth:`Registry.named` reads a step as
+that record.  Plain tuples because the queue is the hot path: a tuple is
+built and unpacked at C speed and serialises as the list the saved states and
+golden digests already hold, where a ``NamedTuple`` costs about nine times
+as much to build (``docs/engine.md``, "Steps").
+
 Each game builds its own registry (``dragonante.engine.core.RULES`` for the
 card game, ``dragonante.dice.core.RULES`` for the Dice Gambit), so the two
 games' step names can never clash, and registers into it with the
@@ -88,7 +97,7 @@ class Registry(Generic[S, P]):
     hot path and a call through them costs what a module function costs.
     """
 
-    __slots__ = ("advance", "apply", "name", "powers", "resolvers", "run", "steps")
+    __slots__ = ("advance", "apply", "fields", "name", "powers", "resolvers", "run", "steps")
 
     def __init__(
         self, name: str, *, max_steps: int | None = None, explain: Explain | None = None
@@ -96,6 +105,8 @@ class Registry(Generic[S, P]):
         self.name = name
         #: Interpreter steps by name: ``steps[step[0]](state, step)``.
         self.steps: dict[str, Callable[[S, Step], None]] = {}
+        #: Each step's field names, after its name (:meth:`named`).
+        self.fields: dict[str, tuple[str, ...]] = {}
         #: Answer handlers by decision kind: ``resolvers[d.kind](state, d, answer)``.
         self.resolvers: dict[str, Callable[[S, Decision, int], None]] = {}
         #: Powers by name (the card game's power families; the dice game has none).
@@ -107,14 +118,37 @@ class Registry(Generic[S, P]):
 
     # --- registration -----------------------------------------------------------
 
-    def step(self, name: str) -> Callable[[Callable[[S, Step], None]], Callable[[S, Step], None]]:
-        """Register the function that carries out steps named ``name``."""
+    def step(
+        self, name: str, *fields: str
+    ) -> Callable[[Callable[[S, Step], None]], Callable[[S, Step], None]]:
+        """Register the function that carries out steps named ``name``, whose
+        items after the name are ``fields`` (the last may be ``*rest``)."""
+        if any(f.startswith("*") for f in fields[:-1]):
+            raise ValueError(f"{self.name} step {name!r}: only the last field may be *starred")
 
         def register(fn: Callable[[S, Step], None]) -> Callable[[S, Step], None]:
             _add(self.steps, name, fn, f"{self.name} step")
+            self.fields[name] = fields
             return fn
 
         return register
+
+    def named(self, st: Step) -> dict[str, Any]:
+        """The step ``st`` as its record: ``{"step": name, field: item, ...}``, a
+        ``*rest`` field holding the tuple of the items left.  ``ValueError`` if
+        ``st`` is not a registered step or its items do not fit its fields."""
+        name = st[0]
+        fields = self.fields.get(name) if isinstance(name, str) else None
+        if fields is None:
+            raise ValueError(f"{st!r} is not a {self.name} step")
+        items = st[1:]
+        fixed = fields[:-1] if fields and fields[-1].startswith("*") else fields
+        if len(items) < len(fixed) or (len(fixed) == len(fields) and len(items) > len(fixed)):
+            raise ValueError(f"{st!r} does not fit the step {name}{fields}")
+        record: dict[str, Any] = {"step": name, **dict(zip(fixed, items, strict=False))}
+        if len(fixed) < len(fields):
+            record[fields[-1][1:]] = tuple(items[len(fixed) :])
+        return record
 
     def resolver(
         self, kind: str

@@ -124,7 +124,7 @@ def _insight_checks(s: GameState, st: Step) -> None:
     push(s, *(("draft", k, seat, ()) for k in range(opts.count) for seat in final))
 
 
-@step("draft")
+@step("draft", "pick", "seat", "unused")
 def _draft(s: GameState, st: Step) -> None:
     _, _pass, seat, _ = st
     options = tuple(_pool(s, seat, _taken(s)))

@@ -324,7 +324,7 @@ def table(s: GameState) -> AbilityTable:
 # --- interpreter steps and resolvers shared by both systems ------------------------
 
 
-@step("ability_offer")
+@step("ability_offer", "seat", "trigger", "*args")
 def _offer(s: GameState, st: Step) -> None:
     _, seat, trigger, *args = st
     if (s.out >> seat) & 1:
@@ -353,12 +353,12 @@ def _resolve_seat(s: GameState, d: Decision, seat: int) -> None:
     table(s).chose_seat(s, d, seat)
 
 
-@step("ability")
+@step("ability", "name", "*args")
 def _ability_step(s: GameState, st: Step) -> None:
     table(s).call(s, st[1], tuple(st[2:]))
 
 
-@step("ability_buy")
+@step("ability_buy", "seat")
 def _buy(s: GameState, st: Step) -> None:
     """Buying cards with abilities: reveal (the card waits in limbo), pay, then the
     windows, then fill the hand (to one fewer if an opponent denied cards)."""
@@ -373,7 +373,7 @@ def _buy(s: GameState, st: Step) -> None:
         table(s).buy_revealed(s, seat, c)
 
 
-@step("ability_buy_discard")
+@step("ability_buy_discard", "seat", "card")
 def _buy_discard(s: GameState, st: Step) -> None:
     _, seat, c = st
     if c >= 0 and c in s.limbo:
@@ -384,7 +384,7 @@ def _buy_discard(s: GameState, st: Step) -> None:
     table(s).before_fill(s, seat)
 
 
-@step("ability_buy_fill")
+@step("ability_buy_fill", "seat")
 def _buy_fill(s: GameState, st: Step) -> None:
     seat = st[1]
     tbl = table(s)

@@ -16,7 +16,7 @@ items, whose names the step declares once where it is registered
 that record.  Plain tuples because the queue is the hot path: a tuple is
 built and unpacked at C speed and serialises as the list the saved states and
 golden digests already hold, where a ``NamedTuple`` costs about nine times
-as much to build (``docs/engine.md``, "Steps").
+as much to build (``docs/engine.md``, "Steps are named records").
 
 Each game builds its own registry (``dragonante.engine.core.RULES`` for the
 card game, ``dragonante.dice.core.RULES`` for the Dice Gambit), so the two

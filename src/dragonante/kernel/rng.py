@@ -6,7 +6,7 @@ integer stored in the game state (``state.rng``).  That makes a game
 reproducible from (config, seed, answers) on any Python version, cloning a
 state copies the stream for free (search relies on it), and "did this answer
 draw on chance" is one comparison of that integer
-(:meth:`dragonante.kernel.Rules.answered`): every draw moves the stream.
+(:meth:`dragonante.kernel.Registry.answered`): every draw moves the stream.
 """
 
 from __future__ import annotations

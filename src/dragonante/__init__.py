@@ -1,7 +1,10 @@
 """dragonante: the definitive digital Three-Dragon Ante.
 
-Packages, with one-way dependencies ``interfaces -> sim -> bots -> engine -> cards``:
+Packages, with one-way dependencies ``interfaces -> sim -> bots -> engine -> cards``
+(and both engines -> ``kernel``; ``docs/engine.md`` draws the house):
 
+* :mod:`dragonante.kernel` - decisions, the seeded random stream and the step
+  interpreter both games run on (standard library only);
 * :mod:`dragonante.cards` - every card as data;
 * :mod:`dragonante.engine` - the pure, standard-library rules state machine
   (Legendary Edition, Emperor's Gambit, mixed decks, optional rules);

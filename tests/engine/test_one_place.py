@@ -26,8 +26,8 @@ from dragonante.engine.core import (
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
     RESHAPING,
+    RULES,
     STAKES,
-    STEPS,
     ante_hooks,
     end_gambit_if_stakes_empty,
     gain_gold,
@@ -177,7 +177,7 @@ def test_trigger_each_asks_for_the_cards_still_in_the_flight(kind: str) -> None:
     s.queue.clear()
     trigger_each(s, 0, (gold, gone, silver), card_number("L-mor-princess"), kind)
     step = s.queue.pop()
-    STEPS[step[0]](s, step)
+    RULES.steps[step[0]](s, step)
     assert s.pending is not None and s.pending.kind == kind
     assert s.pending.options == (gold, silver)
 
@@ -191,7 +191,7 @@ def test_trigger_each_stops_when_the_stakes_ran_out() -> None:
     s.stakes_emptied = True
     trigger_each(s, 0, (gold,), card_number("L-mor-princess"), PRINCESS_NEXT)
     step = s.queue.pop()
-    STEPS[step[0]](s, step)
+    RULES.steps[step[0]](s, step)
     assert s.pending is None
 
 

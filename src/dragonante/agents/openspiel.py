@@ -44,7 +44,7 @@ information); anything else is refused with a one-line error.
 Chance
 ------
 The engine's randomness is a SplitMix64 stream kept in the state
-(:mod:`dragonante.engine.rng`); this module turns it into OpenSpiel chance
+(:mod:`dragonante.kernel.rng`); this module turns it into OpenSpiel chance
 nodes without changing the engine:
 
 * A **seed** is spelled by ``chance_nodes`` consecutive chance nodes, each
@@ -52,13 +52,15 @@ nodes without changing the engine:
   base ``chance_outcomes``, most significant first).
 * The game starts with a seed: the deal is the engine's game for that seed,
   ``new_game(config, seed)``, so a deal can be replayed with the engine.
-* Before each player action is applied, it is tried on a copy of the state.
-  If the step consumes randomness (a reshuffle, a card taken at random from
-  a hand, a die, the cards of the deck), the action waits: a new seed is
-  spelled by chance nodes, the stream is reseeded with it (the new stream
-  state is the SplitMix64 output of ``stream XOR seed``, distinct for every
-  seed), and then the action is applied.  Steps without randomness never
-  meet a chance node.
+* Before each player action is applied, the engine's chance query
+  (:func:`dragonante.engine.game.answered`: the answer on a copy, and whether
+  it drew on the stream) tells whether it is random.  If the step consumes
+  randomness (a reshuffle, a card taken at random from a hand, a die, the
+  cards of the deck), the action waits: a new seed is spelled by chance
+  nodes, the stream is reseeded with it (the new stream state is the
+  SplitMix64 output of ``stream XOR seed``, distinct for every seed), and
+  then the action is applied.  Steps without randomness never meet a chance
+  node, and keep the copy the query made.
 
 So the game is deterministic given the chance outcomes, each chance node has
 exactly ``chance_outcomes`` outcomes of probability ``1 / chance_outcomes``,
@@ -111,13 +113,14 @@ from dragonante.agents.encoding import (
 )
 from dragonante.agents.pettingzoo import final_rewards, make_config
 from dragonante.cards import ALL_CARDS
-from dragonante.engine import GameConfig, apply, new_game, rng
+from dragonante.engine import GameConfig, answered, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS
 from dragonante.engine.determinize import determinize
 from dragonante.engine.game import call_last_gambit
 from dragonante.engine.state import GameState
 from dragonante.engine.views import Observation, observe
+from dragonante.kernel import rng
 
 SHORT_NAME = "python_three_dragon_ante"
 
@@ -421,17 +424,16 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
             assert s is not None and s.pending is not None
             try:
                 answer = to_answer(s.pending.kind, action)
-                trial = s.clone()
-                apply(trial, answer)
+                after, chance = answered(s, answer)
             except (KeyError, ValueError) as e:  # this state is left as it was
                 raise ValueError(
                     f"action {action} is not legal for seat {player} "
                     f"({s.pending.kind!r}); legal: {self._legal_actions(player)}"
                 ) from e
-            if trial.rng != s.rng:
+            if chance:
                 self.waiting = answer  # the step is random: its seed comes first
             else:
-                self._stepped(trial, player, action)
+                self._stepped(after, player, action)
 
     def _draw_digit(self, outcome: int) -> None:
         game = self.table

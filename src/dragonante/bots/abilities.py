@@ -28,8 +28,6 @@ from __future__ import annotations
 from dragonante.engine import decisions as D
 from dragonante.engine.abilities import catalog as A
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
-from dragonante.engine.abilities.disks import DiskTable
-from dragonante.engine.abilities.skills import SkillTable
 from dragonante.engine.decisions import Decision
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, STRENGTH
@@ -93,13 +91,12 @@ READY_SHARE = 0.5
 def readiness(s: GameState, seat: int) -> float:
     """Gold worth of ``seat`` being able to use its abilities later."""
     tbl = s.abilities
-    if isinstance(tbl, DiskTable):
-        if not tbl.ready(seat):
-            return 0.0
-        return READY_SHARE * max((USE.get(a, 0.0) for a in tbl.held[seat]), default=0.0)
-    if isinstance(tbl, SkillTable):
-        return READY_SHARE * sum(USE.get(a, 0.0) for a in tbl.held[seat] if tbl.ready(seat, a))
-    return 0.0
+    if tbl is None:
+        return 0.0
+    worth = [USE.get(a, 0.0) for a in tbl.ready_abilities(seat)]
+    if tbl.shared_use:  # one disk: keeping it Ready keeps the best of its uses
+        return READY_SHARE * max(worth, default=0.0)
+    return READY_SHARE * sum(worth)
 
 
 def draft_pick(d: Decision) -> int:
@@ -150,8 +147,8 @@ def _use(s: GameState, d: Decision) -> int:
         return best  # free: always on, or nothing to lose but the recharge
     worth = USE.get(best, 0.0)
     tbl = s.abilities
-    if isinstance(tbl, DiskTable):
-        keep = READY_SHARE * max((USE.get(a, 0.0) for a in tbl.held[seat]), default=0.0)
+    if tbl is not None and tbl.shared_use:  # the use expends the disk for all of them
+        keep = READY_SHARE * max((USE.get(a, 0.0) for a in tbl.ready_abilities(seat)), default=0.0)
         if worth < keep:
             return D.PASS
     return best

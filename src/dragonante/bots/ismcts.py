@@ -64,8 +64,7 @@ from dragonante.bots.heuristic import answer_values, ante_expectation, best_answ
 from dragonante.bots.outcome import OutcomeModel, model_for, win_chance
 from dragonante.bots.policy import EXPECTED_ANTE, fast_answer, simple_answer
 from dragonante.engine import decisions as D
-from dragonante.engine.core import RESOLVERS
-from dragonante.engine.game import run
+from dragonante.engine.game import advance
 from dragonante.engine.state import GameState
 
 #: Default iterations per decision, and the default wall-clock cap (seconds).
@@ -112,15 +111,6 @@ class SearchStats:
     def __init__(self) -> None:
         self.iterations = 0
         self.seconds = 0.0
-
-
-def _step(s: GameState, answer: int) -> None:
-    """Apply a known-legal answer (search hot path: no validation, no log)."""
-    d = s.pending
-    assert d is not None
-    s.pending = None
-    RESOLVERS[d.kind](s, d, answer)
-    run(s)
 
 
 class IsmctsBot:
@@ -275,7 +265,7 @@ class IsmctsBot:
                 else:
                     a = best_a
                     child = children[(seat, d.kind, a)]
-                _step(s, a)
+                advance(s, a)
                 node = child
                 path.append(child)
             else:
@@ -288,7 +278,7 @@ class IsmctsBot:
                     nxt = _Node()
                     node.children[key] = nxt
                     expanded = True
-                _step(s, a)
+                advance(s, a)
                 node = nxt
                 path.append(nxt)
         # Rollout to the horizon with the fast policy for everyone.
@@ -298,7 +288,7 @@ class IsmctsBot:
             assert d is not None
             if turn_leaf and d.seat == seat and d.kind in _TURNS:
                 break
-            _step(s, policy(s, d))
+            advance(s, policy(s, d))
             steps += 1
         if self._outcome is not None:
             reward = WIN_SCALE * win_chance(s, seat, q, self._outcome)

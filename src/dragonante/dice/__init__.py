@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dragonante.dice.config import ConfigError, DiceConfig
 from dragonante.dice.decisions import Decision, IllegalAnswer
-from dragonante.dice.game import apply, new_game, run
+from dragonante.dice.game import advance, answered, apply, draws_on_chance, new_game, run
 from dragonante.dice.records import DICE_RULES_VERSION
 from dragonante.dice.state import PHYSICAL, SEEDED, DiceState
 
@@ -41,7 +41,10 @@ __all__ = [
     "DiceConfig",
     "DiceState",
     "IllegalAnswer",
+    "advance",
+    "answered",
     "apply",
+    "draws_on_chance",
     "new_game",
     "run",
 ]

@@ -2,43 +2,43 @@
 
 Asking a question, logging an event, paying with a debt for the shortfall,
 taking from the stakes without one, and who is still in the gambit.  Each of
-these rules is stated once in the seed and lives here once.  The registries
-map step names and decision kinds to their handlers, so the state holds only
-data (a queue of small tuples) and can be cloned or saved mid-turn.
+these rules is stated once in the seed and lives here once.  The game's
+registry (:data:`RULES`, on the kernel's interpreter) maps step names and
+decision kinds to their handlers, so the state holds only data (a queue of
+small tuples) and can be cloned or saved mid-turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Never
 
-from dragonante.dice.decisions import Decision
-from dragonante.dice.state import STAKES, DiceState, Dragon, Step
+from dragonante.dice.decisions import ROLL, Decision
+from dragonante.dice.state import STAKES, DiceState, Dragon
 from dragonante.dice.table import DRAGONS, TIAMAT
-
-StepFn = Callable[[DiceState, Step], None]
-Resolver = Callable[[DiceState, Decision, int], None]
-
-#: Interpreter steps by name: ``STEPS[step[0]](state, step)``.
-STEPS: dict[str, StepFn] = {}
-#: Answer handlers by decision kind.
-RESOLVERS: dict[str, Resolver] = {}
+from dragonante.kernel import Registry, Step
 
 
-def step(name: str) -> Callable[[StepFn], StepFn]:
-    def register(fn: StepFn) -> StepFn:
-        STEPS[name] = fn
-        return fn
+def _explain(d: Decision, answer: object) -> str:
+    """A refused answer in the tracker's words (a die face out of range)."""
+    if d.kind == ROLL:
+        sides = d.ctx[0]
+        return f"a d{sides} shows 1 to {sides}; {answer!r} is impossible"
+    return f"{answer!r} is not an answer to {d.kind!r}; choose from {list(d.options)}"
 
-    return register
 
+#: Safety net for the interpreter: no real gambit takes anywhere near this many
+#: steps between two questions.
+MAX_STEPS_PER_ANSWER = 100_000
 
-def resolver(kind: str) -> Callable[[Resolver], Resolver]:
-    def register(fn: Resolver) -> Resolver:
-        RESOLVERS[kind] = fn
-        return fn
-
-    return register
+#: The Dice Gambit's interpreter: its steps and resolvers (its dragons' powers
+#: are steps, so it registers no powers), and the ``apply`` / ``advance`` that
+#: run them (:mod:`dragonante.dice.game` publishes those).  The card game has
+#: its own registry, so the two games' names never meet.
+RULES: Registry[DiceState, Never] = Registry(
+    "dice game", max_steps=MAX_STEPS_PER_ANSWER, explain=_explain
+)
+step = RULES.step
+resolver = RULES.resolver
 
 
 def push(s: DiceState, *steps: Step) -> None:

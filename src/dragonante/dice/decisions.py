@@ -1,7 +1,7 @@
 """The questions a Dice Gambit table asks, in the engine's decision model.
 
-The same :class:`~dragonante.engine.decisions.Decision` and
-:class:`~dragonante.engine.decisions.IllegalAnswer` as the card game: one
+The kernel's :class:`~dragonante.kernel.Decision` and
+:class:`~dragonante.kernel.IllegalAnswer`, as in the card game: one
 seat, a kind, the tuple of legal answers, every answer one int.  A physical
 die is just another question: with dice rolled at a real table, the engine
 asks the roller for each die's face (``roll``, options ``1..sides``), so the
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from dragonante.engine.decisions import PASS, Decision, IllegalAnswer
+from dragonante.kernel import PASS, Decision, IllegalAnswer
 
 #: Roll a die at the table: answer the face shown.  ``ctx`` is
 #: ``(sides, purpose, die_number, dice_count)``: with advantage the roller

@@ -32,9 +32,9 @@ from dragonante.dice.state import (
     TRIPLET_FLIGHT,
     DiceState,
     Dragon,
-    Step,
 )
 from dragonante.dice.table import EMPTY, dragon
+from dragonante.kernel import Step
 
 
 def total_strength(flight: list[Dragon]) -> int:
@@ -92,7 +92,7 @@ def _special_flights(s: DiceState, st: Step) -> None:
     push(s, *steps, ("leader_flight",))
 
 
-@step("flight")
+@step("flight", "kind", "seat")
 def _flight(s: DiceState, st: Step) -> None:
     _, kind, seat = st
     if s.withdrawn[seat]:
@@ -137,7 +137,7 @@ def _leader_flight(s: DiceState, st: Step) -> None:
         push(s, ("tiebreak", "leader", 0, *tied))
 
 
-@step("leader_wins")
+@step("leader_wins", "seat")
 def _leader_wins(s: DiceState, st: Step) -> None:
     seat = st[1]
     s.stake_winner = seat

@@ -15,9 +15,10 @@ from dragonante.dice.core import ask, emit, pay, pay_debts_now, players_in, push
 from dragonante.dice.decisions import ORDER_ROLL, PLAY, TURN, WITHDRAW, Decision
 from dragonante.dice.powers import play_dragon
 from dragonante.dice.rolls import roll
-from dragonante.dice.state import STAKES, DiceState, Step
+from dragonante.dice.state import STAKES, DiceState
 from dragonante.dice.table import ORDER_DIE
 from dragonante.dice.views import tracker
+from dragonante.kernel import Step
 
 
 def starting_ante(s: DiceState, seat: int) -> int:
@@ -58,7 +59,7 @@ def _gambit_start(s: DiceState, st: Step) -> None:
     push(s, *(roll(s, p, ORDER_DIE, ORDER_ROLL) for p in seats), ("turn_order", *seats))
 
 
-@step("turn_order")
+@step("turn_order", "*seats")
 def _turn_order(s: DiceState, st: Step) -> None:
     seats: list[int] = list(st[1:])
     values = s.rolls[-len(seats) :]
@@ -73,7 +74,7 @@ def _turn_order(s: DiceState, st: Step) -> None:
         push(s, ("tiebreak", "first", 0, *tied))
 
 
-@step("set_first")
+@step("set_first", "seat")
 def _set_first(s: DiceState, st: Step) -> None:
     first = st[1]
     s.first = first
@@ -84,7 +85,7 @@ def _set_first(s: DiceState, st: Step) -> None:
     push(s, ("round", 1))
 
 
-@step("round")
+@step("round", "round")
 def _round(s: DiceState, st: Step) -> None:
     r = st[1]
     last = r >= s.config.rounds_per_gambit
@@ -101,7 +102,7 @@ def _round(s: DiceState, st: Step) -> None:
     )
 
 
-@step("round_end")
+@step("round_end", "round")
 def _round_end(s: DiceState, st: Step) -> None:
     if s.log is not None:
         emit(s, "round_end", round=st[1], tracker=tracker(s))
@@ -112,7 +113,7 @@ def can_withdraw(s: DiceState) -> bool:
     return s.config.withdrawal and len(players_in(s)) >= 2
 
 
-@step("turn")
+@step("turn", "seat")
 def _turn(s: DiceState, st: Step) -> None:
     seat = st[1]
     if s.withdrawn[seat] or s.ended_early:
@@ -185,7 +186,7 @@ def _game_end(s: DiceState, st: Step) -> None:
         push(s, ("tiebreak", "overall", int(carry), *tied))
 
 
-@step("game_won")
+@step("game_won", "seat")
 def _game_won(s: DiceState, st: Step) -> None:
     s.winners = (st[1],)
     s.over = True

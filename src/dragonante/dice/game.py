@@ -8,8 +8,11 @@
 With ``dice=PHYSICAL`` the same game asks each roller for their die faces
 (``roll`` questions) instead of drawing them from the seeded stream.
 ``apply`` validates before it changes anything, so an illegal or stale
-answer raises :class:`IllegalAnswer` and leaves the state exactly as it was.
-Standard library only: no I/O, no clock, no global randomness.
+answer raises :class:`~dragonante.kernel.IllegalAnswer` and leaves the state
+exactly as it was; ``advance`` is its trusted twin for bots and self-play.
+Both are the kernel's interpreter over the Dice Gambit's registry
+(:data:`dragonante.dice.core.RULES`).  Standard library only: no I/O, no
+clock, no global randomness.
 """
 
 from __future__ import annotations
@@ -22,15 +25,26 @@ from dragonante.dice import rolls as _rolls
 from dragonante.dice import settlement as _settlement
 from dragonante.dice import tiebreak as _tiebreak
 from dragonante.dice.config import DiceConfig
-from dragonante.dice.core import RESOLVERS, STEPS
-from dragonante.dice.decisions import ROLL, IllegalAnswer
+from dragonante.dice.core import RULES
 from dragonante.dice.state import DICE_SOURCES, SEEDED, DiceState
-from dragonante.engine import rng
+from dragonante.kernel import rng
 
 _REGISTERED = (_flights, _flow, _powers, _rolls, _settlement, _tiebreak)
 
-#: Safety net for :func:`run`: no real gambit takes anywhere near this many steps.
-MAX_STEPS_PER_ANSWER = 100_000
+#: Interpret queued steps until a question is pending or the game is over
+#: (``RuntimeError`` if a gambit ever loops without asking: a bug).
+run = RULES.run
+#: ``apply(state, answer, decision_id=None) -> drew_on_chance``: answer the
+#: pending question; raises ``IllegalAnswer`` (state unchanged) if it cannot.
+apply = RULES.apply
+#: ``advance(state, answer)``: a known-legal answer, unchecked (bots, self-play).
+advance = RULES.advance
+#: ``answered(state, answer) -> (copy_after, drew_on_chance)``; ``state`` unchanged.
+answered = RULES.answered
+#: ``draws_on_chance(state, answer) -> bool``; ``state`` unchanged.
+draws_on_chance = RULES.draws_on_chance
+
+__all__ = ["advance", "answered", "apply", "draws_on_chance", "new_game", "run"]
 
 
 def new_game(
@@ -47,37 +61,3 @@ def new_game(
     s.queue.append(("gambit_start",))
     run(s)
     return s
-
-
-def run(s: DiceState) -> None:
-    """Interpret queued steps until a question is pending or the game is over."""
-    queue = s.queue
-    steps = STEPS
-    budget = MAX_STEPS_PER_ANSWER
-    while s.pending is None and queue:
-        st = queue.pop()
-        steps[st[0]](s, st)
-        budget -= 1
-        if budget == 0:
-            raise RuntimeError("the dice game did not reach a question; this is a bug")
-
-
-def apply(s: DiceState, answer: int, decision_id: int | None = None) -> None:
-    """Answer the pending question; raises :class:`IllegalAnswer` if it cannot."""
-    d = s.pending
-    if d is None:
-        raise IllegalAnswer("the game is over: there is no question to answer")
-    if decision_id is not None and decision_id != d.id:
-        raise IllegalAnswer(
-            f"stale answer: it answers question {decision_id}, the current question is {d.id}"
-        )
-    if type(answer) is not int or answer not in d.options:
-        if d.kind == ROLL:
-            sides = d.ctx[0]
-            raise IllegalAnswer(f"a d{sides} shows 1 to {sides}; {answer!r} is impossible")
-        raise IllegalAnswer(
-            f"{answer!r} is not an answer to {d.kind!r}; choose from {list(d.options)}"
-        )
-    s.pending = None
-    RESOLVERS[d.kind](s, d, answer)
-    run(s)

@@ -27,8 +27,9 @@ from dragonante.dice.core import (
 )
 from dragonante.dice.decisions import DEMAND, PASS, SACRIFICE, STRENGTH_ROLL, TYPE_ROLL, Decision
 from dragonante.dice.rolls import queue_roll
-from dragonante.dice.state import STAKES, DiceState, Step
+from dragonante.dice.state import STAKES, DiceState
 from dragonante.dice.table import BAHAMUT, EMPTY, GOLD, RED, TIAMAT, TYPE_DIE, dragon
+from dragonante.kernel import Step
 
 
 def play_dragon(s: DiceState, seat: int) -> None:
@@ -36,7 +37,7 @@ def play_dragon(s: DiceState, seat: int) -> None:
     queue_roll(s, seat, TYPE_DIE, TYPE_ROLL, ("dragon_type", seat))
 
 
-@step("dragon_type")
+@step("dragon_type", "seat")
 def _dragon_type(s: DiceState, st: Step) -> None:
     seat = st[1]
     face = s.rolls.pop()
@@ -51,7 +52,7 @@ def _dragon_type(s: DiceState, st: Step) -> None:
         queue_roll(s, seat, t.die, STRENGTH_ROLL, ("place", seat, face, -1, 1, -1))
 
 
-@step("place")
+@step("place", "seat", "face", "slot", "full", "strength")
 def _place(s: DiceState, st: Step) -> None:
     """Put a dragon in a flight; a full play also antes and triggers its power.
 
@@ -81,7 +82,7 @@ def _place(s: DiceState, st: Step) -> None:
         push(s, ("demand", seat, t.half_die))
 
 
-@step("demand")
+@step("demand", "seat", "amount")
 def _demand(s: DiceState, st: Step) -> None:
     _, seat, amount = st
     targets = tuple(p for p in opponents(s, seat) if has_evil_dragon(s, p))
@@ -113,7 +114,7 @@ def may_sacrifice(s: DiceState, seat: int) -> bool:
     return any(f == BAHAMUT for f, _ in flight_in_play(s, seat)) and bool(tiamat_owners(s))
 
 
-@step("window")
+@step("window", "seat")
 def _window(s: DiceState, st: Step) -> None:
     """A moment when "at any time" applies: offer each Bahamut owner the sacrifice.
 
@@ -129,7 +130,7 @@ def _window(s: DiceState, st: Step) -> None:
     push(s, *(("offer", p) for p in order[i:] + order[:i]))
 
 
-@step("offer")
+@step("offer", "seat")
 def _offer(s: DiceState, st: Step) -> None:
     seat = st[1]
     if may_sacrifice(s, seat):
@@ -154,7 +155,7 @@ def _answer_sacrifice(s: DiceState, d: Decision, answer: int) -> None:
     push(s, ("replace", target, RED, t, full), ("replace", owner, GOLD, b, full), ("offer", owner))
 
 
-@step("replace")
+@step("replace", "seat", "face", "slot", "full")
 def _replace(s: DiceState, st: Step) -> None:
     _, seat, face, slot, full = st
     queue_roll(s, seat, dragon(face).die, STRENGTH_ROLL, ("place", seat, face, slot, full, -1))

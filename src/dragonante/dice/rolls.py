@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dragonante.dice.core import ask, emit, push, resolver, step
 from dragonante.dice.decisions import ROLL, TYPE_ROLL, Decision
-from dragonante.dice.state import SEEDED, DiceState, Step
-from dragonante.engine import rng
+from dragonante.dice.state import SEEDED, DiceState
+from dragonante.kernel import Step, rng
 
 _FACES: dict[int, tuple[int, ...]] = {}
 
@@ -45,7 +45,7 @@ def queue_roll(s: DiceState, seat: int, sides: int, purpose: int, then: Step) ->
     push(s, roll(s, seat, sides, purpose), then)
 
 
-@step("roll")
+@step("roll", "seat", "sides", "purpose", "count")
 def _roll(s: DiceState, st: Step) -> None:
     _, seat, sides, purpose, count = st
     if s.dice == SEEDED:

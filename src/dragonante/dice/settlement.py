@@ -15,7 +15,8 @@ gambit with the largest hoard (ties: §8.9 without the hoard criterion).
 from __future__ import annotations
 
 from dragonante.dice.core import emit, players_in, push, step
-from dragonante.dice.state import OUT_OF_PLAY, STAKES, DiceState, Step
+from dragonante.dice.state import OUT_OF_PLAY, STAKES, DiceState
+from dragonante.kernel import Step
 
 
 @step("settle")
@@ -70,7 +71,7 @@ def _winner(s: DiceState, st: Step) -> None:
         push(s, ("tiebreak", "winner", 1, *tied))
 
 
-@step("gambit_won")
+@step("gambit_won", "seat")
 def _gambit_won(s: DiceState, st: Step) -> None:
     seat = st[1]
     s.gambit_winner = seat

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from dragonante.dice.config import DiceConfig, config_to_dict
-from dragonante.engine.decisions import Decision
+from dragonante.kernel import Decision, Step
 
 #: A payment's recipient or a debt's creditor that is the stakes, not a player.
 STAKES: Final = -1
@@ -36,7 +36,6 @@ FLIGHTS: Final = (GOD_FLIGHT, TRIPLET_FLIGHT, ALLIED_FLIGHT, LEADER_FLIGHT)
 
 Dragon = tuple[int, int]
 Debt = tuple[int, int, int]
-Step = tuple[Any, ...]
 #: One logged event: (kind, data).  Dice Gambit has no hidden information.
 Event = tuple[str, dict[str, Any]]
 
@@ -90,7 +89,7 @@ class DiceState:
         self.config = config
         self.seed = seed
         self.dice = dice
-        #: SplitMix64 stream state (:mod:`dragonante.engine.rng`); unused with physical dice.
+        #: SplitMix64 stream state (:mod:`dragonante.kernel.rng`); unused with physical dice.
         self.rng = 0
         self.gambit = 0
         self.round = 0

@@ -18,8 +18,9 @@ from dragonante.dice.core import emit, push, step
 from dragonante.dice.decisions import TIEBREAK_ROLL
 from dragonante.dice.flights import good_dragons
 from dragonante.dice.rolls import roll
-from dragonante.dice.state import DiceState, Step
+from dragonante.dice.state import DiceState
 from dragonante.dice.table import TIEBREAK_DIE
+from dragonante.kernel import Step
 
 #: What each tie decides: the step that acts on the tie's winner.
 OUTCOMES: dict[str, str] = {
@@ -42,7 +43,7 @@ def criteria(
     return keys
 
 
-@step("tiebreak")
+@step("tiebreak", "purpose", "skip_hoard", "*seats")
 def _tiebreak(s: DiceState, st: Step) -> None:
     _, purpose, skip_hoard, *rest = st
     tied: list[int] = list(rest)
@@ -66,7 +67,7 @@ def _roll_off(s: DiceState, purpose: str, seats: list[int]) -> None:
     )
 
 
-@step("tiebreak_d20")
+@step("tiebreak_d20", "purpose", "*seats")
 def _tiebreak_d20(s: DiceState, st: Step) -> None:
     _, purpose, *rest = st
     seats: list[int] = list(rest)

@@ -1,7 +1,8 @@
 """Primitive table operations every rule is built from.
 
 Paying, stealing, drawing, moving cards, asking a question, logging an
-event, and the registries the interpreter dispatches on.  Each rule that the
+event, and the card game's registry (:data:`RULES`) on the kernel's
+interpreter.  Each rule that the
 rulebook states once lives here once: "pay what you can, the rest goes into
 the hole", "ignore draws past the hand limit", "reshuffle the discard pile
 when the deck runs out", "clockwise from the player on your left".
@@ -12,25 +13,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dragonante.engine import rng
 from dragonante.engine.decisions import PRINCESS_NEXT, TURTLE_NEXT, Decision
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import ANTE_EFFECT, IS_EVIL, IS_GOOD, STRENGTH
+from dragonante.kernel import Registry, Step, rng
 
-Step = tuple[Any, ...]
-StepFn = Callable[[GameState, Step], None]
-Resolver = Callable[[GameState, Decision, int], None]
+#: A card power: ``power(state, seat, text_card, this_card)``.  ``text_card``
+#: is the card whose text resolves (its strength is the one compared, A13);
+#: ``this_card`` is the card in the flight that "this card" means (they
+#: differ only when the Prophet resolves another dragon's text).
 Power = Callable[[GameState, int, int, int], None]
 
-#: Interpreter steps by name: ``STEPS[step[0]](state, step)``.
-STEPS: dict[str, StepFn] = {}
-#: Answer handlers by decision kind.
-RESOLVERS: dict[str, Resolver] = {}
-#: Card powers by power family id: ``power(state, seat, text_card, this_card)``.
-#: ``text_card`` is the card whose text resolves (its strength is the one
-#: compared, A13); ``this_card`` is the card in the flight that "this card"
-#: means (they differ only when the Prophet resolves another dragon's text).
-POWERS: dict[str, Power] = {}
+#: The card game's interpreter: its steps, resolvers and powers (by power
+#: family id), and the ``apply`` / ``advance`` that run them
+#: (:mod:`dragonante.engine.game` publishes those).  The Dice Gambit has its
+#: own registry, so the two games' names never meet.
+RULES: Registry[GameState, Power] = Registry("card game")
+step = RULES.step
+resolver = RULES.resolver
+_RESOLVERS = RULES.resolvers
 
 #: Emperor's Gambit ante effects by hook, then by effect name (cards.json
 #: ``ante_effect``).  "An ante effect is not a power": it acts while its card
@@ -50,23 +51,6 @@ STAKES = -1  # payment recipient: the stakes
 #: appending the played card, so the end-of-turn fast path must not be used.
 RESHAPED = 1 << 16
 
-
-def step(name: str) -> Callable[[StepFn], StepFn]:
-    def register(fn: StepFn) -> StepFn:
-        STEPS[name] = fn
-        return fn
-
-    return register
-
-
-def resolver(kind: str) -> Callable[[Resolver], Resolver]:
-    def register(fn: Resolver) -> Resolver:
-        RESOLVERS[kind] = fn
-        return fn
-
-    return register
-
-
 #: Power families that may change cards already in their player's flight other
 #: than the card itself (replace, discard, swap another card, or trigger or copy
 #: a power that does).  Only after playing one of these can a special flight the
@@ -76,15 +60,9 @@ RESHAPING: set[str] = set()
 
 def power(*names: str, reshapes: bool = False) -> Callable[[Power], Power]:
     """Register a power for these families; ``reshapes``: see :data:`RESHAPING`."""
-
-    def register(fn: Power) -> Power:
-        for name in names:
-            POWERS[name] = fn
-            if reshapes:
-                RESHAPING.add(name)
-        return fn
-
-    return register
+    if reshapes:
+        RESHAPING.update(names)
+    return RULES.power(*names)
 
 
 def ante_effect(name: str, hook: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -134,7 +112,7 @@ def ask(
     if len(options) == 1 and s.config.auto_single:
         d = Decision(-1, seat, kind, options, source, ctx)
         ev(s, "auto_answer", (seat,), seat=seat, question=kind, answer=options[0])
-        RESOLVERS[kind](s, d, options[0])
+        _RESOLVERS[kind](s, d, options[0])
         return False
     s.decision_count += 1
     s.pending = Decision(s.decision_count, seat, kind, options, source, ctx)
@@ -328,7 +306,7 @@ def trigger_each(s: GameState, seat: int, cards: tuple[int, ...], text: int, kin
         push(s, ("trigger_each", seat, cards, text, kind))
 
 
-@step("trigger_each")
+@step("trigger_each", "seat", "left", "text", "kind")
 def _trigger_each(s: GameState, st: Step) -> None:
     _, seat, left, text, kind = st
     if rewards_skipped(s):
@@ -344,8 +322,8 @@ def _trigger_next(s: GameState, d: Decision, card: int) -> None:
     push(s, ("trigger", d.seat, card, card), ("trigger_each", d.seat, rest, d.source, d.kind))
 
 
-RESOLVERS[PRINCESS_NEXT] = _trigger_next
-RESOLVERS[TURTLE_NEXT] = _trigger_next
+resolver(PRINCESS_NEXT)(_trigger_next)
+resolver(TURTLE_NEXT)(_trigger_next)
 
 
 # --- cards ------------------------------------------------------------------

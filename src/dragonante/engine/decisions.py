@@ -1,18 +1,24 @@
 """Questions the rules put to a seat, and the answers they accept.
 
 The engine is always either finished or waiting on exactly one
-:class:`Decision`: a seat, a kind, and the tuple of legal answers.  Every
-answer is a single integer (a card number, a seat, or one of the small
-negative constants below), so "choose up to N" becomes N single picks plus
-``DONE`` and every action space stays small and JSON-friendly.
+:class:`~dragonante.kernel.decisions.Decision`: a seat, a kind, and the
+tuple of legal answers.  Every answer is a single integer (a card number,
+a seat, or one of the small negative constants below), so "choose up to N"
+becomes N single picks plus ``DONE`` and every action space stays small and
+JSON-friendly.  This module names the card game's kinds and answers.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-# Special answers (card numbers and seats are >= 0).
-PASS: Final = -1  # decline an optional power / "pay the gold instead"
+# The question itself is the kernel's, shared with the Dice Gambit.
+from dragonante.kernel.decisions import PASS as PASS
+from dragonante.kernel.decisions import Decision as Decision
+from dragonante.kernel.decisions import IllegalAnswer as IllegalAnswer
+
+# Special answers (card numbers and seats are >= 0; PASS = -1 declines an
+# optional power / "pay the gold instead").
 DONE: Final = -2  # stop picking (Kobold)
 ALL: Final = -3  # Adventurer: discard your entire hand
 YES: Final = 1
@@ -67,51 +73,3 @@ CODE_ANSWERS: Final = frozenset(
 ABILITY_KINDS: Final = frozenset(
     {USE_ABILITY, ABILITY_CARD, ABILITY_SEAT, DRAFT_ABILITY, ANCESTRY_COLOR}
 )
-
-
-class IllegalAnswer(ValueError):
-    """An answer the current question does not accept; the state is unchanged."""
-
-
-class Decision:
-    """One question: ``seat`` must pick one of ``options``.
-
-    ``id`` is the game's running question number; an answer that names a
-    different id is stale.  ``source`` is the card whose power asks (or -1),
-    and ``ctx`` carries what the resolver needs (plain ints, so the state
-    stays serialisable).
-    """
-
-    __slots__ = ("ctx", "id", "kind", "options", "seat", "source")
-
-    def __init__(
-        self,
-        id: int,
-        seat: int,
-        kind: str,
-        options: tuple[int, ...],
-        source: int = -1,
-        ctx: tuple[int, ...] = (),
-    ) -> None:
-        self.id = id
-        self.seat = seat
-        self.kind = kind
-        self.options = options
-        self.source = source
-        self.ctx = ctx
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "seat": self.seat,
-            "kind": self.kind,
-            "options": list(self.options),
-            "source": self.source,
-            "ctx": list(self.ctx),
-        }
-
-    def __repr__(self) -> str:
-        return (
-            f"Decision(id={self.id}, seat={self.seat}, kind={self.kind!r}, "
-            f"options={self.options}, source={self.source}, ctx={self.ctx})"
-        )

@@ -14,9 +14,9 @@ what ``seat`` cannot see give the same determinized state for the same seed.
 
 from __future__ import annotations
 
-from dragonante.engine import rng
 from dragonante.engine.decisions import CODE_ANSWERS, SEAT_ANSWERS, SEER_KEEP, Decision
 from dragonante.engine.state import GameState
+from dragonante.kernel import rng
 
 
 def determinize(s: GameState, seat: int, seed: int) -> GameState:

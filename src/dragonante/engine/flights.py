@@ -11,8 +11,6 @@ flight is paid before a strength flight.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dragonante.engine.core import (
     STAKES,
     ask,
@@ -29,8 +27,7 @@ from dragonante.engine.core import (
 from dragonante.engine.decisions import TAKE_ANTE, Decision
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_INDEXES, COLOR_MASK, COLORS, IS_EVIL, IS_MORTAL, STRENGTH
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step
 
 _N_COLORS = len(COLORS)
 _MORTAL = COLORS.index("mortal")
@@ -204,7 +201,7 @@ def queue_flight_rewards(s: GameState, first: int, override: dict[int, int] | No
     return False
 
 
-@step("color_reward")
+@step("color_reward", "seat", "color", "amount")
 def _color_reward(s: GameState, st: Step) -> None:
     _, p, ci, amount = st
     if rewards_skipped(s):
@@ -218,7 +215,7 @@ def _color_reward(s: GameState, st: Step) -> None:
     _flight_done(s, p)
 
 
-@step("strength_reward")
+@step("strength_reward", "seat", "strength", "*steal")
 def _strength_reward(s: GameState, st: Step) -> None:
     """Steal gold equal to the strength and take ante cards.  ``st[3]``, when
     given, is whether the steal still happens (0: Streetwise replaced it)."""
@@ -261,7 +258,7 @@ def complete_unscored(s: GameState, first: int) -> None:
             s.abilities.flight_unscored(s, r[1])
 
 
-@step("take_ante")
+@step("take_ante", "seat", "left", "weakest", "source")
 def _take_ante(s: GameState, st: Step) -> None:
     """Take ``left`` ante cards into ``p``'s hand, one question per card.
 

@@ -8,9 +8,7 @@ the Legendary Edition (L) and the rulings of ``rules-notes.md`` (A-numbers).
 
 from __future__ import annotations
 
-from typing import Any
-
-from dragonante.engine import hooks, rng
+from dragonante.engine import hooks
 from dragonante.engine.config import TRADITIONAL_SPECIALS
 from dragonante.engine.core import (
     ANTE_AWARD,
@@ -18,8 +16,8 @@ from dragonante.engine.core import (
     ANTE_REVEALED,
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
-    POWERS,
     RESHAPING,
+    RULES,
     STAKES,
     ante_hooks,
     ask,
@@ -64,8 +62,10 @@ from dragonante.engine.tables import (
     SET,
     STRENGTH,
 )
+from dragonante.kernel import Step, rng
 
-Step = tuple[Any, ...]
+#: The registry's power table, bound once: :func:`_trigger` is on the hot path.
+_POWERS = RULES.powers
 _MAX_ANTE_REDOS = 50
 #: Gold the Gold Monarch's player gives each opponent per trigger (its card text).
 MONARCH_GIFT = 3
@@ -104,7 +104,7 @@ def _setup(s: GameState, st: Step) -> None:
         s.queue.append(("finish_setup",))
 
 
-@step("pick_special")
+@step("pick_special", "seat")
 def _pick_special(s: GameState, st: Step) -> None:
     k = st[1]
     if k >= s.n:
@@ -168,7 +168,7 @@ def _finish_setup(s: GameState, st: Step) -> None:
 # --- step 1: ante -----------------------------------------------------------
 
 
-@step("begin_gambit")
+@step("begin_gambit", "start")
 def _begin_gambit(s: GameState, st: Step) -> None:
     start = st[1]
     n = s.n
@@ -189,7 +189,7 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.queue.append(("ante_ask", start, 0, 0))
 
 
-@step("ante_ask")
+@step("ante_ask", "start", "nth", "redo")
 def _ante_ask(s: GameState, st: Step) -> None:
     _, start, k, redo = st
     if k >= s.n:
@@ -209,7 +209,7 @@ def _ante_ask(s: GameState, st: Step) -> None:
         ask(s, seat, ANTE, tuple(hand))
 
 
-@step("ante_choose")
+@step("ante_choose", "seat")
 def _ante_choose(s: GameState, st: Step) -> None:
     """Ask for the ante card after an ability window (its hand may have changed)."""
     seat = st[1]
@@ -270,7 +270,7 @@ def _tied_ante_leader(s: GameState, start: int, choices: list[int]) -> int:
     return start
 
 
-@step("ante_reveal")
+@step("ante_reveal", "start", "redo")
 def _ante_reveal(s: GameState, st: Step) -> None:
     _, start, redo = st
     choices = s.ante_choice
@@ -286,7 +286,7 @@ def _ante_reveal(s: GameState, st: Step) -> None:
     _ante_settle(s, st)
 
 
-@step("ante_settle")
+@step("ante_settle", "start", "redo")
 def _ante_settle(s: GameState, st: Step) -> None:
     """Leader, ante gold and "when revealed" ante effects, or a redo if all tied."""
     _, start, redo = st
@@ -327,7 +327,7 @@ def _ante_settle(s: GameState, st: Step) -> None:
 # --- step 2: rounds and turns ----------------------------------------------
 
 
-@step("round_start")
+@step("round_start", "*windowless")
 def _round_start(s: GameState, st: Step) -> None:
     ab = s.abilities
     if ab is not None and len(st) == 1 and ab.leader_window(s):
@@ -341,7 +341,7 @@ def _round_start(s: GameState, st: Step) -> None:
     _turn(s, ("turn", 0))
 
 
-@step("turn")
+@step("turn", "nth")
 def _turn(s: GameState, st: Step) -> None:
     k = st[1]
     if k >= s.n:
@@ -364,7 +364,7 @@ def _turn(s: GameState, st: Step) -> None:
     _play_card(s, seat, k, False)
 
 
-@step("turn_play")
+@step("turn_play", "nth", "windowed")
 def _turn_play(s: GameState, st: Step) -> None:
     """The k-th player of the round plays, after buying cards or an ability window
     (``st[2]``: the window was already held)."""
@@ -467,7 +467,7 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         _end_turn(s, ("end_turn", seat, k))
 
 
-@step("trigger")
+@step("trigger", "seat", "text", "this")
 def _trigger(s: GameState, st: Step) -> None:
     _, seat, text, this = st
     if s.stakes_emptied and rewards_skipped(s):  # (the check first: the hot path)
@@ -475,7 +475,7 @@ def _trigger(s: GameState, st: Step) -> None:
     pid = POWER[text]
     if not pid:
         return
-    fn = POWERS.get(pid)
+    fn = _POWERS.get(pid)
     if fn is None:  # a card of a set this engine version does not implement
         ev(s, "power_unsupported", seat=seat, card=text)
         return
@@ -484,7 +484,7 @@ def _trigger(s: GameState, st: Step) -> None:
     fn(s, seat, text, this)
 
 
-@step("end_turn")
+@step("end_turn", "seat", "nth", "*completed")
 def _end_turn(s: GameState, st: Step) -> None:
     """All triggered powers are done: collect special flights, then buy cards.
 
@@ -542,7 +542,7 @@ def _no_new_flight(s: GameState, flight: list[int]) -> bool:
     return True
 
 
-@step("after_rewards")
+@step("after_rewards", "seat", "nth")
 def _after_rewards(s: GameState, st: Step) -> None:
     """Buying cards, second situation, for every player (A41); then the next turn."""
     _, seat, k = st
@@ -556,7 +556,7 @@ def _after_rewards(s: GameState, st: Step) -> None:
     _turn(s, ("turn", k + 1))
 
 
-@step("buy_empty")
+@step("buy_empty", "seat")
 def _buy_empty(s: GameState, st: Step) -> None:
     """Buying cards, second situation: a player whose hand is empty buys."""
     p = st[1]
@@ -645,7 +645,7 @@ def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
     return [p for p in eligible if totals[p] == best], totals
 
 
-@step("scoring_check")
+@step("scoring_check", "final", "*led")
 def _scoring_check(s: GameState, st: Step) -> None:
     final = st[1]
     s.queue.append(("decide_winner", final, *st[2:]))
@@ -654,7 +654,7 @@ def _scoring_check(s: GameState, st: Step) -> None:
         queue_flight_rewards(s, s.leader, rider)
 
 
-@step("decide_winner")
+@step("decide_winner", "final", "*led")
 def _decide_winner(s: GameState, st: Step) -> None:
     final = bool(st[1]) or s.stakes_emptied
     best, totals = gambit_leaders(s)
@@ -674,7 +674,7 @@ def _decide_winner(s: GameState, st: Step) -> None:
     s.queue.append(("award", winner, *st[2:]))
 
 
-@step("award")
+@step("award", "winner", "*led")
 def _award(s: GameState, st: Step) -> None:
     """Step 3: the winner takes the stakes (shared by the Adventurer and Priest)."""
     winner = st[1]
@@ -715,8 +715,8 @@ def winner_share(s: GameState, winner: int, amount: int) -> None:
             pay(s, winner, MONARCH_GIFT, o)
 
 
-@step("step4")
-@step("end_gambit")
+@step("step4", "winner", "*led")
+@step("end_gambit", "winner", "*led")
 def _end_gambit(s: GameState, st: Step) -> None:
     """Discard flights and ante; Step 4 (hole or debts, game end); Step 5 (draw)."""
     winner = st[1]
@@ -756,7 +756,7 @@ def _end_gambit(s: GameState, st: Step) -> None:
     _step5(s, ("step5", start))
 
 
-@step("step5")
+@step("step5", "start")
 def _step5(s: GameState, st: Step) -> None:
     """Step 5: everyone draws, clockwise from ``start``; the next gambit begins."""
     start = st[1]

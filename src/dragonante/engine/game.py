@@ -6,7 +6,13 @@
         apply(state, d.options[0], d.id)       # answer by value (+ id to detect staleness)
 
 ``apply`` validates before it changes anything, so an illegal or stale
-answer raises :class:`IllegalAnswer` and leaves the state exactly as it was.
+answer raises :class:`~dragonante.kernel.IllegalAnswer` and leaves the state exactly as it was;
+it returns True when the answer drew on the seeded random stream.
+``advance`` is the trusted twin for search and self-play: no validation, for
+answers taken from ``state.pending.options``.  ``answered`` /
+``draws_on_chance`` ask whether an answer draws on chance without changing
+the state.  All of them are the kernel's interpreter
+(:class:`dragonante.kernel.Registry`) over the card game's registry.
 The engine is pure standard library: no I/O, no clocks, no global randomness.
 """
 
@@ -17,14 +23,39 @@ from dragonante.engine import flights as _flights
 from dragonante.engine import flow as _flow
 from dragonante.engine import powers as _powers
 from dragonante.engine import powers_eg as _powers_eg
-from dragonante.engine import rng
 from dragonante.engine.abilities.setup import install as install_abilities
 from dragonante.engine.config import GameConfig
-from dragonante.engine.core import RESOLVERS, STEPS, ev
-from dragonante.engine.decisions import Decision, IllegalAnswer
+from dragonante.engine.core import RULES, ev
+from dragonante.engine.decisions import Decision
 from dragonante.engine.state import GameState
+from dragonante.kernel import rng
 
 _REGISTERED = (_flights, _flow, _powers, _powers_eg)
+
+#: Interpret queued steps until a question is pending or the game is over.
+run = RULES.run
+#: ``apply(state, answer, decision_id=None) -> drew_on_chance``: answer the
+#: pending question; raises ``IllegalAnswer`` (state unchanged) if it cannot.
+apply = RULES.apply
+#: ``advance(state, answer)``: answer the pending question with a known-legal
+#: answer, unchecked (the search and self-play hot path).
+advance = RULES.advance
+#: ``answered(state, answer) -> (copy_after, drew_on_chance)``; ``state`` unchanged.
+answered = RULES.answered
+#: ``draws_on_chance(state, answer) -> bool``; ``state`` unchanged.
+draws_on_chance = RULES.draws_on_chance
+
+__all__ = [
+    "advance",
+    "answered",
+    "apply",
+    "call_last_gambit",
+    "current_decision",
+    "draws_on_chance",
+    "legal_answers",
+    "new_game",
+    "run",
+]
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0, log: bool = True) -> GameState:
@@ -39,33 +70,6 @@ def new_game(config: GameConfig | None = None, seed: int = 0, log: bool = True) 
         install_abilities(s)
     run(s)
     return s
-
-
-def run(s: GameState) -> None:
-    """Interpret queued steps until a question is pending or the game is over."""
-    queue = s.queue
-    steps = STEPS
-    while s.pending is None and queue:
-        st = queue.pop()
-        steps[st[0]](s, st)
-
-
-def apply(s: GameState, answer: int, decision_id: int | None = None) -> None:
-    """Answer the pending question; raises :class:`IllegalAnswer` if it cannot."""
-    d = s.pending
-    if d is None:
-        raise IllegalAnswer("the game is over: there is no question to answer")
-    if decision_id is not None and decision_id != d.id:
-        raise IllegalAnswer(
-            f"stale answer: it answers question {decision_id}, the current question is {d.id}"
-        )
-    if type(answer) is not int or answer not in d.options:
-        raise IllegalAnswer(
-            f"{answer!r} is not a legal answer to {d.kind!r}; legal: {list(d.options)}"
-        )
-    s.pending = None
-    RESOLVERS[d.kind](s, d, answer)
-    run(s)
 
 
 def legal_answers(s: GameState) -> tuple[int, ...]:

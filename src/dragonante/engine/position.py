@@ -13,11 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from dragonante.engine import rng
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, ID
-from dragonante.engine.abilities.disks import DiskTable
 from dragonante.engine.abilities.setup import place
-from dragonante.engine.abilities.skills import SkillTable
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decks import fixed_deck
 from dragonante.engine.effects import SCENARIO_KEYS, from_position
@@ -25,6 +22,7 @@ from dragonante.engine.flow import legendary_specials
 from dragonante.engine.game import run
 from dragonante.engine.state import ANTE_PHASE, PLAY_PHASE, GameState
 from dragonante.engine.tables import CARD_ID, HAS_ANTE_EFFECT, N_CARDS, SET
+from dragonante.kernel import rng
 
 
 class PositionError(ValueError):
@@ -266,13 +264,4 @@ def _place_abilities(s: GameState, pos: Position) -> None:
     tbl = place(s, held, _ancestry(pos.ancestry, opts.ancestry, n), revealed)
     for p in range(min(n, len(pos.gambits_won))):
         tbl.wins[p] = pos.gambits_won[p]
-    if isinstance(tbl, DiskTable):
-        tbl.expended = sum(1 << p for p in pos.expended)
-        for p in range(min(n, len(pos.ancestry_plays))):
-            tbl.ancestry_plays[p] = pos.ancestry_plays[p]
-            tbl.ancestry_gambit[p] = pos.gambit
-    elif isinstance(tbl, SkillTable):
-        for p in range(min(n, len(pos.spent))):
-            tbl.spent[p] = sum(1 << a for a in pos.spent[p])
-        for p in pos.diplomacy_used:
-            tbl.diplomacy[p] = pos.gambit
+    tbl.place_use(pos.gambit, pos.expended, pos.spent, pos.ancestry_plays, pos.diplomacy_used)

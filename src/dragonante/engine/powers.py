@@ -10,8 +10,6 @@ where they shape the code.
 
 from __future__ import annotations
 
-from typing import Any
-
 from dragonante.engine import decisions as D
 from dragonante.engine.core import (
     RESHAPED,
@@ -44,8 +42,7 @@ from dragonante.engine.core import (
 from dragonante.engine.decisions import Decision
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import IS_DRAGON, IS_EVIL, IS_GOOD, IS_MORTAL, POWER, STRENGTH
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step
 
 # --- stealing from the stakes ----------------------------------------------
 
@@ -116,7 +113,7 @@ def green(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, ("give_or_pay", left_of(s, seat), seat, text))
 
 
-@step("give_or_pay")
+@step("give_or_pay", "giver", "receiver", "text")
 def _give_or_pay(s: GameState, st: Step) -> None:
     """The giver chooses a card to give or PASS to pay (5 gold; Steel: 4).
 
@@ -310,7 +307,7 @@ def kobold(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, ("kobold", seat, 0, text))
 
 
-@step("kobold")
+@step("kobold", "seat", "count", "text")
 def _kobold(s: GameState, st: Step) -> None:
     _, seat, count, text = st
     hand = s.hands[seat]
@@ -380,7 +377,7 @@ def red(s: GameState, seat: int, text: int, this: int) -> None:
     choose_among(s, seat, text, strongest_opponents(s, seat), "red_hit")
 
 
-@step("red_hit")
+@step("red_hit", "seat", "target", "text")
 def _red_hit(s: GameState, st: Step) -> None:
     _, seat, target, text = st
     pay(s, target, 10 if POWER[text] == "red_destroyer" else 1, seat)
@@ -396,7 +393,7 @@ def white(s: GameState, seat: int, text: int, this: int) -> None:
     choose_among(s, seat, text, [o for o in opp if totals[o] == low], "white_hit")
 
 
-@step("white_hit")
+@step("white_hit", "seat", "target", "text")
 def _white_hit(s: GameState, st: Step) -> None:
     _, seat, target, _text = st
     pay(s, target, 2, seat)
@@ -433,7 +430,7 @@ def queen(s: GameState, seat: int, text: int, this: int) -> None:
     )
 
 
-@step("queen_hit")
+@step("queen_hit", "seat", "opponent")
 def _queen_hit(s: GameState, st: Step) -> None:
     _, seat, o = st
     pay(s, o, 5, seat)
@@ -500,7 +497,7 @@ def _sorcerer_pick(s: GameState, d: Decision, card: int) -> None:
     push(s, ("trigger", seat, card, card), ("sorcerer_ante", seat, rest))
 
 
-@step("sorcerer_ante")
+@step("sorcerer_ante", "seat", "rest")
 def _sorcerer_ante(s: GameState, st: Step) -> None:
     """The Sorcerer's other two cards go into the ante together, bringing their ante
     effects (EG note): a Dragon Turtle among them pays the weakest of all ante cards.

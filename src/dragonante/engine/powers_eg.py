@@ -13,10 +13,7 @@ the same way, each on the hook of the moment it acts
 
 from __future__ import annotations
 
-from typing import Any
-
 from dragonante.engine import decisions as D
-from dragonante.engine import rng
 from dragonante.engine.core import (
     ANTE_AWARD,
     ANTE_FIRST_TURN,
@@ -50,8 +47,7 @@ from dragonante.engine.flow import winner_share
 from dragonante.engine.powers import CHOSEN_STEP, choose_among, strongest_opponents
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, IS_EVIL, IS_GOOD, IS_MORTAL, KEY, POWER, STRENGTH
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step, rng
 
 
 @power("adamantine")
@@ -135,7 +131,7 @@ def exarch(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, *(("ante_put", o, text, seat) for o in opponents_from_left(s, seat)))
 
 
-@step("ante_put")
+@step("ante_put", "seat", "text", "active")
 def _ante_put(s: GameState, st: Step) -> None:
     _, seat, text, active = st
     hand = s.hands[seat]
@@ -159,7 +155,7 @@ def gray(s: GameState, seat: int, text: int, this: int) -> None:
     choose_among(s, seat, text, strongest_opponents(s, seat), "gray_hit")
 
 
-@step("gray_hit")
+@step("gray_hit", "seat", "target", "text")
 def _gray_hit(s: GameState, st: Step) -> None:
     _, seat, target, _text = st
     pay(s, target, sum(1 for c in s.ante if IS_EVIL[c]), seat)
@@ -193,7 +189,7 @@ def shadow(s: GameState, seat: int, text: int, this: int) -> None:
     choose_among(s, seat, text, tied, "shadow_take", (this,))
 
 
-@step("shadow_take")
+@step("shadow_take", "seat", "victim", "text", "this")
 def _shadow_take(s: GameState, st: Step) -> None:
     _, seat, victim, _text, this = st
     if this not in s.flights[seat]:
@@ -218,7 +214,7 @@ def _shadow_take(s: GameState, st: Step) -> None:
     _shadow_replace(s, seat, this, card)
 
 
-@step("shadow_place")
+@step("shadow_place", "seat", "this")
 def _shadow_place(s: GameState, st: Step) -> None:
     _, seat, this = st
     card = s.hands[seat].pop()  # the card taken (or the one Dungeoneering took instead)
@@ -379,7 +375,7 @@ def adventurer_ante(s: GameState, winner: int) -> bool:
     return True
 
 
-@step("adventurer_stacks")
+@step("adventurer_stacks", "winner", "small", "big_left", "given")
 def _adventurer_stacks(s: GameState, st: Step) -> None:
     """Hand out the Adventurer's stacks: the winner chooses who gets the bigger ones."""
     _, winner, small, big_left, given = st

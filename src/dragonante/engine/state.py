@@ -145,7 +145,7 @@ class GameState(EffectSlots):
         self.log: list[Event] | None = None
         #: The D&D abilities of this table (their state and rule hooks), or None
         #: when the table plays without them (:mod:`dragonante.engine.hooks`).
-        self.abilities: AbilityHooks | None = None
+        self.abilities: AbilityHooks[GameState] | None = None
 
     @property
     def over(self) -> bool:

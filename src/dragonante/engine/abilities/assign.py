@@ -18,9 +18,6 @@ with abilities is reproducible from (config, seed, answers) like any other.
 
 from __future__ import annotations
 
-from typing import Any
-
-from dragonante.engine import rng
 from dragonante.engine.abilities import catalog as A
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, SKILLS
 from dragonante.engine.abilities.options import RANDOM
@@ -28,8 +25,7 @@ from dragonante.engine.abilities.table import roll, table
 from dragonante.engine.core import ask, ev, push, resolver, step
 from dragonante.engine.decisions import ANCESTRY_COLOR, DRAFT_ABILITY, Decision
 from dragonante.engine.state import GameState
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step, rng
 
 #: Re-rolls of tied Insight checks before the tie is broken by seat order.
 _MAX_REROLLS = 20
@@ -128,7 +124,7 @@ def _insight_checks(s: GameState, st: Step) -> None:
     push(s, *(("draft", k, seat, ()) for k in range(opts.count) for seat in final))
 
 
-@step("draft")
+@step("draft", "pick", "seat", "unused")
 def _draft(s: GameState, st: Step) -> None:
     _, _pass, seat, _ = st
     options = tuple(_pool(s, seat, _taken(s)))

@@ -20,6 +20,7 @@ Rulings for what the book leaves open are documented in ``docs/abilities.md``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from dragonante.engine.abilities import catalog as A
@@ -47,9 +48,9 @@ from dragonante.engine.core import (
     pay,
     steal,
 )
-from dragonante.engine.hooks import Step
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_MASK, STRENGTH
+from dragonante.kernel import Step
 
 _ANTE_ABILITIES = frozenset(
     {A.GAMBLING_BACKGROUND, A.INSPIRING_LEADER, A.CONFUSINGLY_SMOOTH, A.THREATS_AND_PROMISES}
@@ -76,6 +77,7 @@ class DiskTable(AbilityTable):
 
     __slots__ = ("ancestry_gambit", "ancestry_plays", "expended")
     system = DISKS
+    shared_use = True
     PLAY_ABILITIES = frozenset({A.DRACONIC_ANCESTRY})
     WINDOW_ABILITIES = frozenset({A.PRACTICE_COUNTS})
 
@@ -107,6 +109,22 @@ class DiskTable(AbilityTable):
 
     def ready(self, seat: int) -> bool:
         return not (self.expended >> seat) & 1
+
+    def ready_abilities(self, seat: int) -> tuple[int, ...]:
+        return self.held[seat] if self.ready(seat) else ()
+
+    def place_use(
+        self,
+        gambit: int,
+        expended: Sequence[int],
+        spent: Sequence[Sequence[int]],
+        ancestry_plays: Sequence[int],
+        diplomacy_used: Sequence[int],
+    ) -> None:
+        self.expended = sum(1 << p for p in expended)
+        for p in range(min(self.n, len(ancestry_plays))):
+            self.ancestry_plays[p] = ancestry_plays[p]
+            self.ancestry_gambit[p] = gambit
 
     # --- when each ability may be used ------------------------------------------
 

@@ -19,10 +19,10 @@ time it changes something.  Rulings for what the book leaves open are in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from dragonante.cards import ALL_CARDS
-from dragonante.engine import rng
 from dragonante.engine.abilities import catalog as A
 from dragonante.engine.abilities.catalog import ABILITIES, RECHARGE, SKILLS
 from dragonante.engine.abilities.table import (
@@ -49,9 +49,9 @@ from dragonante.engine.core import (
     top_card,
 )
 from dragonante.engine.decisions import ABILITY_CARD, ABILITY_SEAT, PASS, Decision
-from dragonante.engine.hooks import Step
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import IS_MORTAL, STRENGTH
+from dragonante.kernel import Step, rng
 
 #: Mortals and dragon gods (History).
 _HISTORY_CARDS = tuple(IS_MORTAL[i] or c.type.kind == "dragon god" for i, c in enumerate(ALL_CARDS))
@@ -93,6 +93,22 @@ class SkillTable(AbilityTable):
     def ready(self, seat: int, ability: int) -> bool:
         """``seat`` holds ``ability`` and may use it now (not spent)."""
         return ability in self.held[seat] and not (self.spent[seat] >> ability) & 1
+
+    def ready_abilities(self, seat: int) -> tuple[int, ...]:
+        return tuple(a for a in self.held[seat] if self.ready(seat, a))
+
+    def place_use(
+        self,
+        gambit: int,
+        expended: Sequence[int],
+        spent: Sequence[Sequence[int]],
+        ancestry_plays: Sequence[int],
+        diplomacy_used: Sequence[int],
+    ) -> None:
+        for p in range(min(self.n, len(spent))):
+            self.spent[p] = sum(1 << a for a in spent[p])
+        for p in diplomacy_used:
+            self.diplomacy[p] = gambit
 
     def _spend(self, s: GameState, seat: int, ability: int) -> None:
         self.spent[seat] |= 1 << ability

@@ -22,13 +22,13 @@ With public visibility every ability is revealed from the start.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
-from dragonante.engine import rng
 from dragonante.engine.abilities.catalog import ABILITIES, ANCESTRY_COLORS, of_system
 from dragonante.engine.abilities.options import AbilityOptions
 from dragonante.engine.core import (
-    RESOLVERS,
+    RULES,
     ask,
     clockwise,
     draw,
@@ -52,8 +52,7 @@ from dragonante.engine.decisions import (
 )
 from dragonante.engine.hooks import AbilityHooks
 from dragonante.engine.state import GameState
-
-Step = tuple[Any, ...]
+from dragonante.kernel import Step, rng
 
 # Triggers: the moment an offer is made (``use_ability`` ctx[0]).
 STEAL = 0  # the seat stole gold from the stakes
@@ -73,7 +72,7 @@ BEFORE_STEP4 = 10  # the stakes are awarded, Step 4 comes next
 PRIVATE_KIND = "private"
 
 
-class AbilityTable(AbilityHooks):
+class AbilityTable(AbilityHooks[GameState]):
     """The abilities at one table: holdings, knowledge, and the shared rule hooks."""
 
     __slots__ = ("ancestry", "denied", "held", "n", "options", "revealed", "wins")
@@ -244,6 +243,24 @@ class AbilityTable(AbilityHooks):
         """Whether an ability can belong to one character only (special abilities)."""
         return False
 
+    def place_use(
+        self,
+        gambit: int,
+        expended: Sequence[int],
+        spent: Sequence[Sequence[int]],
+        ancestry_plays: Sequence[int],
+        diplomacy_used: Sequence[int],
+    ) -> None:
+        """A position's record of what its seats have used (rules scenarios):
+        each system keeps its own part and ignores the other book's.
+
+        ``expended``: seats whose disk is Expended; ``ancestry_plays``: each
+        seat's Draconic Ancestry plays this ``gambit``; ``spent``: each seat's
+        spent recharge abilities; ``diplomacy_used``: seats that used
+        Diplomacy this ``gambit``.
+        """
+        raise NotImplementedError
+
     # --- offers -------------------------------------------------------------------
 
     def usable(self, s: GameState, seat: int, trigger: int, args: tuple[int, ...]) -> list[int]:
@@ -307,7 +324,7 @@ def table(s: GameState) -> AbilityTable:
 # --- interpreter steps and resolvers shared by both systems ------------------------
 
 
-@step("ability_offer")
+@step("ability_offer", "seat", "trigger", "*args")
 def _offer(s: GameState, st: Step) -> None:
     _, seat, trigger, *args = st
     if (s.out >> seat) & 1:
@@ -336,12 +353,12 @@ def _resolve_seat(s: GameState, d: Decision, seat: int) -> None:
     table(s).chose_seat(s, d, seat)
 
 
-@step("ability")
+@step("ability", "name", "*args")
 def _ability_step(s: GameState, st: Step) -> None:
     table(s).call(s, st[1], tuple(st[2:]))
 
 
-@step("ability_buy")
+@step("ability_buy", "seat")
 def _buy(s: GameState, st: Step) -> None:
     """Buying cards with abilities: reveal (the card waits in limbo), pay, then the
     windows, then fill the hand (to one fewer if an opponent denied cards)."""
@@ -356,7 +373,7 @@ def _buy(s: GameState, st: Step) -> None:
         table(s).buy_revealed(s, seat, c)
 
 
-@step("ability_buy_discard")
+@step("ability_buy_discard", "seat", "card")
 def _buy_discard(s: GameState, st: Step) -> None:
     _, seat, c = st
     if c >= 0 and c in s.limbo:
@@ -367,7 +384,7 @@ def _buy_discard(s: GameState, st: Step) -> None:
     table(s).before_fill(s, seat)
 
 
-@step("ability_buy_fill")
+@step("ability_buy_fill", "seat")
 def _buy_fill(s: GameState, st: Step) -> None:
     seat = st[1]
     tbl = table(s)
@@ -394,7 +411,7 @@ def roll(s: GameState, dice: int, sides: int) -> list[int]:
 
 
 #: Every decision kind the abilities answer (checked by the engine's registry test).
-ANSWERED_KINDS = tuple(k for k in (USE_ABILITY, ABILITY_CARD, ABILITY_SEAT) if k in RESOLVERS)
+ANSWERED_KINDS = tuple(k for k in (USE_ABILITY, ABILITY_CARD, ABILITY_SEAT) if k in RULES.resolvers)
 
 __all__ = [
     "ABILITIES",

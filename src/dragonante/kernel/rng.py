@@ -1,10 +1,12 @@
-"""Deterministic, clonable randomness for the engine.
+"""The seeded random stream: deterministic, clonable randomness for both games.
 
-The engine never touches global randomness: every shuffle and every blind
-take draws from a SplitMix64 stream whose whole state is one integer stored
-in the game state.  That makes a game reproducible from (config, seed,
-answers) on any Python version, and cloning a state copies the stream for
-free, which search relies on.
+Neither engine touches global randomness: every shuffle, blind take and
+seeded die roll draws from a SplitMix64 stream whose whole state is one
+integer stored in the game state (``state.rng``).  That makes a game
+reproducible from (config, seed, answers) on any Python version, cloning a
+state copies the stream for free (search relies on it), and "did this answer
+draw on chance" is one comparison of that integer
+(:meth:`dragonante.kernel.Registry.answered`): every draw moves the stream.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ import dragonante
 from dragonante.dice.config import DiceConfig, parse_seats, parse_setting
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, GameConfig, config_from_dict
-from dragonante.errors import ConfigError
 from dragonante.i18n import catalog, error_reason
+from dragonante.kernel.errors import ConfigError
 from tests.interfaces.conftest import Cli, assert_one_line_error
 from tests.interfaces.test_cli_italian import leaks
 
@@ -88,7 +88,7 @@ def test_every_raise_site_has_a_code_in_both_catalogs() -> None:
 
 
 def test_both_games_raise_one_config_error_class() -> None:
-    """One class (``dragonante.errors``): an interface catches it once for either game."""
+    """One class (``dragonante.kernel.errors``): an interface catches it once for either game."""
     import dragonante.dice as dice
     import dragonante.dice.config as dice_config
     import dragonante.engine as engine
@@ -109,7 +109,7 @@ def test_both_games_raise_one_config_error_class() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.ClassDef) and node.name.endswith("ConfigError")
     ]
-    assert defined == ["errors.py:ConfigError"], defined
+    assert defined == ["kernel/errors.py:ConfigError"], defined
 
 
 def _raises(action: Callable[[], object]) -> ConfigError:

@@ -7,7 +7,7 @@ Points the seed and §8 leave silent are settings too where players could
 reasonably disagree (``docs/dice.md`` lists them all).  A config round-trips
 through a plain dict (JSON) for save files; :func:`config_from_dict` refuses
 unknown keys and bad values with a :class:`ConfigError` naming them (the
-card game's class too: :mod:`dragonante.errors`, re-exported here).
+card game's class too: :mod:`dragonante.kernel.errors`, re-exported here).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final
 
-from dragonante.errors import ConfigError as ConfigError  # re-exported: one class for both games
+# re-exported: one class for both games
+from dragonante.kernel.errors import ConfigError as ConfigError
 
 #: §8.11: each gambit starts from the starting hoard (``reset``) or hoards carry over.
 HOARD_MODES: Final = ("reset", "carry")

@@ -6,7 +6,7 @@ here with the documented default, so a table that rules differently can say
 so instead of patching code.  Configs round-trip through plain dicts (JSON)
 for game records, and :func:`config_from_dict` rejects anything unknown with
 a :class:`ConfigError` naming the offending key (one class for every
-setting of both games: :mod:`dragonante.errors`, re-exported here).
+setting of both games: :mod:`dragonante.kernel.errors`, re-exported here).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import Any
 from dragonante.cards import CARD_TYPES
 from dragonante.engine.abilities.options import AbilityOptions, options_from_dict, options_to_dict
 from dragonante.engine.decks import PRESETS, DeckError, fixed_deck, original_colors
-from dragonante.errors import ConfigError as ConfigError  # re-exported: one class for both games
+
+# re-exported: one class for both games
+from dragonante.kernel.errors import ConfigError as ConfigError
 
 #: Deck selections of the Legendary Appendix 1.
 SELECTIONS = ("random", "druids_party", "pick_em", "traditional", "agreed")

@@ -22,10 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
-
-if TYPE_CHECKING:
-    from dragonante.engine.state import GameState
+from typing import Any, Final
 
 # --- shapes: how the value is stored in the state --------------------------
 
@@ -195,11 +192,11 @@ def _reset_code(reset: str) -> list[str]:
 
 
 #: ``reset_gambit(s, n)``: clear the effects that end with the gambit.
-reset_gambit: Callable[[GameState, int], None] = compile_function(
+reset_gambit: Callable[[EffectSlots, int], None] = compile_function(
     "reset_gambit", "s, n", _reset_code(GAMBIT), "Clear the effects that last one gambit."
 )
 #: ``init_effects(s, n)``: every effect off, for a new game.
-init_effects: Callable[[GameState, int], None] = compile_function(
+init_effects: Callable[[EffectSlots, int], None] = compile_function(
     "init_effects",
     "s, n",
     [f"s.{e.name} = {e.fresh_code()}" for e in EFFECTS],
@@ -207,7 +204,7 @@ init_effects: Callable[[GameState, int], None] = compile_function(
 )
 
 
-def to_dict(s: GameState) -> dict[str, Any]:
+def to_dict(s: EffectSlots) -> dict[str, Any]:
     """The effects as stored, for :meth:`GameState.to_dict` (digests: omniscient)."""
     return {e.name: getattr(s, e.name) for e in EFFECTS}
 
@@ -277,7 +274,7 @@ def shown(e: Effect, value: Any, n: int, seat: int | None) -> Any:
 
 #: ``seen_effects(s, n, seat)``: the effects in force that ``seat`` may see, as
 #: it sees them (:func:`shown`), by name; an effect not in force is left out.
-seen_effects: Callable[[GameState, int, int | None], dict[str, Any]] = compile_function(
+seen_effects: Callable[[EffectSlots, int, int | None], dict[str, Any]] = compile_function(
     "seen_effects",
     "s, n, seat",
     _seen_code(),

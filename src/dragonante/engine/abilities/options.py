@@ -38,13 +38,13 @@ from dragonante.engine.abilities.catalog import (
     SKILLS,
     SYSTEMS,
 )
-from dragonante.errors import ConfigError
+from dragonante.kernel.errors import ConfigError
 
 ASSIGNMENTS = ("fixed", "random", "draft")
 VISIBILITIES = ("hidden", "public")
 #: A ``seats`` entry standing for one ability drawn at random.
 RANDOM = "random"
-#: The old name of :class:`~dragonante.errors.ConfigError`, kept so callers
+#: The old name of :class:`~dragonante.kernel.errors.ConfigError`, kept so callers
 #: that import it keep working: ability options fail like any other setting.
 AbilityConfigError = ConfigError
 

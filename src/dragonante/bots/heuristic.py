@@ -50,7 +50,7 @@ from dragonante.bots.evaluate import (
 from dragonante.bots.policy import EXPECTED_ANTE, fast_answer
 from dragonante.engine import decisions as D
 from dragonante.engine.decisions import Decision
-from dragonante.engine.game import apply
+from dragonante.engine.game import advance
 from dragonante.engine.state import GameState
 from dragonante.engine.tables import SET, STRENGTH
 
@@ -105,7 +105,7 @@ def settle(s: GameState) -> None:
         d = s.pending
         if d is None or d.kind in (D.PLAY, D.ANTE):
             return
-        apply(s, fast_answer(s, d))
+        advance(s, fast_answer(s, d))
 
 
 def lookahead(
@@ -119,7 +119,7 @@ def lookahead(
         total = 0.0
         for world in worlds:
             x = world.clone()
-            apply(x, answer)
+            advance(x, answer)
             settle(x)
             total += evaluate(x, seat, q, w)
         values[answer] = total / len(worlds)

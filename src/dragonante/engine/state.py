@@ -19,6 +19,7 @@ from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import Decision
 from dragonante.engine.effects import EffectSlots, compile_function, copy_code, init_effects
 from dragonante.engine.effects import to_dict as effects_dict
+from dragonante.kernel import Step
 
 if TYPE_CHECKING:
     from dragonante.engine.hooks import AbilityHooks
@@ -134,7 +135,7 @@ class GameState(EffectSlots):
         #: hand, taken at random...): card number -> bit mask of those seats.
         #: Forgotten when the card reaches a public zone.
         self.known: dict[int, int] = {}
-        self.queue: list[tuple[Any, ...]] = []
+        self.queue: list[Step] = []
         self.pending: Decision | None = None
         self.decision_count = 0
         self.winners: tuple[int, ...] = ()

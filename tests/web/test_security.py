@@ -349,7 +349,7 @@ def test_replays_are_built_once_off_the_event_loop(serve, long_game, monkeypatch
 
 def test_fifty_refusals_in_a_row_close_the_socket(serve):
     """A client that only sends refused messages is closed after MAX_STRIKES."""
-    from dragonante.interfaces.web.app import MAX_STRIKES
+    from dragonante.interfaces.web.routes.socket import MAX_STRIKES
 
     with serve.http() as http:
         code, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
@@ -364,9 +364,9 @@ def test_fifty_refusals_in_a_row_close_the_socket(serve):
 
 
 def test_a_socket_that_never_says_hello_is_closed(serve, monkeypatch):
-    import dragonante.interfaces.web.app as app_module
+    import dragonante.interfaces.web.routes.socket as socket_routes
 
-    monkeypatch.setattr(app_module, "HELLO_TIMEOUT", 0.5)
+    monkeypatch.setattr(socket_routes, "HELLO_TIMEOUT", 0.5)
     with serve.http() as http:
         code, _, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
     with connect(f"{serve.ws_base}/ws/{code}") as ws:

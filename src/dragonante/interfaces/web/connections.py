@@ -17,7 +17,13 @@ from typing import Any
 from dragonante.bots import make_bot
 from dragonante.interfaces.web.answers import Answers
 from dragonante.interfaces.web.errors import expired
-from dragonante.interfaces.web.frames import announce, broadcast_table, send_state
+from dragonante.interfaces.web.frames import (
+    announce,
+    broadcast_table,
+    push_state,
+    send_state_soon,
+    state_view,
+)
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.snapshots import cost
@@ -61,6 +67,9 @@ class Connections:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
             if gm and not table.is_gm(token or ""):
                 raise ProtocolError("bad_token", "this table has no game-master now")
+            # Built before the connection joins the table (a long history off the
+            # loop), so that nothing reaches it before its welcome and state.
+            view = await state_view(self.house.snapshots, table, seat, gm, lang)
             table.clients.add(client)
             if seat is not None:
                 table.acted = time.monotonic()
@@ -74,7 +83,7 @@ class Connections:
             if gm:
                 welcome["gm"] = True
             client.push_json(welcome)
-            send_state(self.house.snapshots, table, client)
+            push_state(table, client, view)
             self.social.welcome(client)
             self.answers.turns.welcome(client)
             if back:
@@ -99,13 +108,14 @@ class Connections:
         """The connection's language changes: its full state again, in it."""
         async with client.table.lock:
             client.lang = lang
-            client.charge(cost(send_state(self.house.snapshots, client.table, client)))
+            client.charge(cost(await send_state_soon(self.house.snapshots, client.table, client)))
 
     async def sync(self, client: Client, since: int = 0) -> None:
         """A fresh ``state`` (its events from ``since``), charged to the
         connection's allowance by its size (``snapshots.cost``)."""
         async with client.table.lock:
-            client.charge(cost(send_state(self.house.snapshots, client.table, client, since)))
+            sent = await send_state_soon(self.house.snapshots, client.table, client, since)
+            client.charge(cost(sent))
 
     # ------------------------------------------------------------- away seats
 

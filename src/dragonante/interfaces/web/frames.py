@@ -3,9 +3,10 @@
 Every frame a connection receives about the game is made here or in
 :mod:`tables` (``seat_view``, the one place a view's content is made):
 
-* :func:`send_state`: one connection's full ``state`` (on connecting, a
+* :func:`send_state_soon`: one connection's full ``state`` (on connecting, a
   language switch, a ``sync``), its view taken from the
-  :class:`~dragonante.interfaces.web.snapshots.Snapshots` cache;
+  :class:`~dragonante.interfaces.web.snapshots.Snapshots` cache or, for a
+  long history not kept yet, built in a worker thread;
 * :func:`broadcast`: after an answer, every connection's ``update`` (its seat's
   view and the events it has not seen), one view per kind of connection;
 * :func:`broadcast_table`: the table's summary, only when it changed;
@@ -27,15 +28,44 @@ from dragonante.interfaces.web.tables import Client, LiveTable, SharedParts, sea
 
 
 def send_state(snapshots: Snapshots, table: LiveTable, client: Client, since: int = 0) -> int:
-    """A full snapshot for one connection (on connect, language switch, sync);
-    returns its size.  The view is built once per table state and kind of
-    view (``snapshots.Snapshots``); only the summary is made per connection."""
-    head = encode({"type": "state", "table": table.summary(client.seat, client.gm)})
+    """A full snapshot for one connection, its view built here and now (a
+    demoted connection, before the start); returns its size."""
+    state = table.state
+    view = (
+        None if state is None else snapshots.view(table, client.seat, client.gm, client.lang, since)
+    )
+    return push_state(table, client, view)
+
+
+async def send_state_soon(
+    snapshots: Snapshots, table: LiveTable, client: Client, since: int = 0
+) -> int:
+    """A full snapshot for one connection (language switch, ``sync``), a long
+    history built off the event loop (``Snapshots.view_soon``); the caller
+    holds the table's lock.  Returns its size."""
+    view = await state_view(snapshots, table, client.seat, client.gm, client.lang, since)
+    return push_state(table, client, view)
+
+
+async def state_view(
+    snapshots: Snapshots, table: LiveTable, seat: int | None, gm: bool, lang: str, since: int = 0
+) -> tuple[str, int] | None:
+    """The view part of a ``state`` frame and its log size (None before the
+    start); the view is built once per table state and kind of view."""
     if table.state is None:
+        return None
+    return await snapshots.view_soon(table, seat, gm, lang, since)
+
+
+def push_state(table: LiveTable, client: Client, view: tuple[str, int] | None) -> int:
+    """Send a ``state``: the summary as this connection may know it (made per
+    connection) and the view (shared by its kind); returns its size."""
+    head = encode({"type": "state", "table": table.summary(client.seat, client.gm)})
+    if view is None:
         client.push(head)
         return len(head)
-    view, client.log_pos = snapshots.view(table, client.seat, client.gm, client.lang, since)
-    text = f"{head[:-1]},{view[1:]}"
+    text, client.log_pos = view
+    text = f"{head[:-1]},{text[1:]}"
     client.push(text)
     return len(text)
 

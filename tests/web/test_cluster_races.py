@@ -149,3 +149,27 @@ def test_a_relayed_socket_that_closes_leaves_no_relay_behind(db: str) -> None:
             writer.close()
 
     asyncio.run(scenario())
+
+
+def test_the_lobby_of_every_process_leaves_invite_only_tables_out(db: str) -> None:
+    """With several processes the lobby's lists come from the database (every
+    process's tables); they listed invite-only tables, which one process never
+    does (issue 22, hole 6: a stranger must not find the host's table)."""
+
+    async def scenario() -> None:
+        writer = Writer(open_database(db))
+        hub = Hub(writer, Settings(bot_delay=0))
+        cluster = Cluster(hub, object(), ClusterSettings(lease=120))
+        await cluster.start()
+        try:
+            listed, _host, _gm = await hub.create_table({"players": 3})
+            hidden, _host, _gm = await hub.create_table({"players": 3}, unlisted=True)
+            codes = [t["code"] for t in (await cluster.lobby())["open"]]
+            assert listed.code in codes and hidden.code not in codes
+            assert [t["code"] for t in hub.live()["open"]].count(hidden.code) == 0
+        finally:
+            await hub.close()
+            await cluster.close()
+            writer.close()
+
+    asyncio.run(scenario())

@@ -33,13 +33,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from dragonante.engine.config import ConfigError, config_from_dict
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.affinity import Affinity
-from dragonante.interfaces.web.db import TableRow
 from dragonante.interfaces.web.hub import Hub
 from dragonante.interfaces.web.lease import Lease
 from dragonante.interfaces.web.relay import (
@@ -182,21 +181,11 @@ class Cluster:
     # ----------------------------------------------------------------- lobby
 
     async def lobby(self) -> dict[str, list[dict[str, Any]]]:
-        """Open and playing tables of every process, newest first (from the database)."""
+        """Open and playing tables of every process, newest first (from the
+        database); invite-only tables are never listed, as with one process."""
 
         def load(s: Session) -> list[StoredTable]:
-            out: list[StoredTable] = []
-            for status in (OPEN, PLAYING):
-                rows = s.scalars(
-                    select(TableRow)
-                    .where(TableRow.status == status)
-                    .order_by(TableRow.created_at.desc())
-                    .limit(100)
-                )
-                tables = [store._stored(r) for r in rows]
-                store._fill(s, tables, with_answers=False)
-                out.extend(tables)
-            return out
+            return store.list_live(s, OPEN) + store.list_live(s, PLAYING)
 
         listed: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for st in await self.hub.writer.run(load):

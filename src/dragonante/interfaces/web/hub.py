@@ -15,7 +15,7 @@ package"), each holding the :class:`~dragonante.interfaces.web.house.House`
 * :mod:`social`: chat, mutes, rematches;
 * :mod:`lifecycle`: start-up, takeover, expiry and idleness, the figures.
 
-The app and the cluster use only the methods below; the parts use only the
+The app and the cluster use only the names bound below; the parts use only the
 house's.  A restart rebuilds every unfinished table by replaying config +
 seed + stored answers, so the game continues exactly where it was; bots
 simply pick up the question in front of them.

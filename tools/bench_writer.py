@@ -2,7 +2,7 @@
 
 Pushes answer jobs through a :class:`Writer` on a temporary SQLite file
 configured as the server configures it (WAL, ``synchronous=FULL``): many
-"tables" each await their answers one after another, as ``Hub._submit_now``
+"tables" each await their answers one after another, as ``Answers._submit_now`` (``web/answers.py``)
 does, so the writer sees the same group commits as under load.  The last
 answer of every table also finishes its game.  It reports jobs per wall
 second and the CPU time of the whole process (``time.process_time``: the
@@ -57,7 +57,7 @@ def measure(jobs: int, tables: int) -> dict[str, float]:
                 over = n == per_table - 1
 
                 def commit(s: Session, n: int = n, over: bool = over) -> None:
-                    # The job ``Hub._submit_now`` runs for each accepted answer.
+                    # The job ``Answers._submit_now`` runs for each accepted answer.
                     store.add_answer(s, code, n, n + 1, n % 4, n % 3)
                     if over:
                         store.finish_table(s, code, [0], "d" * 64)

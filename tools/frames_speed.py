@@ -3,7 +3,7 @@
     .venv/bin/python tools/frames_speed.py [--seconds 3] [--seeds 1,2,3]
         [--abilities] [--lang en|it] [--watchers] [--seats 4] [--profile] [--digest]
 
-After every accepted answer ``Hub._broadcast`` builds, for each kind of
+After every accepted answer ``frames.broadcast`` builds, for each kind of
 connection, ``seat_view`` and encodes it once.  This plays seeded random
 4-player games through a :class:`LiveTable` (no database, no sockets) and,
 after each answer, does the same for the four seats (``--watchers``: a
@@ -94,7 +94,7 @@ def play(
         table.answers.append(answer)
         answers += 1
         start = clock()
-        # Hub._broadcast shares what the views have in common (older code had no SharedParts).
+        # frames.broadcast shares what the views have in common (older code had no SharedParts).
         shared_parts = getattr(tables, "SharedParts", None)
         extra = () if shared_parts is None or len(kinds) < 2 else (shared_parts(table, state),)
         for k in kinds:

@@ -21,6 +21,7 @@ import pytest
 from dragonante.interfaces.web.cluster import Cluster, ClusterSettings
 from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import Hub, Settings
+from dragonante.interfaces.web.transport import Kind
 from dragonante.interfaces.web.writer import Writer
 from tests.web.pg import PG_URL, fresh_schema
 
@@ -60,8 +61,8 @@ def test_a_claim_racing_a_new_table_does_not_replace_it(db: str) -> None:
             code = table.code
             # As if create_table's last line had not run yet: committed, not in memory.
             del hub.tables[code]
-            claim = asyncio.create_task(cluster._claim_orphans(limit=None))
-            await _until(lambda: code in cluster._adopting)  # its copy is loading
+            claim = asyncio.create_task(cluster.lease.claim_orphans(limit=None))
+            await _until(lambda: code in cluster.lease.adopting)  # its copy is loading
             hub.tables[code] = table  # create_table's last line runs
             seat, _token = await hub.take_seat(code, None, "Ann")
             await claim
@@ -92,11 +93,11 @@ def test_identical_relay_messages_in_one_batch_all_arrive(db: str) -> None:
             await listener.execute(f"LISTEN {channel}".encode())
             frame = '{"type":"ping"}'
             for _ in range(3):  # queued together: one statement
-                cluster._frame(channel, "i", "c0ffee", frame)
+                cluster.transport.frame(channel, Kind.FRAME_IN, "c0ffee", frame)
             # A NUL (no PostgreSQL text may hold one) travels escaped, and
             # does not cost the batch's other frames.
-            cluster._frame(channel, "i", "c0ffee", '{"text":"a\x00b"}')
-            cluster._frame(channel, "i", "c0ffee", '{"type":"sync"}')
+            cluster.transport.frame(channel, Kind.FRAME_IN, "c0ffee", '{"text":"a\x00b"}')
+            cluster.transport.frame(channel, Kind.FRAME_IN, "c0ffee", '{"type":"sync"}')
             got = [note.payload async for note in listener.notifies(timeout=2)]
             assert got[:3] == ["ic0ffee " + frame] * 3
             assert json.loads(got[3]) == {"k": "wi", "c": "c0ffee", "t": '{"text":"a\x00b"}'}
@@ -132,17 +133,43 @@ def test_a_relayed_socket_that_closes_leaves_no_relay_behind(db: str) -> None:
 
             scope = {"type": "websocket", "path": "/ws/ABCDEF", "headers": []}
             incoming.put_nowait({"type": "websocket.connect"})
-            relay = asyncio.create_task(cluster.relay_socket("elsewhere", scope, receive, send))
-            await _until(lambda: len(cluster.relays) == 1)
-            (cid,) = cluster.relays
-            cluster._to_relay(cid, {"type": "websocket.accept"})  # the owner accepts
+            relay = asyncio.create_task(
+                cluster.relay.relay_socket("elsewhere", scope, receive, send)
+            )
+            await _until(lambda: len(cluster.relay.relays) == 1)
+            (cid,) = cluster.relay.relays
+            cluster.relay.to_relay(cid, {"type": "websocket.accept"})  # the owner accepts
             await _until(lambda: bool(sent))
             incoming.put_nowait({"type": "websocket.disconnect", "code": 1001})
             await asyncio.wait_for(relay, 5)
-            assert cluster.relays == {} and sent[0]["type"] == "websocket.accept"
+            assert cluster.relay.relays == {} and sent[0]["type"] == "websocket.accept"
         finally:
             await cluster.close()
             await hub.close()
+            writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_lobby_of_every_process_leaves_invite_only_tables_out(db: str) -> None:
+    """With several processes the lobby's lists come from the database (every
+    process's tables); they listed invite-only tables, which one process never
+    does (issue 22, hole 6: a stranger must not find the host's table)."""
+
+    async def scenario() -> None:
+        writer = Writer(open_database(db))
+        hub = Hub(writer, Settings(bot_delay=0))
+        cluster = Cluster(hub, object(), ClusterSettings(lease=120))
+        await cluster.start()
+        try:
+            listed, _host, _gm = await hub.create_table({"players": 3})
+            hidden, _host, _gm = await hub.create_table({"players": 3}, unlisted=True)
+            codes = [t["code"] for t in (await cluster.lobby())["open"]]
+            assert listed.code in codes and hidden.code not in codes
+            assert [t["code"] for t in hub.live()["open"]].count(hidden.code) == 0
+        finally:
+            await hub.close()
+            await cluster.close()
             writer.close()
 
     asyncio.run(scenario())

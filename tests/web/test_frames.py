@@ -2,7 +2,7 @@
 
 The hub builds each update once per kind of connection, encodes it with
 orjson and splices the acknowledgement into the acknowledged seat's text
-(``Hub._broadcast``) instead of encoding ``{**view, "ack": n}`` with the
+(``frames.broadcast``) instead of encoding ``{**view, "ack": n}`` with the
 standard library for every connection.  These tests play whole seeded games
 through a real :class:`Hub` (SQLite on disk, every seat and a spectator
 connected in both languages, a game-master at a hidden-ability table) and

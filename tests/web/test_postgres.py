@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from dragonante.engine.records import digest, record_from_dict, replay
 from dragonante.interfaces.web import store
-from dragonante.interfaces.web.cluster import ownership_fence
 from dragonante.interfaces.web.db import database_url, open_database
+from dragonante.interfaces.web.lease import ownership_fence
 from dragonante.interfaces.web.store import BOT, SeatInfo
 from dragonante.interfaces.web.writer import Batch, StorageError, Writer
 from tests.web.helpers import LiveServer, Seat, make_table, play

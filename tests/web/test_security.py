@@ -175,6 +175,48 @@ def test_sync_since_sends_only_the_missing_history(serve, long_game):
     watcher.close()
 
 
+def test_the_first_view_of_a_long_game_is_built_off_the_loop(serve, long_game, monkeypatch):
+    """Leftover of hole 2: the first full view of a long game (none kept for it
+    yet: a table opened, a new language, a view the cache let go) was narrated
+    on the event loop, holding every other table up meanwhile.  It is built
+    in a worker thread now: while that build runs (made 2 s slow here),
+    another table's socket is answered at once, and the view is the same."""
+    from dragonante.interfaces.web import snapshots
+
+    with serve.http() as http:
+        code, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2)
+    ann = Seat(serve, code, tokens[0])
+    ann.drain(0.1)
+    before = Seat(serve, long_game, None).state  # (as built by the code under test)
+    building = threading.Event()
+    threads: list[threading.Thread] = []
+    real = snapshots.build
+
+    def slow_build(*args: Any) -> tuple[str, int]:
+        threads.append(threading.current_thread())
+        building.set()
+        time.sleep(2.0)
+        return real(*args)
+
+    monkeypatch.setattr(snapshots, "build", slow_build)
+    monkeypatch.setattr(serve.hub.house, "snapshots", snapshots.Snapshots())  # nothing kept
+    opened: list[Seat] = []
+    opener = threading.Thread(target=lambda: opened.append(Seat(serve, long_game, None)))
+    opener.start()
+    assert building.wait(10)
+    asked = time.monotonic()
+    ann.send({"type": "ping"})
+    ann.wait(lambda m: m["type"] == "pong", 5)
+    assert time.monotonic() - asked < 1.0  # not behind the build (a shared machine: slack)
+    opener.join(10)
+    assert opened and opened[0].state["events"] == before["events"]
+    assert opened[0].state["view"] == before["view"]
+    assert threads and serve.thread not in threads
+    assert serve.hub.house.snapshots.off_loop == 1
+    for seat in (ann, *opened):
+        seat.close()
+
+
 def test_cached_views_stay_per_seat(serve):
     """The cache is keyed by the kind of view: a spectator's sync never gets a
     seat's hand, and each seat gets its own."""
@@ -349,7 +391,7 @@ def test_replays_are_built_once_off_the_event_loop(serve, long_game, monkeypatch
 
 def test_fifty_refusals_in_a_row_close_the_socket(serve):
     """A client that only sends refused messages is closed after MAX_STRIKES."""
-    from dragonante.interfaces.web.app import MAX_STRIKES
+    from dragonante.interfaces.web.routes.socket import MAX_STRIKES
 
     with serve.http() as http:
         code, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
@@ -364,9 +406,9 @@ def test_fifty_refusals_in_a_row_close_the_socket(serve):
 
 
 def test_a_socket_that_never_says_hello_is_closed(serve, monkeypatch):
-    import dragonante.interfaces.web.app as app_module
+    import dragonante.interfaces.web.routes.socket as socket_routes
 
-    monkeypatch.setattr(app_module, "HELLO_TIMEOUT", 0.5)
+    monkeypatch.setattr(socket_routes, "HELLO_TIMEOUT", 0.5)
     with serve.http() as http:
         code, _, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
     with connect(f"{serve.ws_base}/ws/{code}") as ws:

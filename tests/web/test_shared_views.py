@@ -1,6 +1,6 @@
 """One broadcast's views share what they have in common, and say exactly the same.
 
-``Hub._broadcast`` passes a :class:`SharedParts` to every ``seat_view`` of
+``frames.broadcast`` passes a :class:`SharedParts` to every ``seat_view`` of
 one update: the names, the scored totals, and the sentences of the new
 public events, each told once and handed to every reader whose own
 narrator would have said the same (``SharedSentences``).  These tests

@@ -166,7 +166,7 @@ def test_the_last_answer_and_the_end_of_the_game_are_stored_together(tmp_path: P
     writer.run_sync(lambda s: store.create_table(s, "AAAAAA", {"players": 2}, 1, "h"))
     writer.run_sync(lambda s: store.start_table(s, "AAAAAA", store.now()))
 
-    def last(s: Session) -> None:  # what Hub._submit_now commits when the game ends
+    def last(s: Session) -> None:  # what Answers._submit_now commits when the game ends
         store.add_answer(s, "AAAAAA", 2, 3, 1, 4)
         store.finish_table(s, "AAAAAA", [1], "f" * 64)
 

@@ -162,10 +162,11 @@ def serve(
     from sqlalchemy.exc import SQLAlchemyError
 
     from dragonante.interfaces.web.app import create_app
-    from dragonante.interfaces.web.cluster import WORKER_ENV, ClusterSettings, worker_config
+    from dragonante.interfaces.web.cluster import ClusterSettings
     from dragonante.interfaces.web.db import database_url, open_database
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import transport_options
+    from dragonante.interfaces.web.workers import WORKER_ENV, worker_config
 
     lang = check_lang(lang)
     if affinity and workers > 1:
@@ -281,7 +282,7 @@ def serve(
     engine.dispose()  # each worker opens its own connections
     os.environ[WORKER_ENV] = worker_config(url, settings, cluster)
     uvicorn.run(
-        "dragonante.interfaces.web.cluster:worker_app",
+        "dragonante.interfaces.web.workers:worker_app",
         factory=True,
         workers=workers,
         timeout_worker_healthcheck=WORKER_HEALTHCHECK,

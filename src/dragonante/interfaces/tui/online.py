@@ -278,7 +278,7 @@ class OnlineTableApp(TableBase):
         if code != "stale":  # a stale answer is simply overtaken: no need to say so
             self.notify(message, severity="warning")
         if code in RESYNC:
-            self.send({"type": "sync"})
+            self.send(self.source.sync_request())
 
     def _summaries(self, start: int) -> None:
         """A gambit's summary once it ends; the game's once it is over."""

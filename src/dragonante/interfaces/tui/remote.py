@@ -63,6 +63,13 @@ class RemoteSeat:
         self.events: list[Event] = []
         #: Sentences the server wrote for them (the narrator's fallback).
         self.texts: list[str | None] = []
+        #: The server's log length the events above cover (the latest frame's
+        #: ``log_size``): a ``sync`` asks only for what came after it.
+        self.log_size = 0
+        #: How many of :attr:`events` each log size held, so that a ``state``
+        #: from a ``since`` (an ``update`` may have come meanwhile) goes on
+        #: from the right event.
+        self.marks: dict[int, int] = {}
 
     # --- frames in ---------------------------------------------------------------
 
@@ -74,15 +81,22 @@ class RemoteSeat:
         """Take a ``state``, ``update`` or ``table`` frame in.
 
         Returns whether the log starts afresh (a ``state`` holds every event
-        since the beginning) and where the frame's new events begin in
-        :attr:`events`.
+        since the beginning, unless it answers a ``sync`` with ``since``: then
+        it says ``since`` and holds only the events after it) and where the
+        frame's new events begin in :attr:`events`.
         """
         kind = frame.get("type")
         if isinstance(frame.get("table"), dict):
             self.table = frame["table"]
-        fresh = kind == "state"
+        since = frame.get("since") if kind == "state" else None
+        fresh = kind == "state" and not (isinstance(since, int) and since in self.marks)
+        held = len(self.events)
         if fresh:
-            self.events, self.texts = [], []
+            self.events, self.texts, self.marks = [], [], {}
+        elif isinstance(since, int):  # the events from ``since`` replace those held after it
+            cut = self.marks[since]
+            del self.events[cut:], self.texts[cut:]
+            self.marks = {size: n for size, n in self.marks.items() if size <= since}
         start = len(self.events)
         if kind in ("state", "update") and isinstance(frame.get("view"), dict):
             self.frame = frame
@@ -92,7 +106,18 @@ class RemoteSeat:
                     self.events.append((None, e["kind"], data if isinstance(data, dict) else {}))
                     text = e.get("text")
                     self.texts.append(text if isinstance(text, str) else None)
+            size = frame.get("log_size")
+            self.log_size = size if isinstance(size, int) else 0
+            self.marks[self.log_size] = len(self.events)
+        if not fresh:
+            start = max(start, min(held, len(self.events)))  # already told: not news
         return fresh, start
+
+    def sync_request(self) -> dict[str, Any]:
+        """A ``sync`` asking only for the history this seat does not hold yet
+        (``since``: the log size of the last view; the server sends the whole
+        history again only to a client far behind)."""
+        return {"type": "sync", "since": self.log_size} if self.log_size else {"type": "sync"}
 
     # --- what the screen reads ---------------------------------------------------
 

@@ -1,8 +1,9 @@
-"""What people at a table do besides playing: chat, mutes, rematches, removals.
+"""What people at a table do besides playing: chat, mutes, rematches.
 
-Kept out of :mod:`hub` (which owns the game's answers) so the game's
-critical path stays short; everything here goes through the hub's table
-locks, storage and broadcasts.  ``docs/web.md`` ("Chat, rematch, turn timer")
+Kept out of the answer pipeline (``answers.py``) so the game's critical path
+stays short; everything here goes through the house's table locks and
+storage (``house.House``) and the frames of ``frames.py``.  Removal and
+demotion are the seats' (``seats.py``).  ``docs/web.md`` ("Chat, rematch, turn timer")
 explains the choices; the frames are in ``docs/protocol.md``.
 """
 
@@ -11,36 +12,27 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.chat import ChatLimits, message
-from dragonante.interfaces.web.narration import t
+from dragonante.interfaces.web.errors import HubError
+from dragonante.interfaces.web.frames import announce, broadcast_table
+from dragonante.interfaces.web.house import House
+from dragonante.interfaces.web.lobby import new_code
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import FINISHED, OPEN, SeatInfo, StoredTable, hash_token
 from dragonante.interfaces.web.tables import Client, LiveTable, claim_hash
 
-if TYPE_CHECKING:
-    from dragonante.interfaces.web.hub import Hub
-
-#: The web catalog's notices to a connection that no longer holds its seat
-#: (or its game-master view), by why: names, not literal calls (the command
-#: line's catalog check reads literal ``t(..., "key")`` calls).
-NOTICES = {
-    "removed": "table.removed",
-    "left": "table.left",
-    "gm_ended": "table.gm_ended",
-}
-
 
 class Social:
-    """Chat, mutes and rematches of a hub's tables."""
+    """Chat, mutes and rematches of a house's tables."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        st = hub.settings
+    def __init__(self, house: House) -> None:
+        self.house = house
+        st = house.settings
         self.limits = ChatLimits(
             st.chat_burst, st.chat_window, st.chat_address_burst, st.chat_address_window
         )
@@ -62,8 +54,6 @@ class Social:
         muted author (``muted``), an empty or too long text, or too many
         messages (``chat_rate``).
         """
-        from dragonante.interfaces.web.hub import HubError  # here: hub imports this module
-
         table = client.table
         async with table.lock:
             room = table.chat
@@ -81,17 +71,15 @@ class Social:
             # takes the table over shows late joiners the same history.
             keep = room.messages.maxlen or 1
             try:
-                await self.hub._write(partial(store.add_chat, code=table.code, msg=msg, keep=keep))
+                await self.house.write(partial(store.add_chat, code=table.code, msg=msg, keep=keep))
             except HubError as e:
                 raise ProtocolError(e.code, e.detail) from None
             room.messages.append(msg)
-            self.hub._announce(table, msg)
+            announce(table, msg)
 
     async def mute(self, code: str, token: Any, body: dict[str, Any]) -> dict[str, Any]:
         """The host mutes or unmutes a seat (``seat``) or a spectator (``spectator``)."""
-        from dragonante.interfaces.web.hub import HubError  # here: hub imports this module
-
-        table = await self.hub.table(code)
+        table = await self.house.table(code)
         if not table.is_host(token):
             raise HubError("forbidden", "only the table's host may mute people", 403)
         muted = body.get("muted", True)
@@ -122,7 +110,7 @@ class Social:
                     room.muted_spectators.discard(spectator)
                     room.muted_addresses.difference_update(c.address for c in watching)
             frame = {"type": "mute", "seat": seat, "spectator": spectator, "muted": muted}
-            self.hub._announce(table, frame)
+            announce(table, frame)
         return frame
 
     async def _store_mutes(self, code: str, changed: list[tuple[str, str]], muted: bool) -> None:
@@ -132,35 +120,7 @@ class Social:
             for kind in dict.fromkeys(k for k, _ in changed):
                 store.set_mutes(s, code, kind, [v for k, v in changed if k == kind], muted)
 
-        await self.hub._write(write)
-
-    # --------------------------------------------------------------- removal
-
-    def removed(self, table: LiveTable, seat: int, why: str = "removed") -> None:
-        """Every connection of ``seat`` becomes a spectator's at once, and is told
-        ``why`` (``removed`` by the host, ``left`` by its person): from now on
-        it gets a spectator's views and speaks for nobody, whoever sits next."""
-        for c in list(table.clients):
-            if c.seat == seat:
-                self.demoted(table, c, why, seat)
-
-    def demoted(self, table: LiveTable, c: Client, why: str, seat: int | None = None) -> None:
-        """One connection watches from now on (a new spectator number, a
-        ``removed`` frame saying why, a spectator's full state)."""
-        c.seat = None
-        c.token_hash = None
-        c.spectator = table.chat.next_spectator
-        table.chat.next_spectator += 1
-        c.push_json(
-            {
-                "type": "removed",
-                "seat": seat,
-                "reason": why,
-                "message": t(c.lang, NOTICES[why]),
-                "spectator": c.spectator,
-            }
-        )
-        self.hub._send_state(table, c)
+        await self.house.write(write)
 
     # --------------------------------------------------------------- rematch
 
@@ -182,10 +142,8 @@ class Social:
         gets a new one for the new table under ``gm_token`` (also once).
         The new table starts like any other: when its host presses Start.
         """
-        from dragonante.interfaces.web.hub import HubError, new_code
-
-        hub = self.hub
-        old = await hub.table(code)
+        house = self.house
+        old = await house.table(code)
         seat = old.token_seat(token) if isinstance(token, str) else None
         host = old.is_host(token)
         if seat is None and not host:
@@ -194,10 +152,10 @@ class Social:
             if old.status != FINISHED:
                 raise HubError("not_finished", "a rematch is offered when the game is over", 409)
             if old.rematch is not None:
-                table = await hub.table(old.rematch)
+                table = await house.table(old.rematch)
                 return table, False, await self._claim(old, table, token, seat, host)
-            cap = hub.settings.max_tables
-            if cap and hub.live_count() >= cap:
+            cap = house.settings.max_tables
+            if cap and house.live_count() >= cap:
                 raise HubError("server_full", f"the server holds {cap} tables already", 503, 60)
             seed = secrets.randbits(62)
             seats: dict[int, SeatInfo] = {}
@@ -224,8 +182,8 @@ class Social:
                 store.set_rematch(s, old.code, new)
                 return new
 
-            new_code_ = await hub._write(create)
-            table = hub._adopt(
+            new_code_ = await house.write(create)
+            table = house.fit(
                 LiveTable(
                     StoredTable(
                         code=new_code_,
@@ -240,11 +198,11 @@ class Social:
                     )
                 )
             )
-            hub.tables[new_code_] = table
+            house.tables[new_code_] = table
             old.rematch = new_code_
-            hub._announce(old, {"type": "rematch", "code": new_code_, "by": seat})
+            announce(old, {"type": "rematch", "code": new_code_, "by": seat})
             given = await self._claim(old, table, token, seat, host)
-        hub._broadcast_table(old)
+        broadcast_table(old)
         return table, True, given
 
     async def _claim(
@@ -262,7 +220,7 @@ class Social:
                 carried = claim_hash(new.code, hash_token(token))
                 if info is not None and info.token_hash == carried:
                     fresh = secrets.token_urlsafe(24)
-                    await self.hub._write(
+                    await self.house.write(
                         partial(
                             store.set_seat_token,
                             code=new.code,
@@ -274,7 +232,7 @@ class Social:
                     given["token"] = fresh
             if host and seat is None and old.gm_hash is not None and new.gm_hash is None:
                 gm = secrets.token_urlsafe(24)
-                await self.hub._write(partial(store.set_gm, code=new.code, gm_hash=hash_token(gm)))
+                await self.house.write(partial(store.set_gm, code=new.code, gm_hash=hash_token(gm)))
                 new.gm_hash = hash_token(gm)
                 given["gm_token"] = gm
         return given

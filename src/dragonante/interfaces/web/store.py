@@ -362,6 +362,20 @@ def load_live(s: Session) -> list[StoredTable]:
     return tables
 
 
+def list_live(s: Session, status: str, limit: int = 100) -> list[StoredTable]:
+    """The lobby's tables of one status (open or playing) of every process,
+    newest first, with seats but without answers; never an invite-only one."""
+    rows = s.scalars(
+        select(TableRow)
+        .where(TableRow.status == status, TableRow.unlisted.is_(False))
+        .order_by(TableRow.created_at.desc())
+        .limit(limit)
+    )
+    tables = [_stored(r) for r in rows]
+    _fill(s, tables, with_answers=False)
+    return tables
+
+
 def list_finished(s: Session, limit: int = 50, offset: int = 0) -> list[StoredTable]:
     """Finished games, newest first, with seats but without answers."""
     rows = s.scalars(

@@ -205,7 +205,7 @@ class LiveTable:
         #: the server's ``idle_after`` (``Hub.sweep``).
         self.acted = self.touched
         #: The encoded spectator summary last sent in a ``table`` frame: a
-        #: broadcast that would change nothing is not sent (``Hub._broadcast_table``).
+        #: broadcast that would change nothing is not sent (``frames.broadcast_table``).
         self.last_table: str | None = None
         #: Seconds a person must be gone before their seat counts as away.
         self.away_after = 0.0
@@ -369,7 +369,7 @@ def gm_events(log: list[Event], start: int = 0) -> list[Event]:
 class SharedParts:
     """What the updates of one broadcast have in common, made once for all of them.
 
-    ``Hub._broadcast`` builds a view per kind of connection after every
+    ``frames.broadcast`` builds a view per kind of connection after every
     answer; the seats' names, the scored flight totals (public), the
     spectator's view (whose entries no seat sees differently the seats'
     views share: ``observe(..., public=)``) and the sentences of the new

@@ -1,11 +1,11 @@
 """The turn timer: a person who lets a decision's time run out has a bot answer it.
 
 A table created with ``turn_seconds`` gives each person that long for each
-decision.  The game's own time limit (``ending.time_limit_minutes``, the
-hub's ``_start_timer``) ends a whole game; this clock is per decision, so it
-is a separate task on the table (``turn_task``), armed whenever the hub
-looks for a bot to move (``_schedule_bot`` runs after every change of the
-question).
+decision.  The game's own time limit (``ending.time_limit_minutes``,
+``Answers.start_timer``) ends a whole game; this clock is per decision, so
+it is a separate task on the table (``turn_task``), armed whenever the hub
+looks for a bot to move (``Answers.schedule_bot`` runs after every change
+of the question).
 
 Every connection gets a ``turn`` frame when a clock starts: the seat, the
 question's number (already public in every view) and the seconds left, so
@@ -22,15 +22,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from dragonante.bots import SeatView, make_bot
+from dragonante.interfaces.web.frames import announce
+from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import PLAYING
-
-if TYPE_CHECKING:
-    from dragonante.interfaces.web.hub import Hub
-    from dragonante.interfaces.web.tables import Client, LiveTable
+from dragonante.interfaces.web.tables import Client, LiveTable
 
 log = logging.getLogger("dragonante.web")
 
@@ -38,24 +38,34 @@ log = logging.getLogger("dragonante.web")
 #: server's ``--min-turn-timer``.
 TURN_MAX = 600.0
 
+#: How a clock's bot answers: the answer pipeline's ``submit(table, seat,
+#: decision, answer, client)`` (``Answers.submit``), given to the clock so
+#: that this module needs nothing of the pipeline's.
+Submit = Callable[[LiveTable, int, int, int, Client | None], Awaitable[None]]
+
+
+def check_turn_seconds(seconds: Any, low: float) -> float | None:
+    """A requested ``turn_seconds``: None or 0 for no timer, else within ``low``-``TURN_MAX``."""
+    if seconds is None or seconds == 0:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise ValueError("turn_seconds must be a number of seconds")
+    if not low <= seconds <= TURN_MAX:
+        raise ValueError(f"turn_seconds is 0 (no timer) or {low:g} to {TURN_MAX:g}")
+    return float(seconds)
+
 
 class TurnClock:
     """Arms, re-arms and fires the turn timers of a hub's tables."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, house: House, submit: Submit) -> None:
+        self.house = house
+        self.submit = submit
         self.timeouts = 0
 
     def check(self, seconds: Any) -> float | None:
         """A requested ``turn_seconds``: None or 0 for no timer, else within the range."""
-        if seconds is None or seconds == 0:
-            return None
-        low = self.hub.settings.turn_min
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-            raise ValueError("turn_seconds must be a number of seconds")
-        if not low <= seconds <= TURN_MAX:
-            raise ValueError(f"turn_seconds is 0 (no timer) or {low:g} to {TURN_MAX:g}")
-        return float(seconds)
+        return check_turn_seconds(seconds, self.house.settings.turn_min)
 
     def arm(self, table: LiveTable) -> None:
         """Start the clock of the pending decision if a person must answer it
@@ -73,7 +83,7 @@ class TurnClock:
         table.turn_decision = d.id
         table.turn_deadline = time.monotonic() + table.turn_seconds
         table.turn_task = asyncio.create_task(self._run(table, d.id, d.seat))
-        self.hub._announce(table, self.frame(table) or {})
+        announce(table, self.frame(table) or {})
 
     def stop(self, table: LiveTable) -> None:
         task = table.turn_task
@@ -109,7 +119,7 @@ class TurnClock:
             return
         if table.turn_decision == decision:
             table.turn_task = None
-        level = self.hub.settings.away_bot
+        level = self.house.settings.away_bot
         bot = make_bot(level, (table.seed + 104729 * (decision + 1)) & 0x7FFFFFFF)
         d = state.pending
         snapshot = state.clone()
@@ -122,12 +132,10 @@ class TurnClock:
         if choice not in d.options:
             choice = d.options[0]
         try:
-            await self.hub._submit(table, seat, decision, choice, None)
+            await self.submit(table, seat, decision, choice, None)
         except ProtocolError as e:
             if e.code not in ("stale", "game_over"):
                 log.error("table %s: timeout answer refused: %s", table.code, e.detail)
             return
         self.timeouts += 1
-        self.hub._announce(
-            table, {"type": "timeout", "seat": seat, "decision": decision, "bot": level}
-        )
+        announce(table, {"type": "timeout", "seat": seat, "decision": decision, "bot": level})

@@ -1,0 +1,243 @@
+"""The answer pipeline, and who answers besides people: bots, clocks, time limits.
+
+The order of an answer's life is what makes the server safe to kill at any
+moment:
+
+1. check it against the pending question (stale, someone else's, illegal
+   answers are refused and change nothing), and against who holds the seat
+   *now* (a connection demoted meanwhile speaks for nobody);
+2. play it on a copy of the state;
+3. commit it to the database (with the game's end, if it ended);
+4. only then make the copy the table's state, acknowledge, and send every
+   connection its own seat's view and new events (``frames.broadcast``).
+
+Every change of the question passes :meth:`Answers.schedule_bot`, which
+starts a bot's move when a bot must answer and (re)arms the turn timer
+(``turns.py``).  The game's own time limit (``ending.time_limit_minutes``)
+is here too: it calls the last gambit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from functools import partial
+
+from sqlalchemy.orm import Session
+
+from dragonante.bots import SeatView
+from dragonante.engine.decisions import IllegalAnswer
+from dragonante.engine.game import apply, call_last_gambit
+from dragonante.engine.records import digest
+from dragonante.interfaces.web import store
+from dragonante.interfaces.web.errors import HubError
+from dragonante.interfaces.web.frames import broadcast, broadcast_table
+from dragonante.interfaces.web.house import House
+from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING
+from dragonante.interfaces.web.tables import Client, LiveTable
+from dragonante.interfaces.web.turns import TurnClock
+from dragonante.interfaces.web.writer import StorageError
+
+log = logging.getLogger("dragonante.web")
+
+
+class Answers:
+    """Checks, commits and plays answers; moves bots; runs clocks and time limits."""
+
+    def __init__(self, house: House) -> None:
+        self.house = house
+        #: Answers accepted since the start (``/api/stats``).
+        self.accepted = 0
+        self._inflight: set[asyncio.Future[None]] = set()
+        self.turns = TurnClock(house, self.submit)
+
+    async def answer(self, client: Client, decision: int, answer: int) -> None:
+        """A connection answers; raises :class:`ProtocolError` if refused (also
+        when its seat is no longer held with the token it connected with:
+        checked again under the table's lock)."""
+        if client.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot answer")
+        await self.submit(client.table, client.seat, decision, answer, client)
+
+    async def submit(
+        self, table: LiveTable, seat: int, decision: int, answer: int, client: Client | None
+    ) -> None:
+        """Check, commit and play one answer (``client`` None: a bot or a clock's).
+
+        Shielded from cancellation: once an answer is on its way to the
+        database, the table's state must follow it, even if the connection
+        that sent it closes or the server is stopping (:meth:`settle` waits).
+        """
+        task = asyncio.ensure_future(self._submit_now(table, seat, decision, answer, client))
+        self._inflight.add(task)
+        task.add_done_callback(self._settled)
+        await asyncio.shield(task)
+
+    async def settle(self) -> None:
+        """Wait for every answer on its way to the database (the server is stopping)."""
+        if self._inflight:
+            await asyncio.gather(*list(self._inflight), return_exceptions=True)
+
+    def _settled(self, task: asyncio.Future[None]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a refusal nobody waits for is not an error
+
+    async def _submit_now(
+        self, table: LiveTable, seat: int, decision: int, answer: int, client: Client | None
+    ) -> None:
+        async with table.lock:
+            if client is not None and (client.seat != seat or not table.holds(client)):
+                raise ProtocolError("not_seated", "this connection holds no seat any more")
+            state = table.state
+            if table.status == OPEN or state is None:
+                raise ProtocolError("not_started", "the game has not started yet")
+            d = state.pending
+            if table.status == FINISHED or d is None:
+                raise ProtocolError("game_over", "the game is over")
+            if decision != d.id:
+                raise ProtocolError(
+                    "stale",
+                    f"question {decision} is not the current question ({d.id})",
+                    current=d.id,
+                )
+            if d.seat != seat:
+                raise ProtocolError(
+                    "not_your_turn", f"question {d.id} is for seat {d.seat}", current=d.id
+                )
+            if answer not in d.options:
+                raise ProtocolError(
+                    "illegal",
+                    f"{answer} is not a legal answer to {d.kind}; legal: {list(d.options)}",
+                    current=d.id,
+                )
+            log_ = state.log
+            assert log_ is not None
+            mark = len(log_)
+            trial = state.clone()
+            trial.log = log_
+            try:
+                apply(trial, answer, decision)
+            except IllegalAnswer as e:  # checked above; kept so a rules bug cannot corrupt
+                del log_[mark:]
+                raise ProtocolError("illegal", str(e), current=d.id) from None
+            n = len(table.answers)
+            over = trial.over
+            final = digest(trial) if over else ""
+            winners = list(trial.winners)
+
+            def commit(s: Session) -> None:
+                store.add_answer(s, table.code, n, decision, seat, answer)
+                if over:
+                    store.finish_table(s, table.code, winners, final)
+
+            try:
+                await self.house.writer.run(commit)
+            except StorageError as e:
+                del log_[mark:]
+                log.error("table %s: answer %d not stored: %s", table.code, n, e)
+                raise ProtocolError("storage", str(e), current=d.id) from None
+            table.state = trial
+            table.answers.append(answer)
+            self.accepted += 1
+            if client is not None:
+                table.acted = time.monotonic()
+            if over:
+                table.status = FINISHED
+                table.finished_at = datetime.now(UTC)
+                table.touched = time.monotonic()
+                if table.timer_task is not None:
+                    table.timer_task.cancel()
+            broadcast(table, client, decision)
+            if over:
+                broadcast_table(table)
+        self.schedule_bot(table)
+
+    # ------------------------------------------------------------------- bots
+
+    def schedule_bot(self, table: LiveTable) -> None:
+        """After every change of the question: re-arm the turn timer, and let a
+        bot move if the question is a bot's (one bot task per table)."""
+        self.turns.arm(table)  # every change of the question passes here
+        state = table.state
+        if table.status != PLAYING or state is None or state.pending is None:
+            return
+        if state.pending.seat not in table.bots:
+            return
+        running = table.bot_task
+        if running is not None and not running.done():
+            return
+        table.bot_task = asyncio.create_task(self._bot_move(table, state.pending.id))
+
+    async def _bot_move(self, table: LiveTable, decision: int) -> None:
+        if self.house.settings.bot_delay > 0:
+            await asyncio.sleep(self.house.settings.bot_delay)
+        state = table.state
+        if state is None or state.pending is None or state.pending.id != decision:
+            return
+        d = state.pending
+        bot = table.bots.get(d.seat)
+        if bot is None:  # the seat's person came back while the bot waited
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+            return
+        snapshot = state.clone()
+        snapshot.log = list(state.log or [])
+        try:
+            choice = await asyncio.to_thread(bot.choose, SeatView(snapshot, d.seat))
+        except Exception:
+            log.exception("table %s: bot %s failed; it answers option 0", table.code, bot.name)
+            choice = d.options[0]
+        if choice not in d.options:
+            log.error("table %s: bot %s answered illegally (%r)", table.code, bot.name, choice)
+            choice = d.options[0]
+        if table.bot_task is asyncio.current_task():
+            table.bot_task = None  # this move is made: the next question may start another
+        if table.bots.get(d.seat) is not bot:
+            return  # the person took the seat back while the bot thought: theirs to answer
+        try:
+            await self.submit(table, d.seat, decision, choice, None)
+        except ProtocolError as e:
+            if e.code not in ("stale", "game_over"):
+                log.error("table %s: bot answer refused: %s", table.code, e.detail)
+                if e.code == "storage":
+                    await asyncio.sleep(1.0)
+                    self.schedule_bot(table)
+
+    # ------------------------------------------------------------ time limits
+
+    def start_timer(self, table: LiveTable) -> None:
+        """Run the game's time limit (``ending.time_limit_minutes``), measured
+        from the stored start, so it keeps running across restarts."""
+        minutes = table.config.ending.time_limit_minutes
+        if not minutes or table.started_at is None or table.last_gambit_at is not None:
+            return
+        if table.status != PLAYING:
+            return
+        due = table.started_at + timedelta(minutes=minutes)
+        delay = max(0.0, (due - datetime.now(UTC)).total_seconds())
+        table.timer_task = asyncio.create_task(self._time_up(table, delay))
+
+    def begin(self, table: LiveTable) -> None:
+        """A playing table just loaded or started: its time limit runs, a bot moves."""
+        if table.status == PLAYING:
+            self.start_timer(table)
+            self.schedule_bot(table)
+
+    async def _time_up(self, table: LiveTable, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with table.lock:
+            state = table.state
+            if state is None or state.over or table.last_gambit_at is not None:
+                return
+            n = len(table.answers)
+            try:
+                await self.house.write(partial(store.set_last_gambit, code=table.code, n=n))
+            except HubError:
+                return
+            table.last_gambit_at = n
+            call_last_gambit(state)
+        broadcast_table(table)

@@ -1,0 +1,143 @@
+"""The house: what every part of the hub shares, and the only way they reach it.
+
+The hub is split by concern (``docs/web.md``, "The web package"): seats
+(:mod:`seats`), the lobby (:mod:`lobby`), answers and bots (:mod:`answers`),
+connections (:mod:`connections`), a table's life and expiry
+(:mod:`lifecycle`), chat and rematches (:mod:`social`), turn timers
+(:mod:`turns`).  Each of them gets the :class:`House` and uses only its
+public methods: the tables in memory, storage writes, loading a table, the
+per-address limits and the full-view cache.  None of them imports another
+part's module just to reach its state, so there is no import circle (a test
+checks it, ``tests/web/test_package_shape.py``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from dragonante.interfaces.web import store
+from dragonante.interfaces.web.errors import HubError, expired, old_rules
+from dragonante.interfaces.web.limits import RateLimiter, SocketCounter, parse_networks, retry_after
+from dragonante.interfaces.web.settings import Settings
+from dragonante.interfaces.web.snapshots import Snapshots
+from dragonante.interfaces.web.store import EXPIRED, FINISHED, OPEN, PLAYING
+from dragonante.interfaces.web.tables import LiveTable
+from dragonante.interfaces.web.writer import StorageError, Writer
+
+log = logging.getLogger("dragonante.web")
+
+
+class House:
+    """Every live table of this process, its storage, its limits and its caches."""
+
+    def __init__(self, writer: Writer, settings: Settings) -> None:
+        self.writer = writer
+        self.settings = settings
+        #: The tables in memory, by code: open, playing, and recently finished.
+        self.tables: dict[str, LiveTable] = {}
+        #: Full views, built once per table state and kind of view (``snapshots.py``).
+        self.snapshots = Snapshots()
+        st = settings
+        self.limiters = {
+            "tables": RateLimiter(st.limit_tables, st.limit_window),
+            "seats": RateLimiter(st.limit_seats, st.limit_window),
+            "sockets": RateLimiter(st.limit_sockets, st.limit_window),
+            "manage": RateLimiter(st.limit_manage, st.limit_window),
+            "replays": RateLimiter(st.limit_replays, st.replay_window),
+        }
+        self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
+        self.trusted = parse_networks(st.trusted_proxies)
+        #: Refusals by kind (``/api/stats``).
+        self.refused: dict[str, int] = {}
+
+    # ---------------------------------------------------------------- storage
+
+    async def write(self, fn: Callable[[Session], Any]) -> Any:
+        """Run ``fn`` in a database transaction (the writer thread); a storage
+        failure becomes a 503 :class:`HubError` ("try again")."""
+        try:
+            return await self.writer.run(fn)
+        except StorageError as e:
+            log.error("storage: %s", e)
+            raise HubError("storage", "the server could not store this; try again", 503) from None
+
+    # ----------------------------------------------------------------- tables
+
+    def fit(self, table: LiveTable) -> LiveTable:
+        """Give a table loaded or made now the server's per-table settings."""
+        table.away_after = self.settings.away_after
+        table.chat.resize(self.settings.chat_history)
+        return table
+
+    def live_count(self) -> int:
+        """Tables in memory that count against ``max_tables`` (open or playing)."""
+        return sum(1 for t in self.tables.values() if t.status in (OPEN, PLAYING))
+
+    def check_room(self) -> None:
+        """Refuse a new table when ``max_tables`` open or playing ones are in memory."""
+        cap = self.settings.max_tables
+        if cap and self.live_count() >= cap:
+            self.count_refusal("server_full")
+            raise HubError("server_full", f"the server holds {cap} tables already", 503, 60)
+
+    async def table(self, code: str) -> LiveTable:
+        """A table by code, loading a finished one from the database if needed."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None:
+            table.touched = time.monotonic()
+            return table
+        if not code or len(code) > 16:
+            raise HubError("unknown_table", f"no table {code!r}", 404)
+        stored = await self.write(partial(store.load_table, code=code))
+        if stored is None:
+            raise HubError("unknown_table", f"no table {code!r}", 404)
+        if stored.status == EXPIRED:
+            raise expired(code)
+        old = old_rules(stored)
+        if old is not None:
+            raise old
+        table = self.fit(LiveTable(stored))
+        self.tables[code] = table
+        self._forget_old_finished()
+        return table
+
+    async def finished_table(self, code: str) -> LiveTable:
+        """A table whose game is over (records and replays open only then)."""
+        table = await self.table(code)
+        if table.status != FINISHED or table.state is None:
+            raise HubError("not_finished", "replays open when the game is over", 409)
+        return table
+
+    def _forget_old_finished(self) -> None:
+        done = [t for t in self.tables.values() if t.status == FINISHED and not t.clients]
+        for old in sorted(done, key=lambda t: t.finished_at or t.created_at)[
+            : max(0, len(done) - self.settings.keep_finished)
+        ]:
+            del self.tables[old.code]
+
+    # ----------------------------------------------------------------- limits
+
+    def check_rate(self, kind: str, address: str) -> None:
+        """Count one ``kind`` request (tables, seats, sockets, manage, replays) of ``address``;
+        raises a 429 :class:`HubError` with the seconds to wait when over its limit."""
+        wait = self.limiters[kind].hit(address)
+        if wait > 0:
+            self.count_refusal(kind)
+            raise HubError(
+                "rate_limited",
+                f"too many requests of this kind ({kind}) from your address; "
+                f"try again in {retry_after(wait)} s",
+                429,
+                retry_after(wait),
+            )
+
+    def count_refusal(self, kind: str) -> None:
+        """One more refusal of ``kind`` in ``/api/stats``."""
+        self.refused[kind] = self.refused.get(kind, 0) + 1

@@ -1,0 +1,177 @@
+"""The WebSocket: one per seat or spectator (``docs/protocol.md``).
+
+A socket is refused before its hello is read when its address is over its
+rate or socket cap; then it must say hello (a seat's token, or none to
+watch) within :data:`HELLO_TIMEOUT`, and every message after that is
+parsed, rate-limited and handed to the hub.  Refusals are error frames;
+:data:`MAX_STRIKES` of them in a row close the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import suppress
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from dragonante.interfaces.web.errors import HubError
+from dragonante.interfaces.web.hub import Hub
+from dragonante.interfaces.web.narration import t
+from dragonante.interfaces.web.protocol import (
+    Answer,
+    Chat,
+    HandToBot,
+    Hello,
+    Lang,
+    Ping,
+    ProtocolError,
+    Sync,
+    error,
+    parse,
+)
+from dragonante.interfaces.web.routes.common import address, hub_of
+
+#: Seconds a new connection has to say hello.
+HELLO_TIMEOUT = 10.0
+#: Refused messages in a row before a connection is closed.
+MAX_STRIKES = 50
+#: Close codes of sockets refused by a limit (RFC 6455): an address over its
+#: socket cap breaks a policy (1008); a rate limit or a full server passes (1013).
+WS_POLICY = 1008
+WS_TRY_LATER = 1013
+#: Close code for a connection to a table that expired (or expires) unstarted.
+WS_EXPIRED = 4410
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{code}")
+async def ws(websocket: WebSocket, code: str) -> None:
+    hub = hub_of(websocket)
+    where = address(websocket)
+    await websocket.accept()
+    # Refused before the hello is even read: a refusal costs no lookup.
+    try:
+        hub.check_rate("sockets", where)
+    except HubError as e:
+        await _close(websocket, WS_TRY_LATER, e.code)
+        return
+    why = hub.sockets.open(where)
+    if why is not None:
+        hub.refused[why] = hub.refused.get(why, 0) + 1
+        await _close(websocket, WS_TRY_LATER if why == "server_full" else WS_POLICY, why)
+        return
+    try:
+        await serve_socket(hub, websocket, code)
+    finally:
+        hub.sockets.close(where)
+
+
+async def _receive(websocket: WebSocket) -> str | bytes | None:
+    """The next frame's payload, or None when the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    if websocket.application_state == WebSocketState.CONNECTED:
+        with suppress(RuntimeError, WebSocketDisconnect):
+            await websocket.close(code=code, reason=reason)
+
+
+async def _refuse(websocket: WebSocket, e: ProtocolError, lang: str, close: int) -> None:
+    try:
+        await websocket.send_text(json.dumps(error(e, t(lang, f"error.{e.code}"))))
+    except (RuntimeError, WebSocketDisconnect):
+        return
+    await _close(websocket, close, e.code)
+
+
+async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
+    """One connection's life: hello (token or spectator), then answers until it closes."""
+    try:
+        first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect):
+        await _close(websocket, 4408, "no hello")
+        return
+    if first is None:
+        return
+    try:
+        hello = parse(first)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("hello_first", "the first message must be a hello")
+    except ProtocolError as e:
+        await _refuse(websocket, e, "en", 4400)
+        return
+
+    async def send(text: str) -> None:
+        await websocket.send_text(text)
+
+    try:
+        client = await hub.connect(code, hello.token, hello.lang, send)
+    except ProtocolError as e:
+        await _refuse(websocket, e, hello.lang, 4401)
+        return
+    except HubError as e:
+        close = WS_EXPIRED if e.code == "expired" else 4404
+        await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, close)
+        return
+    client.address = address(websocket)
+
+    async def pump() -> None:
+        with suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await client.pump()
+        if client.overflowed:
+            await _close(websocket, 4429, "too slow")
+        elif client.close_code is not None:
+            await _close(websocket, *client.close_code)
+
+    pump_task = asyncio.create_task(pump())
+    strikes = 0
+    try:
+        while True:
+            try:
+                frame = await _receive(websocket)
+            except (WebSocketDisconnect, RuntimeError):
+                break
+            if frame is None or client.overflowed or client.close_code is not None:
+                break
+            try:
+                if not client.allow():
+                    raise ProtocolError("busy", "too many messages; slow down")
+                msg = parse(frame)
+                if isinstance(msg, Answer):
+                    await hub.answer(client, msg.decision, msg.answer)
+                elif isinstance(msg, Lang):
+                    await hub.set_lang(client, msg.lang)
+                elif isinstance(msg, Sync):
+                    await hub.sync(client, msg.since)
+                elif isinstance(msg, Ping):
+                    client.push_json({"type": "pong"})
+                elif isinstance(msg, HandToBot):
+                    await hub.hand_to_bot(client, msg.seat)
+                elif isinstance(msg, Chat):
+                    await hub.social.post(client, msg.text)
+                else:
+                    raise ProtocolError("bad_type", "already connected: hello only comes first")
+                strikes = 0
+            except ProtocolError as e:
+                strikes += 1
+                client.push_json(error(e, t(client.lang, f"error.{e.code}")))
+                if strikes >= MAX_STRIKES:
+                    break
+    finally:
+        hub.disconnect(client)
+        try:
+            await asyncio.wait_for(pump_task, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            pump_task.cancel()
+        await _close(websocket, 1000, "bye")

@@ -1,0 +1,128 @@
+"""The web package stays readable: no import circles, no file over 500 lines (issue 22 §3).
+
+``web/hub.py`` had grown to 1,261 lines and ``web/cluster.py`` to 1,008;
+``social.py`` and ``turns.py`` imported the hub that imported them, and the
+app and the cluster imported each other.  Split by concern (``docs/web.md``,
+"The web package"), they stay split: every import between the package's
+modules is read with :mod:`ast`, at any depth of the file (also inside
+functions and ``if TYPE_CHECKING:`` blocks, which are circles too for a
+reader), and the graph must have no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import dragonante.interfaces.web as web
+
+PACKAGE = "dragonante.interfaces.web"
+ROOT = Path(web.__file__).resolve().parent
+#: The longest a module of the package may be.
+MAX_LINES = 500
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (``routes.lobby``, ``hub``, ...)."""
+    out = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        if "migrations" in rel.parts:
+            continue  # Alembic's scripts: loaded by Alembic, not imported
+        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+        out[".".join(parts)] = path
+    return out
+
+
+def imports(path: Path, known: dict[str, Path]) -> set[str]:
+    """The package's modules ``path`` imports (``from web import store`` counts as
+    ``store``; ``from web.routes.common import x`` as ``routes.common``)."""
+    found: set[str] = set()
+    prefix = PACKAGE + "."
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            if name.startswith(prefix) and name[len(prefix) :] in known:
+                found.add(name[len(prefix) :])
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, or of one
+    that imports itself (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1 or v in graph.get(v, ()):
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    """The check itself can fail: a circle of three and a self-import are found."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"d"}, "e": {"a"}}
+    assert sorted(cycles(graph)) == [["a", "b", "c"], ["d"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_reader_sees_imports_inside_functions_and_type_checking(
+    tmp_path: Path,
+) -> None:
+    known = {"hub": ROOT / "hub.py", "store": ROOT / "store.py", "routes.common": ROOT}
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from dragonante.interfaces.web import store\n"
+        "if TYPE_CHECKING:\n"
+        "    from dragonante.interfaces.web.hub import Hub\n"
+        "def f():\n"
+        "    import dragonante.interfaces.web.routes.common\n",
+        encoding="utf-8",
+    )
+    assert imports(source, known) == {"store", "hub", "routes.common"}
+
+
+def test_the_web_package_has_no_import_circle() -> None:
+    known = modules()
+    assert {"hub", "house", "cluster", "app", "routes.socket"} <= set(known)
+    graph = {name: imports(path, known) for name, path in known.items()}
+    assert graph["routes.socket"] >= {"hub", "routes.common"}  # the reader reads them
+    assert cycles(graph) == []
+
+
+def test_no_module_of_the_web_package_is_over_500_lines() -> None:
+    long = {
+        name: n
+        for name, path in modules().items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}

@@ -40,7 +40,13 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from dragonante.agents.encoding import N_ACTIONS, OBS_SIZE, action_mask, encode, to_answer
+from dragonante.agents.encoding import (
+    N_ACTIONS,
+    OBS_SIZE,
+    IncrementalEncoder,
+    action_mask,
+    to_answer,
+)
 from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, Rules
@@ -118,6 +124,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._seeds = random.Random(seed)
         self._cache: dict[str, Obs] = {}
+        #: Each seat's last view and vector: a step re-encodes only what changed.
+        self._encoder = IncrementalEncoder()
         #: The agent being asked and its mask (computed once per decision).
         self._asked: str | None = None
         self._mask: npt.NDArray[np.int8] = _no_actions()
@@ -219,7 +227,7 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         """
         cached = self._cache.get(agent)
         if cached is None:
-            vector = encode(observe(self.state, self._seat[agent], hints=False))
+            vector = self._encoder.encode(observe(self.state, self._seat[agent], hints=False))
             cached = {"observation": vector, "action_mask": self.action_mask(agent)}
             self._cache[agent] = cached
         return cached

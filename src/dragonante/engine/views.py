@@ -339,18 +339,26 @@ def _question(s: GameState, seat: int | None, gm: bool) -> Question | None:
 
 
 def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
-    """The cards ``seat`` knows in other hands (``s.known`` not empty)."""
+    """The cards ``seat`` knows in other hands (``s.known`` not empty).
+
+    A known card anted face down is still "in that player's hand" until the
+    reveal: listing it elsewhere would leak the ante.  ``s.known`` holds a
+    few cards (two or three in a typical game) and the hands a dozen or more,
+    so this looks for the seat's known cards in the hands, not the other
+    way round (a card is in one place only).
+    """
+    bit = 1 << seat
+    mine = [c for c, mask in s.known.items() if mask & bit]
+    if not mine:
+        return {}
     known_in_hands: dict[int, list[int]] = {}
-    get, bit = s.known.get, 1 << seat
-    for p in range(s.n):
-        if p != seat:
-            # A known card anted face down is still "in that player's
-            # hand" until the reveal: listing it elsewhere would leak the ante.
-            held = [*s.hands[p], s.ante_choice[p]]
-            cards = [c for c in held if c >= 0 and get(c, 0) & bit]
-            if cards:
-                known_in_hands[p] = sorted(cards)
-    return known_in_hands
+    hands, ante = s.hands, s.ante_choice
+    for c in sorted(mine):
+        for p in range(s.n):
+            if p != seat and (c == ante[p] or c in hands[p]):
+                known_in_hands.setdefault(p, []).append(c)
+                break
+    return dict(sorted(known_in_hands.items()))
 
 
 def config_for(config: GameConfig, seat: int | None) -> GameConfig:
@@ -369,11 +377,15 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
     known = s.known
     if not known:
         return list(s.discard)
-    get = known.get
+    # The few known cards this seat has not seen (usually none is discarded).
     if seat is None:
-        return [c for c in s.discard if get(c) is None]
-    bit = 1 << seat
-    return [c for c in s.discard if (mask := get(c)) is None or mask & bit]
+        unseen = set(known)
+    else:
+        bit = 1 << seat
+        unseen = {c for c, mask in known.items() if not mask & bit}
+    if not unseen or unseen.isdisjoint(s.discard):
+        return list(s.discard)
+    return [c for c in s.discard if c not in unseen]
 
 
 def _bits(mask: int) -> list[int]:

@@ -542,7 +542,7 @@ _NEVER_SEEN = Observation(*[_UNSEEN] * len(Observation._fields))
 class _LastVector:
     """The last view encoded and its vector, kept up to date block by block."""
 
-    __slots__ = ("effect_scalars", "flights", "hot", "mv", "prev", "raw", "v")
+    __slots__ = ("debts", "effect_scalars", "flights", "hot", "mv", "prev", "raw", "v")
 
     def __init__(self) -> None:
         self.v: npt.NDArray[np.float32] = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -558,6 +558,8 @@ class _LastVector:
         self.hot: list[list[int]] = [[] for _ in range(_N_GROUPS)]
         #: The scalar entries the effects in force wrote (flags, counts, amounts).
         self.effect_scalars: list[int] = []
+        #: Whether the vector holds debts (the debt entries are not all 0).
+        self.debts = False
         #: Each seat's flight as last encoded (views are never changed in place).
         self.flights: list[list[int]] = [[] for _ in range(MAX_PLAYERS)]
 
@@ -720,34 +722,36 @@ class _LastVector:
         self.prev = obs
 
     def _gold(self, obs: Observation) -> None:
-        """The gold block: hoards, hole owed, debts, stakes, hole, debts to the stakes."""
+        """The gold block: hoards, hole owed, debts, stakes, hole, debts to the stakes.
+
+        Debts exist only in Emperor's Gambit: without any, the debt entries
+        are zeros, written once when the last debt went.
+        """
         hoards = obs.hoards
-        total = max(1, sum(hoards) + obs.stakes + obs.hole)
+        stakes, hole = obs.stakes, obs.hole
+        total = max(1, sum(hoards) + stakes + hole)
         to_stakes = 0
-        owed = [0] * MAX_PLAYERS
-        due = [0] * MAX_PLAYERS
-        for debtor, creditor, amount in obs.debts:
-            owed[debtor] += amount
-            if creditor >= 0:
-                due[creditor] += amount
-            else:
-                to_stakes += amount
-        self._write(
-            _GOLD,
-            [
-                *_scaled(hoards, total),
-                *_scaled(obs.hole_owed, total),
-                *_scaled(owed, total),
-                *_scaled(due, total),
-            ],
-        )
-        self._write(
-            _GLOBALS,
-            [
-                min(obs.stakes, total) / total,
-                min(obs.hole, total) / total,
-                min(to_stakes, total) / total,
-            ],
+        raw = self.raw
+        debts = obs.debts
+        values = _scaled(hoards, total) + _scaled(obs.hole_owed, total)
+        if debts or self.debts:
+            owed = [0] * MAX_PLAYERS
+            due = [0] * MAX_PLAYERS
+            for debtor, creditor, amount in debts:
+                owed[debtor] += amount
+                if creditor >= 0:
+                    due[creditor] += amount
+                else:
+                    to_stakes += amount
+            values += _scaled(owed, total) + _scaled(due, total)
+            self.debts = bool(debts)
+        _PACK[len(values)](raw, 4 * _GOLD, *values)
+        _PACK[3](
+            raw,
+            4 * _GLOBALS,
+            stakes / total if stakes < total else 1.0,
+            hole / total if hole < total else 1.0,
+            to_stakes / total if to_stakes < total else 1.0,
         )
 
     def _effects(self, effects: dict[str, Any]) -> None:

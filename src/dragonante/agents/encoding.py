@@ -80,6 +80,13 @@ order:
   seat mask or a seat (6, one-hot), a count per seat (6, / 4), a card mask
   (170, multi-hot), a flag (1), an amount (1, / 50).  A new effect adds its
   slice here by itself.
+
+Two encoders give this vector: :func:`encode`, from scratch, and
+:class:`IncrementalEncoder`, which rewrites only the blocks whose fields
+changed since the last view it encoded (what the learning environments use
+at every step).  A new field of the view must be written by both, and by
+``tests/agents/reference_encoding.py``: the tests compare all three byte for
+byte along whole games.
 """
 
 from __future__ import annotations
@@ -611,6 +618,9 @@ class _LastVector:
         p = self.prev
         swap = self._swap
         o = _O
+        # ``(x := a) is not (y := b) and x != y``: a field that is the very
+        # same object (views made with ``observe(..., public=)`` share their
+        # lists) is not even compared.
         x: Any
         y: Any
 
@@ -820,10 +830,15 @@ class IncrementalEncoder:
     only a few fields change (a card played, some gold, the question, and
     the seat's own fields when another seat is asked).  This keeps the last
     view encoded and its vector, and rewrites only the blocks whose fields
-    differ (fields that are the very same objects are not even compared:
-    see ``observe_again`` in :mod:`dragonante.engine.views`).  The result is
-    a fresh array, equal byte for byte to ``encode(obs)``; the views may
-    come from any seat, game or table, so nothing needs resetting.
+    differ (a flight or the discard pile that only grew: only its new
+    cards).  It reads only the view, as :func:`encode` does, so it cannot
+    encode anything the seat may not see.  The result is a fresh array (the
+    caller may keep or change it), equal byte for byte to ``encode(obs)``;
+    the views may come from any seat, game or table, so nothing needs
+    resetting.  Keeping one vector for whichever seat was observed last,
+    rather than one per seat, is what pays: between two views of one seat
+    at a 4-player table the others have played and most blocks changed
+    (``docs/agents.md``, "Speed").
     """
 
     __slots__ = ("_last",)

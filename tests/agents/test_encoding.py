@@ -76,6 +76,7 @@ def test_actions_of_another_block_are_refused() -> None:
 def test_hidden_cards_never_change_the_observation(players: int) -> None:
     rng = random.Random(players)
     checked = 0
+    incremental = IncrementalEncoder()
     for seed in range(4):
         s = new_game(GameConfig(players=players), 40 * players + seed)
         play = random.Random(seed)
@@ -90,6 +91,10 @@ def test_hidden_cards_never_change_the_observation(players: int) -> None:
                     assert twin.to_dict() != s.to_dict()
                     a, b = encode(observe(s, seat)), encode(observe(twin, seat))
                     assert (a == b).all()
+                    # The incremental encoder, right after the real view: the
+                    # twin's hidden cards change nothing it writes either.
+                    assert (incremental.encode(observe(s, seat, hints=False)) == a).all()
+                    assert (incremental.encode(observe(twin, seat, hints=False)) == a).all()
                     checked += 1
             apply(s, play.choice(d.options))
     assert checked >= 10
@@ -98,6 +103,7 @@ def test_hidden_cards_never_change_the_observation(players: int) -> None:
 @pytest.mark.parametrize("system", ["disks", "skills"])
 def test_hidden_abilities_never_change_the_observation(system: str) -> None:
     checked = private = 0
+    incremental = IncrementalEncoder()
     for players in (2, 4, 6):
         config = GameConfig(
             players=players,
@@ -114,7 +120,10 @@ def test_hidden_abilities_never_change_the_observation(system: str) -> None:
                     if twin is None:
                         continue
                     assert twin.to_dict() != s.to_dict()
-                    assert (encode(observe(s, seat)) == encode(observe(twin, seat))).all()
+                    a = encode(observe(s, seat))
+                    assert (a == encode(observe(twin, seat))).all()
+                    assert (incremental.encode(observe(s, seat, hints=False)) == a).all()
+                    assert (incremental.encode(observe(twin, seat, hints=False)) == a).all()
                     checked += 1
                     private += d.kind in ABILITY_KINDS and d.seat != seat
             apply(s, rng.choice(d.options))

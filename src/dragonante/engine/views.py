@@ -238,8 +238,9 @@ def observe(
     trig, completes = _hints(s, seat) if hints else _NO_HINTS
     # One tuple in the fields' order, made into the named tuple without its
     # ``__new__`` (a Python function taking 37 arguments): keywords would cost
-    # more than the rest of the view (tests/agents/reference_encoding.py
-    # builds it by name, and the two must be equal).
+    # more than the rest of the view.  Python does not count the fields here:
+    # tests/agents/reference_encoding.py builds the view by name and
+    # tests/agents/test_encoding.py checks the two equal on many states.
     return _new_observation(
         Observation,
         (

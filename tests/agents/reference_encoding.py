@@ -1,7 +1,8 @@
 """The first observation encoder and seat view, kept unchanged as references.
 
-``dragonante.agents.encoding.encode`` and ``dragonante.engine.views.observe``
-were tuned for speed (issue 14); their output must stay identical to these
+``dragonante.agents.encoding.encode`` (and its ``IncrementalEncoder``, issue
+24) and ``dragonante.engine.views.observe`` were tuned for speed (issue 14);
+their output must stay identical to these
 straightforward versions (the vector byte for byte), which
 ``test_encoding.py`` checks on many random states.  Do not optimise this file.
 """

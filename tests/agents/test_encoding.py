@@ -12,6 +12,7 @@ from dragonante.agents.encoding import (
     N_ACTIONS,
     OBS_SIZE,
     SLICES,
+    IncrementalEncoder,
     action_mask,
     encode,
     to_action,
@@ -75,6 +76,7 @@ def test_actions_of_another_block_are_refused() -> None:
 def test_hidden_cards_never_change_the_observation(players: int) -> None:
     rng = random.Random(players)
     checked = 0
+    incremental = IncrementalEncoder()
     for seed in range(4):
         s = new_game(GameConfig(players=players), 40 * players + seed)
         play = random.Random(seed)
@@ -89,6 +91,10 @@ def test_hidden_cards_never_change_the_observation(players: int) -> None:
                     assert twin.to_dict() != s.to_dict()
                     a, b = encode(observe(s, seat)), encode(observe(twin, seat))
                     assert (a == b).all()
+                    # The incremental encoder, right after the real view: the
+                    # twin's hidden cards change nothing it writes either.
+                    assert (incremental.encode(observe(s, seat, hints=False)) == a).all()
+                    assert (incremental.encode(observe(twin, seat, hints=False)) == a).all()
                     checked += 1
             apply(s, play.choice(d.options))
     assert checked >= 10
@@ -97,6 +103,7 @@ def test_hidden_cards_never_change_the_observation(players: int) -> None:
 @pytest.mark.parametrize("system", ["disks", "skills"])
 def test_hidden_abilities_never_change_the_observation(system: str) -> None:
     checked = private = 0
+    incremental = IncrementalEncoder()
     for players in (2, 4, 6):
         config = GameConfig(
             players=players,
@@ -113,7 +120,10 @@ def test_hidden_abilities_never_change_the_observation(system: str) -> None:
                     if twin is None:
                         continue
                     assert twin.to_dict() != s.to_dict()
-                    assert (encode(observe(s, seat)) == encode(observe(twin, seat))).all()
+                    a = encode(observe(s, seat))
+                    assert (a == encode(observe(twin, seat))).all()
+                    assert (incremental.encode(observe(s, seat, hints=False)) == a).all()
+                    assert (incremental.encode(observe(twin, seat, hints=False)) == a).all()
                     checked += 1
                     private += d.kind in ABILITY_KINDS and d.seat != seat
             apply(s, rng.choice(d.options))
@@ -180,3 +190,59 @@ def test_the_fast_encoder_matches_the_reference_byte_for_byte(config: GameConfig
     assert compared > 500
     # The games reached enough of the vector for the comparison to mean something.
     assert filled.sum() > 400
+
+
+@pytest.mark.parametrize(
+    "config",
+    EQUIVALENCE_CONFIGS,
+    ids=lambda c: f"{c.players}-{c.rules.ruleset}-{c.abilities.system}",
+)
+def test_the_incremental_encoder_matches_the_reference_byte_for_byte(config: GameConfig) -> None:
+    """``IncrementalEncoder`` rewrites only the blocks that changed since the
+    last view it encoded: along whole games, views of random seats (several
+    per state, a spectator, none at some states) must still give exactly the
+    reference vector, and a fresh array each time."""
+    config = config.validate()
+    encoder = IncrementalEncoder()
+    compared = 0
+    for seed in range(4):
+        s = new_game(config, 2000 + seed)
+        rng = random.Random(seed)
+        while True:
+            seats = [p for p in (*range(config.players), None) if rng.random() < 0.45]
+            for seat in seats:
+                view = observe(s, seat, hints=False)
+                fast = encoder.encode(view)
+                assert fast.tobytes() == reference_encode(view).tobytes(), (seed, seat)
+                assert encoder.last is view
+                fast[:] = 1.0  # the caller's array: changing it changes nothing kept
+                compared += 1
+            if s.over:
+                break
+            d = s.pending
+            assert d is not None
+            apply(s, rng.choice(d.options))
+    assert compared > 100
+
+
+def test_one_incremental_encoder_serves_any_table() -> None:
+    """Views of different table sizes, rulesets and games, one after another
+    through one encoder: nothing needs resetting between them."""
+    encoder = IncrementalEncoder()
+    assert encoder.last is None
+    rng = random.Random(7)
+    states = []
+    for i, config in enumerate(EQUIVALENCE_CONFIGS):
+        s = new_game(config.validate(), 3000 + i)
+        for _ in range(rng.randrange(40)):
+            if s.over:
+                break
+            d = s.pending
+            assert d is not None
+            apply(s, rng.choice(d.options))
+        states.append(s)
+    for _ in range(60):
+        s = rng.choice(states)
+        seat = rng.choice([*range(s.n), None])
+        view = observe(s, seat, hints=False)
+        assert encoder.encode(view).tobytes() == reference_encode(view).tobytes()

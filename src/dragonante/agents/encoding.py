@@ -80,10 +80,18 @@ order:
   seat mask or a seat (6, one-hot), a count per seat (6, / 4), a card mask
   (170, multi-hot), a flag (1), an amount (1, / 50).  A new effect adds its
   slice here by itself.
+
+Two encoders give this vector: :func:`encode`, from scratch, and
+:class:`IncrementalEncoder`, which rewrites only the blocks whose fields
+changed since the last view it encoded (what the learning environments use
+at every step).  A new field of the view must be written by both, and by
+``tests/agents/reference_encoding.py``: the tests compare all three byte for
+byte along whole games.
 """
 
 from __future__ import annotations
 
+from struct import Struct
 from typing import Any, Final
 
 import numpy as np
@@ -479,6 +487,378 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
     return v
 
 
+# --- the incremental encoder ---------------------------------------------------
+
+#: The hot (multi-hot or one-hot) groups of the vector, each the entries that
+#: one or a few fields of the view write; they never share an entry.
+(
+    _G_HAND,
+    _G_ROUND_CARD,
+    _G_KNOWN,
+    _G_ANTE,
+    _G_REVEALED,
+    _G_LOOK,
+    _G_DISCARD,
+    _G_MY_ANTE,
+    _G_SPECIALS,
+    _G_QUESTION,
+    _G_SEAT,
+    _G_LEADER,
+    _G_ANTE_PLACED,
+    _G_OUT,
+    _G_WINNERS,
+    _G_GAMBIT_WINNER,
+    _G_PHASE,
+    _G_COLLECTED,
+    _G_EFFECTS,
+    _G_ABILITIES,
+    _G_SEATED,
+    _G_FLIGHT,  # then one group per seat's flight
+) = range(22)
+_N_GROUPS = _G_FLIGHT + MAX_PLAYERS
+_GOLD = _O["hoards"]
+_HOLE_OWED = _O["hole_owed"]
+_DEBTS_OWED = _O["debts_owed"]
+_DEBTS_DUE = _O["debts_due"]
+_HAND_SIZES = _O["hand_sizes"]
+_GLOBALS = _O["globals"]
+_ABILITY_COUNTS = _O["ability_counts"]
+_ABILITY_WINS = _O["ability_wins"]
+
+
+#: ``struct`` packers of 1 to 30 float32 entries, by count.
+_PACK: Final = [Struct(f"{k}f").pack_into for k in range(31)]
+
+
+class _Unseen:
+    """A field value no view's equals: the fields of the view before the first."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return True
+
+
+_UNSEEN: Any = _Unseen()
+_NEVER_SEEN = Observation(*[_UNSEEN] * len(Observation._fields))
+
+
+class _LastVector:
+    """The last view encoded and its vector, kept up to date block by block."""
+
+    __slots__ = ("debts", "effect_scalars", "flights", "hot", "mv", "prev", "raw", "v")
+
+    def __init__(self) -> None:
+        self.v: npt.NDArray[np.float32] = np.zeros(OBS_SIZE, dtype=np.float32)
+        #: A typed view of ``v``: writing one entry through it costs about a
+        #: third of ``v[i] = x``.
+        #: (``Any``: typeshed's memoryview takes ints only, a float32 one takes floats.)
+        self.mv: Any = memoryview(self.v)  # type: ignore[arg-type]  # numpy arrays are buffers
+        #: Its bytes, for writing several entries at once.
+        self.raw = self.mv.cast("B")
+        #: The last view encoded; at first one that no view equals.
+        self.prev: Observation = _NEVER_SEEN
+        #: Per hot group, the entries it set to 1.
+        self.hot: list[list[int]] = [[] for _ in range(_N_GROUPS)]
+        #: The scalar entries the effects in force wrote (flags, counts, amounts).
+        self.effect_scalars: list[int] = []
+        #: Whether the vector holds debts (the debt entries are not all 0).
+        self.debts = False
+        #: Each seat's flight as last encoded (views are never changed in place).
+        self.flights: list[list[int]] = [[] for _ in range(MAX_PLAYERS)]
+
+    def _swap(self, group: int, new: list[int]) -> None:
+        """Clear the entries ``group`` had set and set ``new`` instead."""
+        mv = self.mv
+        for i in self.hot[group]:
+            mv[i] = 0.0
+        for i in new:
+            mv[i] = 1.0
+        self.hot[group] = new
+
+    def _grow(self, group: int, first: int, cards: list[int]) -> None:
+        """:meth:`_swap` for a pile that mostly grows at its end (a flight, the
+        discard pile): when the cards it had are still its first ones, only
+        the new ones are set."""
+        old = self.hot[group]
+        k = len(old)
+        new = [first + c for c in cards if c >= 0]
+        if new[:k] == old:
+            mv = self.mv
+            for i in new[k:]:
+                mv[i] = 1.0
+            self.hot[group] = new
+        else:
+            self._swap(group, new)
+
+    def _flights(self, flights: list[list[int]]) -> None:
+        """Each seat's flight whose cards changed (seats a table lacks: none)."""
+        last = self.flights
+        for i in range(MAX_PLAYERS):
+            cards = flights[i] if i < len(flights) else []
+            if cards != last[i]:
+                self._grow(_G_FLIGHT + i, _FLIGHTS[i], cards)
+                last[i] = cards
+
+    def _write(self, first: int, values: list[float]) -> None:
+        """Write ``values`` from entry ``first`` on, in one call (``struct``
+        rounds each to float32 as numpy does)."""
+        _PACK[len(values)](self.raw, 4 * first, *values)
+
+    def update(self, obs: Observation) -> None:
+        """Rewrite the blocks whose fields differ from the last view's.
+
+        Each block is written exactly as :func:`encode` writes it, so the
+        vector stays equal to ``encode(obs)`` (``tests/agents`` checks it
+        against the reference encoder along whole games).
+        """
+        p = self.prev
+        swap = self._swap
+        o = _O
+        # ``(x := a) is not (y := b) and x != y``: a field that is the very
+        # same object (views made with ``observe(..., public=)`` share their
+        # lists) is not even compared.
+        x: Any
+        y: Any
+
+        if (x := obs.hand) is not (y := p.hand) and x != y:
+            hand = obs.hand
+            swap(_G_HAND, [_HAND + c for c in hand if c >= 0] if hand else [])
+        if (x := obs.flights) is not (y := p.flights) and x != y:
+            self._flights(x)
+        if (x := obs.round_card) is not (y := p.round_card) and x != y:
+            swap(
+                _G_ROUND_CARD,
+                [b + c for b, c in zip(_ROUND_CARD, obs.round_card, strict=False) if c >= 0],
+            )
+        if (x := obs.known_in_hands) is not (y := p.known_in_hands) and x != y:
+            hot = []
+            for seat, cs in obs.known_in_hands.items():
+                b = _KNOWN[seat]
+                hot += [b + c for c in cs]
+            swap(_G_KNOWN, hot)
+        if (x := obs.ante) is not (y := p.ante) and x != y:
+            b = o["ante"]
+            swap(_G_ANTE, [b + c for c in obs.ante if c >= 0])
+        if (x := obs.revealed) is not (y := p.revealed) and x != y:
+            b = o["revealed"]
+            swap(_G_REVEALED, [b + c for c in obs.revealed if c >= 0])
+        if (x := obs.private_look) is not (y := p.private_look) and x != y:
+            b = o["private_look"]
+            swap(_G_LOOK, [b + c for c in obs.private_look if c >= 0])
+        if (x := obs.discard) is not (y := p.discard) and x != y:
+            self._grow(_G_DISCARD, o["discard"], x)
+        if obs.my_ante != p.my_ante:
+            swap(_G_MY_ANTE, [o["my_ante"] + obs.my_ante] if obs.my_ante >= 0 else [])
+        specials = obs.specials
+        if (x := specials) is not (y := p.specials) and x != y:
+            b = o["specials"]
+            swap(_G_SPECIALS, [b + c for c in specials if c >= 0] if specials else [])
+            self.mv[_GLOBALS + 8] = float(specials is not None)
+        q = obs.question
+        if (x := q) is not (y := p.question) and x != y:
+            if q is None:
+                hot = [_KIND_AT[None]]
+            else:
+                hot = [o["to_act"] + q.seat, _KIND_AT.get(q.kind, _PRIVATE_KIND)]
+                if q.source >= 0:
+                    hot.append(o["question_source"] + q.source)
+            swap(_G_QUESTION, hot)
+        n = obs.players
+        if n != p.players:
+            swap(_G_SEATED, list(_SEATED[n]))
+            self.mv[_GLOBALS + 7] = n / MAX_PLAYERS
+        if (me := obs.seat) != p.seat:
+            swap(_G_SEAT, [] if me is None else [o["is_me"] + me])
+        if obs.leader != p.leader:
+            swap(_G_LEADER, [o["leader"] + obs.leader])
+        if (x := obs.ante_placed) is not (y := p.ante_placed) and x != y:
+            b = o["ante_placed"]
+            swap(_G_ANTE_PLACED, [b + i for i, placed in enumerate(obs.ante_placed) if placed])
+        if (x := obs.out) is not (y := p.out) and x != y:
+            b = o["out"]
+            swap(_G_OUT, [b + i for i in obs.out if i >= 0])
+        if (x := obs.winners) is not (y := p.winners) and x != y:
+            b = o["winners"]
+            swap(_G_WINNERS, [b + i for i in obs.winners if i >= 0])
+        if obs.gambit_winner != p.gambit_winner:
+            w = obs.gambit_winner
+            swap(_G_GAMBIT_WINNER, [o["gambit_winner"] + w] if w >= 0 else [])
+        if obs.phase != p.phase:
+            swap(_G_PHASE, [_PHASE_AT[obs.phase]])
+        colors, strengths = obs.collected_colors, obs.collected_strengths
+        if ((x := colors) is not (y := p.collected_colors) and x != y) or (
+            (x := strengths) is not (y := p.collected_strengths) and x != y
+        ):
+            hot = []
+            for i in range(n):
+                if colors[i]:
+                    b = _COLLECTED_COLORS[i]
+                    hot += [b + x for x in _bit_indices(colors[i])]
+                if strengths[i]:
+                    b = _COLLECTED_STRENGTHS[i]
+                    hot += [b + x for x in _bit_indices(strengths[i])]
+            swap(_G_COLLECTED, hot)
+        if (x := obs.effects) is not (y := p.effects) and x != y:
+            self._effects(obs.effects)
+        if (x := obs.abilities) is not (y := p.abilities) and x != y:
+            self._abilities(obs.abilities)
+
+        # Scalars.
+        mv = self.mv
+        if (
+            ((x := obs.hoards) is not (y := p.hoards) and x != y)
+            or obs.stakes != p.stakes
+            or obs.hole != p.hole
+            or ((x := obs.hole_owed) is not (y := p.hole_owed) and x != y)
+            or ((x := obs.debts) is not (y := p.debts) and x != y)
+        ):
+            self._gold(obs)
+        if (x := obs.hand_sizes) is not (y := p.hand_sizes) and x != y:
+            self._write(_HAND_SIZES, _scaled(obs.hand_sizes, 10))
+        if obs.deck_size != p.deck_size:
+            mv[_GLOBALS + 3] = min(obs.deck_size, N_CARDS) / N_CARDS
+        if obs.discard_size != p.discard_size:
+            mv[_GLOBALS + 4] = min(obs.discard_size, N_CARDS) / N_CARDS
+        if obs.gambit != p.gambit:
+            mv[_GLOBALS + 5] = min(obs.gambit, 50) / 50
+        if obs.round != p.round:
+            mv[_GLOBALS + 6] = min(obs.round, 50) / 50
+        if obs.last_gambit != p.last_gambit:
+            mv[_GLOBALS + 9] = float(bool(obs.last_gambit))
+        self.prev = obs
+
+    def _gold(self, obs: Observation) -> None:
+        """The gold block: hoards, hole owed, debts, stakes, hole, debts to the stakes.
+
+        Debts exist only in Emperor's Gambit: without any, the debt entries
+        are zeros, written once when the last debt went.
+        """
+        hoards = obs.hoards
+        stakes, hole = obs.stakes, obs.hole
+        total = max(1, sum(hoards) + stakes + hole)
+        to_stakes = 0
+        raw = self.raw
+        debts = obs.debts
+        values = _scaled(hoards, total) + _scaled(obs.hole_owed, total)
+        if debts or self.debts:
+            owed = [0] * MAX_PLAYERS
+            due = [0] * MAX_PLAYERS
+            for debtor, creditor, amount in debts:
+                owed[debtor] += amount
+                if creditor >= 0:
+                    due[creditor] += amount
+                else:
+                    to_stakes += amount
+            values += _scaled(owed, total) + _scaled(due, total)
+            self.debts = bool(debts)
+        _PACK[len(values)](raw, 4 * _GOLD, *values)
+        _PACK[3](
+            raw,
+            4 * _GLOBALS,
+            stakes / total if stakes < total else 1.0,
+            hole / total if hole < total else 1.0,
+            to_stakes / total if to_stakes < total else 1.0,
+        )
+
+    def _effects(self, effects: dict[str, Any]) -> None:
+        """The running effects' slices: one-hot entries and written values."""
+        mv = self.mv
+        for i in self.effect_scalars:
+            mv[i] = 0.0
+        hot: list[int] = []
+        written: list[int] = []
+        for name, value in effects.items():
+            b, how = _EFFECT_AT[name]
+            if how == 0:
+                hot += [b + x for x in value]
+            elif how == 1:
+                hot.append(b + value)
+            elif how == 2:
+                written.append(b)
+            elif how == 3:
+                written += range(b, b + MAX_PLAYERS)
+            else:
+                written.append(b)
+        self._swap(_G_EFFECTS, hot)
+        for name, value in effects.items():
+            b, how = _EFFECT_AT[name]
+            if how == 2:
+                mv[b] = 1.0
+            elif how == 3:
+                self._write(b, _scaled(value, _COUNT_TOP))
+            elif how == 4:
+                mv[b] = min(value, _AMOUNT_TOP) / _AMOUNT_TOP
+        self.effect_scalars = written
+
+    def _abilities(self, ab: dict[str, Any] | None) -> None:
+        """The abilities' one-hot entries, counts and wins."""
+        o = _O
+        if ab is None:
+            self._swap(_G_ABILITIES, [_SYSTEM_AT[None]])
+            self._write(_ABILITY_COUNTS, _PAD)
+            self._write(_ABILITY_WINS, _PAD)
+            return
+        hot = [_SYSTEM_AT[ab["system"]]]
+        if ab["public"]:
+            hot.append(o["abilities_public"])
+        for b, held in zip(_HELD, ab["held"], strict=False):
+            if held:
+                hot += [b + a for a in held]
+        for b, color in zip(_ANCESTRY, ab["ancestry"], strict=False):
+            if color is not None:
+                hot.append(b + _ANCESTRY_INDEX[color])
+        b = o["disk_expended"]
+        hot += [b + i for i, side in enumerate(ab.get("disks", ())) if side == "expended"]
+        for b, spent in zip(_SPENT, ab.get("spent", ()), strict=False):
+            if spent:
+                hot += [b + a for a in spent]
+        b = o["diplomacy_used"]
+        hot += [b + i for i, used in enumerate(ab.get("diplomacy_used", ())) if used]
+        self._swap(_G_ABILITIES, hot)
+        self._write(_ABILITY_COUNTS, _scaled(ab["counts"], 4))
+        self._write(_ABILITY_WINS, _scaled(ab["wins"], 10))
+
+
+class IncrementalEncoder:
+    """:func:`encode`, re-encoding only what changed since the last view.
+
+    A learning loop encodes a view at every step, and between two steps
+    only a few fields change (a card played, some gold, the question, and
+    the seat's own fields when another seat is asked).  This keeps the last
+    view encoded and its vector, and rewrites only the blocks whose fields
+    differ (a flight or the discard pile that only grew: only its new
+    cards).  It reads only the view, as :func:`encode` does, so it cannot
+    encode anything the seat may not see.  The result is a fresh array (the
+    caller may keep or change it), equal byte for byte to ``encode(obs)``;
+    the views may come from any seat, game or table, so nothing needs
+    resetting.  Keeping one vector for whichever seat was observed last,
+    rather than one per seat, is what pays: between two views of one seat
+    at a 4-player table the others have played and most blocks changed
+    (``docs/agents.md``, "Speed").
+    """
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last = _LastVector()
+
+    def encode(self, obs: Observation) -> npt.NDArray[np.float32]:
+        """The vector of ``obs``, equal to ``encode(obs)`` (a fresh array)."""
+        last = self._last
+        last.update(obs)
+        return last.v.copy()
+
+    @property
+    def last(self) -> Observation | None:
+        """The last view encoded (None: none yet)."""
+        prev = self._last.prev
+        return None if prev is _NEVER_SEEN else prev
+
+
 __all__ = [
     "ALL_ACTION",
     "DONE_ACTION",
@@ -489,6 +869,7 @@ __all__ = [
     "PASS_ACTION",
     "QUESTION_KINDS",
     "SLICES",
+    "IncrementalEncoder",
     "action_mask",
     "answer_block",
     "encode",

@@ -11,7 +11,9 @@ Questions with a single legal answer are applied by the engine itself
   action_mask=Box(0, 1, (N_ACTIONS,), int8))``, the seat's view only
   (:mod:`dragonante.agents.encoding`); the mask is all zeros for an agent
   that is not being asked.  The observation is encoded only when asked for
-  (``observe``, ``last()``), once per agent and step.
+  (``observe``, ``last()``), once per agent and step, and incrementally
+  (:class:`~dragonante.agents.encoding.IncrementalEncoder`: only what
+  changed since the last observation).
 * ``infos[agent]["action_mask"]`` holds the same mask (PettingZoo's
   convention for masks outside the observation), so an agent that needs no
   observation can step with ``last(observe=False)`` and skip the encoding.
@@ -40,7 +42,13 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from dragonante.agents.encoding import N_ACTIONS, OBS_SIZE, action_mask, encode, to_answer
+from dragonante.agents.encoding import (
+    N_ACTIONS,
+    OBS_SIZE,
+    IncrementalEncoder,
+    action_mask,
+    to_answer,
+)
 from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, Rules
@@ -118,6 +126,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._seeds = random.Random(seed)
         self._cache: dict[str, Obs] = {}
+        #: Each seat's last view and vector: a step re-encodes only what changed.
+        self._encoder = IncrementalEncoder()
         #: The agent being asked and its mask (computed once per decision).
         self._asked: str | None = None
         self._mask: npt.NDArray[np.int8] = _no_actions()
@@ -219,7 +229,7 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         """
         cached = self._cache.get(agent)
         if cached is None:
-            vector = encode(observe(self.state, self._seat[agent], hints=False))
+            vector = self._encoder.encode(observe(self.state, self._seat[agent], hints=False))
             cached = {"observation": vector, "action_mask": self.action_mask(agent)}
             self._cache[agent] = cached
         return cached

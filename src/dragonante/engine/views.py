@@ -15,6 +15,7 @@ many each character has, and every disk's side.  A game-master
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Annotated, Any, NamedTuple, get_type_hints
 
@@ -190,6 +191,8 @@ class Observation(NamedTuple):
 
 
 _FIELDS = Observation._fields
+#: ``tuple.__new__``: makes an :class:`Observation` from one tuple of all its fields.
+_new_observation: Callable[[type[Observation], tuple[Any, ...]], Observation] = tuple.__new__
 _SPECIAL = frozenset({"effects", "question", "known_in_hands", "completes"})
 #: The fields of an :class:`Observation` that depend on who looks (seat or
 #: game-master), from their ``SEAT`` mark; every other one is the same for everyone.
@@ -233,46 +236,52 @@ def observe(
         private_look = list(d.options)
     reveal = s.config.deck.reveal_specials
     trig, completes = _hints(s, seat) if hints else _NO_HINTS
-    # Positional, in the fields' order: keywords would cost more than the rest
-    # of the view (tests/agents/reference_encoding.py builds it by name).
-    return Observation(
-        seat,
-        n,
-        s.phase,
-        s.gambit,
-        s.round,
-        s.leader,
-        list(s.hoards),
-        s.stakes,
-        s.hole,
-        list(s.hole_owed),
-        [list(d) for d in s.debts] if s.debts else [],
-        list(s.hands[seat]) if seat is not None else None,
-        list(map(len, s.hands)),
-        known_in_hands,
-        [list(f) for f in s.flights],
-        list(s.ante),
-        [c >= 0 for c in s.ante_choice],
-        s.ante_choice[seat] if seat is not None else -1,
-        list(s.limbo) if d is None or d.kind != SEER_KEEP else [],
-        private_look,
-        len(s.deck),
-        visible_discards(s, seat),
-        len(s.discard),
-        list(s.specials) if reveal else None,
-        list(s.round_card),
-        seen_effects(s, n, seat),
-        list(s.collected_colors),
-        list(s.collected_strengths),
-        s.gambit_winner,
-        _question(s, seat, gm),
-        list(s.winners),
-        _bits(s.out),
-        s.last_gambit,
-        None if ab is None else ab.view(s, seat, gm),
-        scoring_totals(s) if hints else [],
-        trig,
-        completes,
+    # One tuple in the fields' order, made into the named tuple without its
+    # ``__new__`` (a Python function taking 37 arguments): keywords would cost
+    # more than the rest of the view.  Python does not count the fields here:
+    # tests/agents/reference_encoding.py builds the view by name and
+    # tests/agents/test_encoding.py checks the two equal on many states.
+    return _new_observation(
+        Observation,
+        (
+            seat,
+            n,
+            s.phase,
+            s.gambit,
+            s.round,
+            s.leader,
+            list(s.hoards),
+            s.stakes,
+            s.hole,
+            list(s.hole_owed),
+            [list(d) for d in s.debts] if s.debts else [],
+            list(s.hands[seat]) if seat is not None else None,
+            list(map(len, s.hands)),
+            known_in_hands,
+            [list(f) for f in s.flights],
+            list(s.ante),
+            [c >= 0 for c in s.ante_choice],
+            s.ante_choice[seat] if seat is not None else -1,
+            list(s.limbo) if d is None or d.kind != SEER_KEEP else [],
+            private_look,
+            len(s.deck),
+            visible_discards(s, seat),
+            len(s.discard),
+            list(s.specials) if reveal else None,
+            list(s.round_card),
+            seen_effects(s, n, seat),
+            list(s.collected_colors),
+            list(s.collected_strengths),
+            s.gambit_winner,
+            _question(s, seat, gm),
+            list(s.winners),
+            _bits(s.out),
+            s.last_gambit,
+            None if ab is None else ab.view(s, seat, gm),
+            scoring_totals(s) if hints else [],
+            trig,
+            completes,
+        ),
     )
 
 
@@ -339,18 +348,32 @@ def _question(s: GameState, seat: int | None, gm: bool) -> Question | None:
 
 
 def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
-    """The cards ``seat`` knows in other hands (``s.known`` not empty)."""
+    """The cards ``seat`` knows in other hands (``s.known`` not empty).
+
+    A known card anted face down is still "in that player's hand" until the
+    reveal: listing it elsewhere would leak the ante.  ``s.known`` holds a
+    few cards (two or three in a typical game) and the hands a dozen or more,
+    so this looks for the seat's known cards in the hands, not the other
+    way round (a card is in one place only).
+    """
+    bit = 1 << seat
+    mine = [c for c, mask in s.known.items() if mask & bit]
+    if not mine:
+        return {}
+    if len(mine) > 1:
+        mine.sort()
     known_in_hands: dict[int, list[int]] = {}
-    get, bit = s.known.get, 1 << seat
-    for p in range(s.n):
-        if p != seat:
-            # A known card anted face down is still "in that player's
-            # hand" until the reveal: listing it elsewhere would leak the ante.
-            held = [*s.hands[p], s.ante_choice[p]]
-            cards = [c for c in held if c >= 0 and get(c, 0) & bit]
-            if cards:
-                known_in_hands[p] = sorted(cards)
-    return known_in_hands
+    ante = s.ante_choice
+    for c in mine:
+        for p, hand in enumerate(s.hands):
+            if p != seat and (c in hand or c == ante[p]):
+                cards = known_in_hands.get(p)
+                if cards is None:
+                    known_in_hands[p] = [c]
+                else:
+                    cards.append(c)
+                break
+    return known_in_hands if len(known_in_hands) < 2 else dict(sorted(known_in_hands.items()))
 
 
 def config_for(config: GameConfig, seat: int | None) -> GameConfig:
@@ -369,11 +392,15 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
     known = s.known
     if not known:
         return list(s.discard)
-    get = known.get
+    # The few known cards this seat has not seen (usually none is discarded).
     if seat is None:
-        return [c for c in s.discard if get(c) is None]
-    bit = 1 << seat
-    return [c for c in s.discard if (mask := get(c)) is None or mask & bit]
+        unseen = set(known)
+    else:
+        bit = 1 << seat
+        unseen = {c for c, mask in known.items() if not mask & bit}
+    if not unseen or unseen.isdisjoint(s.discard):
+        return list(s.discard)
+    return [c for c in s.discard if c not in unseen]
 
 
 def _bits(mask: int) -> list[int]:

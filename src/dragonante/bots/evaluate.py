@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from dragonante.bots.abilities import readiness
-from dragonante.engine.flow import may_win, scoring_totals, weakest_wins
+from dragonante.engine.flow import may_win, scoring_round, scoring_totals, weakest_wins
 from dragonante.engine.state import OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import COLOR_INDEXES, COLORS, SET, STRENGTH
 
@@ -152,8 +152,8 @@ def plays_left(s: GameState, seat: int) -> int:
     """How many more cards ``seat`` will play this gambit if nobody ties
     (the Emperor's fourth round counted)."""
     if s.phase != PLAY_PHASE:
-        return max(s.config.rules.min_rounds, s.score_round)
-    last = max(s.config.rules.min_rounds, s.score_round)
+        return scoring_round(s)
+    last = scoring_round(s)
     rest = max(last - s.round, 0)
     if s.round_card[seat] < 0 and s.round >= 1:
         rest += 1
@@ -285,7 +285,7 @@ def ante_outlook(s: GameState, seat: int, q: Tail, w: Weights = DEFAULT_WEIGHTS)
     means = [0.0] * n
     spreads = [1.0] * n
     rivals = []
-    plays = max(s.config.rules.min_rounds, s.score_round)
+    plays = scoring_round(s)
     for o in range(n):
         if o == seat or (s.out >> o) & 1 or not (s.hands[o] or s.ante_choice[o] >= 0):
             continue
@@ -314,7 +314,7 @@ def ante_value(
     margin), the cards kept, and leading the first round."""
     rest = [c for c in hand if c != card]
     st = STRENGTH[card]
-    plays = max(s.config.rules.min_rounds, s.score_round)
+    plays = scoring_round(s)
     stakes = s.stakes + s.n * max(st, their_ante)
     lead = lead_bonus if st > their_ante else 0.0
     return plan_value(s, seat, rest, plays, view, stakes, q, w) + lead

@@ -25,7 +25,7 @@ from dragonante.bots.evaluate import (
 from dragonante.engine import decisions as D
 from dragonante.engine.core import flight_total
 from dragonante.engine.decisions import Decision
-from dragonante.engine.flow import triggers, weakest_wins
+from dragonante.engine.flow import scoring_round, triggers, weakest_wins
 from dragonante.engine.state import PLAY_PHASE, GameState
 from dragonante.engine.tables import IS_MORTAL, POWER, STRENGTH
 
@@ -37,7 +37,7 @@ EXPECTED_ANTE = 7.0
 
 
 def _rounds_left(s: GameState, seat: int) -> int:
-    last = max(s.config.rules.min_rounds, s.score_round)
+    last = scoring_round(s)
     if s.phase != PLAY_PHASE:
         return last
     rest = max(last - s.round, 0)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dragonante.engine.decisions import PRINCESS_NEXT, TURTLE_NEXT, Decision
+from dragonante.engine.effects import end_card_effects
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import ANTE_EFFECT, IS_EVIL, IS_GOOD, STRENGTH
 from dragonante.kernel import Registry, Step, rng
@@ -487,9 +488,7 @@ def discard_from_flight(s: GameState, seat: int, card: int) -> None:
     s.flights[seat].remove(card)
     s.dirty |= (1 << seat) | RESHAPED
     s.discard.append(card)
-    mask = ~(1 << card)
-    s.wild &= mask
-    s.dragonrider &= mask
+    end_card_effects(s, card)
 
 
 def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
@@ -498,9 +497,7 @@ def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
     flight[flight.index(old)] = new
     s.dirty |= (1 << seat) | RESHAPED
     s.discard.append(old)
-    mask = ~(1 << old)
-    s.wild &= mask
-    s.dragonrider &= mask
+    end_card_effects(s, old)
     if s.round_card[seat] == old:
         s.round_card[seat] = new
     forget_card(s, new)

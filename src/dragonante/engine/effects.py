@@ -204,6 +204,17 @@ init_effects: Callable[[EffectSlots, int], None] = compile_function(
 )
 
 
+#: ``end_card_effects(s, card)``: ``card`` left its flight, so every effect bound
+#: to that card (the :data:`CARDS`-shaped ones: "this card" is wild, counts as
+#: another strength...) ends with it.  Cards move on the hot path: generated code.
+end_card_effects: Callable[[EffectSlots, int], None] = compile_function(
+    "end_card_effects",
+    "s, card",
+    ["mask = ~(1 << card)", *(f"s.{e.name} &= mask" for e in EFFECTS if e.shape == CARDS)],
+    "End the effects bound to ``card``, which left its flight.",
+)
+
+
 def to_dict(s: EffectSlots) -> dict[str, Any]:
     """The effects as stored, for :meth:`GameState.to_dict` (digests: omniscient)."""
     return {e.name: getattr(s, e.name) for e in EFFECTS}

@@ -304,3 +304,29 @@ __all__ = [
     "detect_flight_rewards",
     "queue_flight_rewards",
 ]
+
+
+def no_new_flight(s: GameState, flight: list[int]) -> bool:
+    """True if appending the last card of ``flight`` (three cards or more) cannot
+    have completed a flight: no wild card, and the last card shares neither a
+    color nor a strength with two other cards.  The end of a turn's fast path:
+    most turns complete nothing, and then no flight needs to be looked at."""
+    if s.wild:
+        return False
+    card = flight[-1]
+    st = STRENGTH[card]
+    cm = COLOR_MASK[card]
+    same_st = 0
+    for c in flight:
+        if STRENGTH[c] == st:
+            same_st += 1
+    if same_st >= 3:
+        return False
+    if cm:
+        same_col = 0
+        for c in flight:
+            if COLOR_MASK[c] & cm:
+                same_col += 1
+        if same_col >= 3:
+            return False
+    return True

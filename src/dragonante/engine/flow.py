@@ -45,12 +45,12 @@ from dragonante.engine.flights import (
     complete_unscored,
     completed_now,
     detect_flight_rewards,
+    no_new_flight,
     queue_flight_rewards,
 )
 from dragonante.engine.state import ANTE_PHASE, OVER, PLAY_PHASE, GameState
 from dragonante.engine.tables import (
     BLOCKED_BY,
-    COLOR_MASK,
     HAS_ANTE_EFFECT,
     IS_DRAGON,
     IS_EVIL,
@@ -450,7 +450,7 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         ab = None
     if fired:
         q = s.queue
-        if POWER[card] in RESHAPING and len(flight) >= 3 and not _no_new_flight(s, flight):
+        if POWER[card] in RESHAPING and len(flight) >= 3 and not no_new_flight(s, flight):
             # The card completed a special flight: if its power changes the
             # flight, the flight still counts (L Special Flights).
             done = completed_now(s, seat)
@@ -502,7 +502,7 @@ def _end_turn(s: GameState, st: Step) -> None:
             kept = tuple(st[4:])  # the card was not discarded by its own power
     else:
         flight = s.flights[seat]
-        if s.dirty == 1 << seat and (len(flight) < 3 or _no_new_flight(s, flight)):
+        if s.dirty == 1 << seat and (len(flight) < 3 or no_new_flight(s, flight)):
             s.dirty = 0  # fast path: only the active flight gained a card, and no triple
             _after_rewards(s, ("after_rewards", seat, k))
             return
@@ -515,31 +515,6 @@ def _end_turn(s: GameState, st: Step) -> None:
     else:
         complete_unscored(s, seat)
     _after_rewards(s, ("after_rewards", seat, k))
-
-
-def _no_new_flight(s: GameState, flight: list[int]) -> bool:
-    """True if appending the last card of ``flight`` (three cards or more) cannot
-    have completed a flight: no wild card, and the last card shares neither a
-    color nor a strength with two other cards."""
-    if s.wild:
-        return False
-    card = flight[-1]
-    st = STRENGTH[card]
-    cm = COLOR_MASK[card]
-    same_st = 0
-    for c in flight:
-        if STRENGTH[c] == st:
-            same_st += 1
-    if same_st >= 3:
-        return False
-    if cm:
-        same_col = 0
-        for c in flight:
-            if COLOR_MASK[c] & cm:
-                same_col += 1
-        if same_col >= 3:
-            return False
-    return True
 
 
 @step("after_rewards", "seat", "nth")
@@ -564,6 +539,12 @@ def _buy_empty(s: GameState, st: Step) -> None:
         buy(s, p)
 
 
+def scoring_round(s: GameState) -> int:
+    """The round after which the gambit is scored if no tie breaks it: the
+    ruleset's (three, A20), or later while an Emperor's Gambit Emperor says so."""
+    return max(s.config.rules.min_rounds, s.score_round)
+
+
 @step("round_end")
 def _round_end(s: GameState, st: Step) -> None:
     cards = [c if not s.round_removed[p] else -1 for p, c in enumerate(s.round_card)]
@@ -575,7 +556,7 @@ def _round_end(s: GameState, st: Step) -> None:
     if all(c < 0 for c in s.round_card):
         # Nobody could play: ties can never break, so score what there is.
         s.queue.append(("scoring_check", 1, led))
-    elif s.round >= s.config.rules.min_rounds and s.round >= s.score_round:
+    elif s.round >= scoring_round(s):
         s.queue.append(("scoring_check", 0, led))
     else:
         s.queue.append(("round_start",))

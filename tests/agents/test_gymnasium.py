@@ -24,6 +24,7 @@ from dragonante.bots import make_bot
 from dragonante.engine import new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.views import observe
+from tests.agents.reference_encoding import reference_encode
 from tests.bots.test_information import _hidden_twin
 
 
@@ -215,3 +216,38 @@ def test_vector_autoreset_with_the_masked_sampler() -> None:
         assert "illegal_action" not in info
     assert ends >= 2
     assert masked_sample(np.zeros((1, 219), np.int8), rng).tolist() == [0]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 2},
+        {"players": 5, "seat": 3, "opponents": ["random"]},
+        {"players": 3, "abilities": AbilityOptions(system="disks", assign="draft")},
+    ],
+)
+def test_observations_equal_the_plain_reference_along_whole_episodes(
+    kwargs: dict[str, object],
+) -> None:
+    """The environment re-encodes only what changed since its last step
+    (``IncrementalEncoder``); every vector it returns must still be the plain
+    reference encoding of the seat's view, across episodes (a reset starts a
+    new game under the same encoder)."""
+    env = ThreeDragonAnteEnv(**kwargs)  # type: ignore[arg-type]
+    rng = random.Random(7)
+    steps = 0
+    for episode in range(3):
+        obs, _info = env.reset(seed=episode)
+        while True:
+            want = reference_encode(observe(env.state, env.seat, hints=False))
+            assert obs["observation"].tobytes() == want.tobytes()
+            legal = np.flatnonzero(obs["action_mask"])
+            if not len(legal):
+                break
+            obs, _r, terminated, _t, _info = env.step(int(rng.choice(legal.tolist())))
+            steps += 1
+            if terminated:
+                want = reference_encode(observe(env.state, env.seat, hints=False))
+                assert obs["observation"].tobytes() == want.tobytes()
+                break
+    assert steps > 30

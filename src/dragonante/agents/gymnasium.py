@@ -44,7 +44,13 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from dragonante.agents.encoding import N_ACTIONS, OBS_SIZE, action_mask, encode, to_answer
+from dragonante.agents.encoding import (
+    N_ACTIONS,
+    OBS_SIZE,
+    IncrementalEncoder,
+    action_mask,
+    to_answer,
+)
 from dragonante.agents.pettingzoo import Obs, final_rewards, make_config
 from dragonante.bots import make_bot
 from dragonante.bots.base import Bot, SeatView
@@ -162,6 +168,8 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         self._shown = 0
         #: True once an illegal action has lost the episode (the game is not over).
         self._forfeit = False
+        #: The agent's seat is observed at every step: re-encode only what changed.
+        self._encoder = IncrementalEncoder()
         self.state: GameState = new_game(self.config, 0)
 
     def _checked(self, opponents: Sequence[str] | str) -> list[str]:
@@ -247,7 +255,7 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
 
     def _observation(self) -> Obs:
         return {
-            "observation": encode(observe(self.state, self.seat, hints=False)),
+            "observation": self._encoder.encode(observe(self.state, self.seat, hints=False)),
             "action_mask": self._mask(),
         }
 

@@ -10,9 +10,21 @@ from __future__ import annotations
 
 import pytest
 
-from dragonante.dice import IllegalAnswer, apply
-from dragonante.dice.decisions import DEMAND, PASS, ROLL, SACRIFICE, STRENGTH_ROLL, TURN
-from dragonante.dice.state import STAKES
+from dragonante.dice import DiceConfig, IllegalAnswer, apply, new_game, run
+from dragonante.dice.core import push
+from dragonante.dice.decisions import (
+    DEMAND,
+    ORDER_ROLL,
+    PASS,
+    PLAY,
+    ROLL,
+    SACRIFICE,
+    STRENGTH_ROLL,
+    TIEBREAK_ROLL,
+    TURN,
+    TYPE_ROLL,
+)
+from dragonante.dice.state import STAKES, DiceState
 from dragonante.dice.table import (
     BAHAMUT,
     BLACK,
@@ -28,7 +40,7 @@ from dragonante.dice.table import (
     WHITE,
 )
 
-from .script import Script
+from .script import Script, events, position
 
 
 def start(**settings: object) -> Script:
@@ -290,3 +302,85 @@ def test_illegal_and_stale_answers_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalAnswer):
         apply(t.s, 0, d.id)
     assert t.s.to_dict() == before
+
+
+# The dice themselves -----------------------------------------------------------
+
+
+def test_a_gaming_set_owner_rolls_two_dice_and_keeps_the_highest_except_the_dragon_type() -> None:
+    """Dice Gambit, Gaming Set: "Characters that own the Three-Dragon Ante gaming set can
+    make all game rolls with advantage (who goes first roll, dragon strength rolls, and
+    tie breaker rolls) by rolling two of the specified type of dice and keeping the
+    highest result."  The dragon-type d12 is not among them."""
+    t = Script(players=2, gaming_set_owners=(0,))
+    # Who goes first: seat 0 rolls two d12 (die 1 of 2, die 2 of 2), seat 1 one.
+    assert t.d.seat == 0 and t.d.ctx == (12, ORDER_ROLL, 1, 2)
+    t.answer(2, ROLL, 0)
+    assert t.d.seat == 0 and t.d.ctx == (12, ORDER_ROLL, 2, 2)
+    t.answer(5, ROLL, 0)
+    assert t.d.seat == 1 and t.d.ctx == (12, ORDER_ROLL, 1, 1)
+    t.answer(3, ROLL, 1)
+    # Seat 0 kept its 5 (not the 2): it goes first and antes half of 5; seat 1 antes 5.
+    assert t.events("roll", seat=0)[0]["faces"] == [2, 5]
+    assert (t.s.first, t.s.hoards, t.s.stakes) == (0, [47, 45], 8)
+    t.answer(PLAY, TURN, 0)
+    assert t.d.ctx == (12, TYPE_ROLL, 1, 1)  # the dragon's type: one d12, no advantage
+    t.answer(GOLD, ROLL, 0)
+    assert t.d.ctx == (12, STRENGTH_ROLL, 1, 2)
+    t.answer(9, ROLL, 0)
+    assert t.d.ctx == (12, STRENGTH_ROLL, 2, 2)
+    t.answer(4, ROLL, 0)
+    assert t.s.flights[0] == [(GOLD, 9)]  # the highest of 9 and 4
+    t.answer(PLAY, TURN, 1)
+    t.answer(GOLD, ROLL, 1)
+    assert t.d.seat == 1 and t.d.ctx == (12, STRENGTH_ROLL, 1, 1)  # no gaming set: one die
+
+
+def asked(s: DiceState) -> tuple[int, tuple[int, ...]]:
+    """Who is asked, and the question's context (for a roll: sides, purpose, die i of n)."""
+    assert s.pending is not None
+    return s.pending.seat, s.pending.ctx
+
+
+def test_a_gaming_set_owner_rolls_the_tie_breaker_d20_with_advantage() -> None:
+    """Dice Gambit, Tie Breakers: "... unmodified d20 rolls (with advantage for characters
+    that own a Three-Dragon Ante gaming set)"."""
+    s = position(
+        hoards=[10, 10],
+        stakes=20,
+        flights=[[(GOLD, 6), (RED, 4)], [(SILVER, 5), (BLUE, 5)]],
+        gaming_set_owners=(1,),
+    )
+    push(s, ("end_of_play",))
+    run(s)
+    assert asked(s) == (0, (20, TIEBREAK_ROLL, 1, 1))
+    apply(s, 15)
+    assert asked(s) == (1, (20, TIEBREAK_ROLL, 1, 2))
+    apply(s, 16)
+    assert asked(s) == (1, (20, TIEBREAK_ROLL, 2, 2))
+    apply(s, 12)
+    assert s.stake_winner == 1  # 16 (the higher of 16 and 12) beats 15
+
+
+def test_seeded_dice_show_every_face_of_their_die_and_nothing_else() -> None:
+    """Dice Gambit, Dragon Card Table: "D12 ... Strength 1d4 ... 1d12"; Turns: "All players
+    roll 1d12".  Seeded dice stand in for the dice at the table: a d12 shows 1 to 12, every
+    face can come up, nobody is asked to type a face in, and a gaming-set owner's
+    strength roll keeps the higher of two dice."""
+    seen: dict[int, set[int]] = {}
+    advantage = 0
+    for seed in range(40):
+        s = new_game(DiceConfig(players=4, gaming_set_owners=(0,)), seed=seed)
+        while not s.over:
+            assert s.pending is not None and s.pending.kind != ROLL
+            apply(s, s.pending.options[0])
+        for e in events(s, "roll"):
+            assert all(1 <= f <= e["sides"] for f in e["faces"]), e
+            assert e["value"] == max(e["faces"])
+            seen.setdefault(e["sides"], set()).update(e["faces"])
+            if e["seat"] == 0 and e["purpose"] == STRENGTH_ROLL:
+                assert len(e["faces"]) == 2
+                advantage += e["faces"][0] != e["faces"][1]
+    for sides in (4, 6, 8, 10, 12):
+        assert seen[sides] == set(range(1, sides + 1)), (sides, seen[sides])
+    assert advantage > 0

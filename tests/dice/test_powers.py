@@ -38,6 +38,7 @@ from dragonante.dice.table import (
     SILVER,
     TIAMAT,
     WHITE,
+    dragon,
 )
 
 from .script import Script, events, position
@@ -384,3 +385,48 @@ def test_seeded_dice_show_every_face_of_their_die_and_nothing_else() -> None:
     for sides in (4, 6, 8, 10, 12):
         assert seen[sides] == set(range(1, sides + 1)), (sides, seen[sides])
     assert advantage > 0
+
+
+@pytest.mark.parametrize(
+    ("face", "name", "alignment", "die", "fixed"),
+    [
+        (TIAMAT, "Tiamat", "evil", 0, 1),
+        (BRASS, "Brass", "good", 4, 0),
+        (WHITE, "White", "evil", 4, 0),
+        (COPPER, "Copper", "good", 6, 0),
+        (BLACK, "Black", "evil", 6, 0),
+        (BRONZE, "Bronze", "good", 8, 0),
+        (GREEN, "Green", "evil", 8, 0),
+        (SILVER, "Silver", "good", 10, 0),
+        (BLUE, "Blue", "evil", 10, 0),
+        (GOLD, "Gold", "good", 12, 0),
+        (RED, "Red", "evil", 12, 0),
+        (BAHAMUT, "Bahamut", "good", 0, 13),
+    ],
+)
+def test_the_dragon_card_table_row_by_row(
+    face: int, name: str, alignment: str, die: int, fixed: int
+) -> None:
+    """Dice Gambit, Dragon Card Table: "D12 Type Alignment Strength: 1 Tiamat [god] Evil 1,
+    2 Brass Good 1d4, 3 White Evil 1d4, 4 Copper Good 1d6, 5 Black Evil 1d6, 6 Bronze Good
+    1d8, 7 Green Evil 1d8, 8 Silver Good 1d10, 9 Blue Evil 1d10, 10 Gold Good 1d12, 11 Red
+    Evil 1d12, 12 Bahamut [god] Good 13"; a regular dragon's power moves "1/2 the strength
+    dice type"."""
+    t = start()
+    t.answer(PLAY, TURN, 0)
+    t.answer(face, ROLL, 0)
+    assert (dragon(face).name, dragon(face).alignment) == (name, alignment)
+    if fixed:  # a dragon god: "a set strength, thus no roll is needed"
+        assert t.s.flights[0] == [(face, fixed)]
+        assert t.s.gods_played == [1, 0]
+        return
+    assert t.d.kind == ROLL and t.d.ctx[:2] == (die, STRENGTH_ROLL)
+    assert t.d.options == tuple(range(1, die + 1))
+    t.answer(die, ROLL, 0)
+    assert t.s.flights[0] == [(face, die)] and t.s.gods_played == [0, 0]
+    if alignment == "evil":
+        assert t.events("take", seat=0) == [
+            {"seat": 0, "amount": die // 2, "taken": die // 2, "reason": "evil"}
+        ]
+    else:  # good: nobody has an evil dragon to choose
+        assert t.events("demand_none") == [{"seat": 0, "amount": die // 2}]

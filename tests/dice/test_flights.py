@@ -318,3 +318,46 @@ def test_a_leader_tie_between_large_equal_hoards_goes_on_to_the_next_tie_breaker
     assert events(s, "tie_broken", purpose="leader") == [
         {"purpose": "leader", "seat": 0, "by": "good_dragons"}
     ]
+
+
+def test_four_dragons_of_one_strength_and_alignment_include_three_in_longer_gambits() -> None:
+    """Dice Gambit, Special Dragon Flights: "Three dragons of the same strength in a dragon
+    flight ..."; "Three dragons of the same alignment in a flight ...".  With the
+    ``rounds_per_gambit`` setting a flight can hold four: four such dragons still hold
+    three, so both flights are earned."""
+    s = end_gambit(
+        position(
+            hoards=[10, 10],
+            stakes=20,
+            flights=[[(BRASS, 2)] * 4, [(WHITE, 1), (BRASS, 3), (BLACK, 4), (GOLD, 1)]],
+            rounds_per_gambit=4,
+        )
+    )
+    assert s.flights_earned == [["triplet", "allied"], ["leader"]]
+    assert events(s, "pay", reason="triplet")[0]["amount"] == 2
+    assert events(s, "take", reason="allied")[0]["taken"] == 2
+
+
+def test_each_special_flight_announces_the_reward_it_moves() -> None:
+    """Dice Gambit, Special Dragon Flights: God Flight "may take 1/2 of the stakes (rounded
+    down)"; Triplet Flight "rewards the player gold equal to 1 of those dragon's strength
+    from all opponents"; Allied Flight "the strongest dragon's strength worth of gold from
+    the stakes"; Leader Flight "wins the stakes".  The table is told each reward as it is
+    earned (the ``flight_earned`` event the narration reads)."""
+    s = end_gambit(
+        position(
+            3,
+            hoards=[20, 20, 20],
+            stakes=41,
+            flights=[
+                [(TIAMAT, 1), (BAHAMUT, 13), (TIAMAT, 1)],
+                [(BRASS, 4), (COPPER, 4), (SILVER, 4)],
+                [(GOLD, 12), (RED, 1), (GREEN, 2)],
+            ],
+        )
+    )
+    earned = [(e["seat"], e["flight"], e["amount"]) for e in events(s, "flight_earned")]
+    # God: 41 // 2 = 20 (stakes 21); triplet: 4 from each opponent; allied (good): 4
+    # from the stakes (17 left); the weakest flight leads (Tiamat): seat 1, 12 < 15.
+    assert earned == [(0, "god", 20), (1, "triplet", 4), (1, "allied", 4), (1, "leader", 17)]
+    assert s.hoards == [20 + 20 - 4, 20 + 8 + 4 + 17, 20 - 4]

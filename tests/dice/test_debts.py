@@ -5,6 +5,7 @@ from __future__ import annotations
 from dragonante.dice.decisions import ROLL, TURN
 from dragonante.dice.state import OUT_OF_PLAY, STAKES
 from dragonante.dice.table import BRASS, GOLD, RED
+from dragonante.dice.views import tracker
 
 from .script import Script, end_gambit, events, position
 
@@ -266,3 +267,32 @@ def test_a_tie_for_the_gambit_between_large_hoards_is_still_a_tie() -> None:
     assert events(s, "tie_broken", purpose="winner") == [
         {"purpose": "winner", "seat": 1, "by": "gods"}
     ]
+
+
+def test_the_player_tracker_shows_each_players_own_debts_owed() -> None:
+    """Dice Gambit, Player Tracker: each player's sheet has "Dragon Hoard" and "Debts
+    Owed" boxes: the sum of what that player (and nobody else) still owes."""
+    s = position(
+        3,
+        hoards=[5, 5, 5],
+        stakes=0,
+        flights=[[(BRASS, 1)], [(BRASS, 2)], [(GOLD, 9)]],
+        debts=((1, STAKES, 3), (0, 2, 4), (2, 0, 6), (1, 0, 2)),
+    )
+    assert [sheet["debts_owed"] for sheet in tracker(s)["sheets"]] == [4, 5, 6]
+
+
+def test_withdrawing_pays_only_your_own_debts() -> None:
+    """Dice Gambit, Play a Gambit: a player who withdraws "If they owe any debts, they must
+    pay them in order immediately from their remaining dragon hoard": theirs, not the debts
+    of the player who went before them."""
+    t = Script(players=2, starting_hoard=5)
+    t.rolls(12, 3)  # seat 0 antes 5 of 6 (owes 1), seat 1 antes 5 of 12 (owes 7)
+    t.turn(0, BRASS, 1)  # seat 0 antes 0 of 1: owes 1 more
+    assert t.s.debts == [(0, STAKES, 1), (1, STAKES, 7), (0, STAKES, 1)]
+    t.withdraw(1)  # seat 1 has no gold: its 7 is cancelled, seat 0 still owes its 2
+    assert events(t.s, "debt_paid", reason="withdraw") == [
+        {"seat": 1, "to": STAKES, "owed": 7, "paid": 0, "reason": "withdraw"}
+    ]
+    assert t.s.debts == [(0, STAKES, 1), (0, STAKES, 1)]
+    assert t.s.hoards == [0, 0]

@@ -41,7 +41,7 @@ from dragonante.dice.table import (
     dragon,
 )
 
-from .script import Script, events, position
+from .script import Script, end_gambit, events, position
 
 
 def start(**settings: object) -> Script:
@@ -430,3 +430,30 @@ def test_the_dragon_card_table_row_by_row(
         ]
     else:  # good: nobody has an evil dragon to choose
         assert t.events("demand_none") == [{"seat": 0, "amount": die // 2}]
+
+
+def test_opponents_are_taken_clockwise_from_the_player_each_once() -> None:
+    """Dice Gambit, Turns: "play continue clockwise"; Good Dragons: "the player can choose
+    an opponent that has an evil dragon in their flight"; Triplet Flight: "rewards the
+    player gold equal to 1 of those dragon's strength from all opponents".  Four players,
+    seat 2 the third in turn order: its opponents are seats 3, 0 and 1, each once."""
+    flights = [[(RED, 2), (WHITE, 1)], [(BLUE, 1), (GREEN, 2)], [(GOLD, 5)] * 3, [(BLACK, 3)]]
+    s = position(4, hoards=[20, 20, 20, 20], stakes=10, flights=flights)
+    push(s, ("demand", 2, 6))
+    run(s)
+    assert asked(s) == (2, (6,)) and s.pending is not None
+    assert s.pending.kind == DEMAND and s.pending.options == (3, 0, 1, PASS)
+    s = end_gambit(position(4, hoards=[20, 20, 20, 20], stakes=10, flights=flights))
+    pays = [(e["payer"], e["to"], e["amount"]) for e in events(s, "pay", reason="triplet")]
+    assert pays == [(3, 2, 5), (0, 2, 5), (1, 2, 5)]
+
+
+def test_an_answer_to_an_earlier_question_is_stale() -> None:
+    """Every question has its own id: an answer meant for the question before (a player
+    slow to type a die face) is refused, not taken as the answer to the next one."""
+    t = start()
+    first = t.d
+    t.answer(PLAY, TURN, 0)
+    with pytest.raises(IllegalAnswer, match="stale"):
+        apply(t.s, 1, first.id)
+    assert t.d.kind == ROLL and t.d.id != first.id

@@ -457,3 +457,76 @@ def test_an_answer_to_an_earlier_question_is_stale() -> None:
     with pytest.raises(IllegalAnswer, match="stale"):
         apply(t.s, 1, first.id)
     assert t.d.kind == ROLL and t.d.id != first.id
+
+
+def test_a_dragon_god_rolled_on_each_of_the_three_turns_is_a_god_flight() -> None:
+    """Dice Gambit, God Flight: "A player that rolled a dragon god at the start of each of
+    their 3 turns may take 1/2 of the stakes (rounded down)"; two gods and a dragon are
+    not one."""
+    t = start()
+    t.turn(0, BAHAMUT)
+    t.turn(1, BAHAMUT)
+    t.turn(0, TIAMAT)  # every Bahamut owner declines to destroy her (turn() passes)
+    t.turn(1, BAHAMUT)
+    t.turn(0, BAHAMUT)
+    t.turn(1, BRASS, 1)
+    t.decline_sacrifices()
+    assert t.s.over
+    assert t.s.god_turns == [3, 2]
+    assert t.s.flights_earned[0][0] == "god" and "god" not in t.s.flights_earned[1]
+
+
+def test_the_overall_tie_counts_the_gods_rolled_in_every_gambit() -> None:
+    """Dice Gambit, Tie Breakers: "largest dragon hoard, most dragon gods played, most good
+    dragons in dragon flight"; with hoards carried over the hoard is the tie itself, and
+    seat 0's Tiamat of gambit 1 outweighs seat 1's Brass of gambit 2."""
+    t = Script(players=2, gambits=2, multi_gambit_hoard="carry", lone_player_plays_on=False)
+    t.rolls(5, 3)  # seat 0 antes 3, seat 1 antes 5: stakes 8
+    t.turn(0, TIAMAT)  # antes 1: hoard 46, stakes 9
+    t.withdraw(1)  # seat 0 wins the 9: hoards 55 and 45
+    t.rolls(3, 5)  # gambit 2: seat 1 antes 3 (42), seat 0 antes 5 (50): stakes 8
+    t.turn(1, BRASS, 1)  # hoard 41, stakes 9
+    t.withdraw(0)  # seat 1 wins the 9: hoards 50 and 50
+    assert t.s.hoards == [50, 50] and t.s.gods_total == [1, 0]
+    assert events(t.s, "tie_broken", purpose="overall") == [
+        {"purpose": "overall", "seat": 0, "by": "gods"}
+    ]
+    assert t.s.winners == (0,)
+
+
+def test_bahamut_destroys_the_tiamat_wherever_it_lies_in_the_flight() -> None:
+    """Dice Gambit, Bahamut: "the owner may choose to sacrifice him at any time to destroy a
+    Tiamat of choice that is in play. Each player immediately plays a replacement card,
+    with a red dragon card replacing any removed Tiamat card and a Gold dragon card
+    replacing any removed Bahamut card."  Each replacement takes its god's place, and the
+    table is told it is a replacement."""
+    t = start()
+    t.turn(0, BRASS, 1)
+    t.turn(1, BRASS, 2)
+    t.turn(0, BAHAMUT)
+    t.turn(1, TIAMAT)
+    t.answer(1, SACRIFICE, 0)
+    t.rolls(9, 4)  # seat 1's Red 9, seat 0's Gold 4
+    t.answer(1, DEMAND, 0)
+    assert t.s.flights == [[(BRASS, 1), (GOLD, 4)], [(BRASS, 2), (RED, 9)]]
+    placed = [(e["seat"], e["face"], e["replacement"]) for e in t.events("dragon")]
+    assert placed == [
+        (0, BRASS, False),
+        (1, BRASS, False),
+        (0, BAHAMUT, False),
+        (1, TIAMAT, False),
+        (1, RED, True),
+        (0, GOLD, True),
+    ]
+
+
+def test_bahamut_destroying_its_owners_own_later_tiamat() -> None:
+    """Dice Gambit, Bahamut: "... to destroy a Tiamat of choice that is in play" - the
+    owner's own included; the Red replaces the Tiamat, the Gold the Bahamut before it."""
+    t = start()
+    t.turn(0, BAHAMUT)
+    t.turn(1, BRASS, 1)
+    t.turn(0, TIAMAT)
+    t.answer(0, SACRIFICE, 0)
+    t.rolls(5, 7)  # the Red for the Tiamat, then the Gold for Bahamut
+    assert t.s.flights[0] == [(GOLD, 7), (RED, 5)]

@@ -530,3 +530,5 @@ def test_bahamut_destroying_its_owners_own_later_tiamat() -> None:
     t.answer(0, SACRIFICE, 0)
     t.rolls(5, 7)  # the Red for the Tiamat, then the Gold for Bahamut
     assert t.s.flights[0] == [(GOLD, 7), (RED, 5)]
+    placed = [(e["face"], e["replacement"]) for e in t.events("dragon", seat=0)]
+    assert placed == [(BAHAMUT, False), (TIAMAT, False), (RED, True), (GOLD, True)]

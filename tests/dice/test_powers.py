@@ -456,7 +456,22 @@ def test_an_answer_to_an_earlier_question_is_stale() -> None:
     t.answer(PLAY, TURN, 0)
     with pytest.raises(IllegalAnswer, match="stale"):
         apply(t.s, 1, first.id)
+    with pytest.raises(IllegalAnswer, match="stale"):
+        apply(t.s, 1, t.d.id + 1)  # nor can a question not asked yet be answered
     assert t.d.kind == ROLL and t.d.id != first.id
+
+
+def test_an_illegal_choice_of_opponent_names_the_legal_ones() -> None:
+    """Dice Gambit, Good Dragons: "the player can choose an opponent that has an evil
+    dragon in their flight" - any other answer is refused with the choices named."""
+    t = start()
+    t.turn(0, WHITE, 2)
+    t.turn(1, GOLD, 1, demand=None)
+    with pytest.raises(
+        IllegalAnswer, match=r"5 is not an answer to 'demand'; choose from \[0, -1\]"
+    ):
+        apply(t.s, 5, t.d.id)
+    assert t.d.kind == DEMAND
 
 
 def test_a_dragon_god_rolled_on_each_of_the_three_turns_is_a_god_flight() -> None:

@@ -4,14 +4,17 @@
 face rolled and every choice made, in the order the rules ask for them,
 and fails on any question it did not expect.  :func:`position` sets up a
 table at the end of a gambit's play (flights, hoards, stakes, debts) to test
-the special flights, tie-breakers and settlement on their own.
+the special flights, tie-breakers and settlement on their own.  Both read their
+settings back from JSON first (:func:`saved`), as a restored or web table does.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from dragonante.dice import PHYSICAL, DiceConfig, apply, new_game, run
+from dragonante.dice.config import config_from_dict, config_to_dict
 from dragonante.dice.core import push
 from dragonante.dice.decisions import DEMAND, PASS, PLAY, ROLL, SACRIFICE, TURN, WITHDRAW, Decision
 from dragonante.dice.invariants import violations
@@ -19,11 +22,17 @@ from dragonante.dice.state import DiceState, Dragon
 from dragonante.dice.table import dragon
 
 
+def saved(config: DiceConfig) -> DiceConfig:
+    """``config`` as a table restored from a save file or the web lobby has it: read from
+    JSON, so its settings are new string objects, and a rule must compare them by value."""
+    return config_from_dict(json.loads(json.dumps(config_to_dict(config))))
+
+
 class Script:
     """A physical-dice game driven by the test, one scripted answer at a time."""
 
     def __init__(self, players: int = 2, **settings: Any) -> None:
-        self.s = new_game(DiceConfig(players=players, **settings), dice=PHYSICAL)
+        self.s = new_game(saved(DiceConfig(players=players, **settings)), dice=PHYSICAL)
 
     @property
     def d(self) -> Decision:
@@ -92,7 +101,7 @@ def position(
     **settings: Any,
 ) -> DiceState:
     """A table whose last turn has just been played (the next step is the special flights)."""
-    config = DiceConfig(players=players, **settings)
+    config = saved(DiceConfig(players=players, **settings))
     s = new_game(config, dice=PHYSICAL)
     s.pending = None
     s.queue.clear()

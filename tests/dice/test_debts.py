@@ -5,6 +5,7 @@ from __future__ import annotations
 from dragonante.dice.decisions import ROLL, TURN
 from dragonante.dice.state import OUT_OF_PLAY, STAKES
 from dragonante.dice.table import BRASS, GOLD, RED
+from dragonante.dice.views import tracker
 
 from .script import Script, end_gambit, events, position
 
@@ -204,3 +205,94 @@ def test_withdrawal_can_be_switched_off() -> None:
             assert t.d.kind == ROLL and t.d.seat == seat  # never a play-or-withdraw question
             t.rolls(BRASS, 1)
     assert t.s.over
+
+
+# Settlement: every debtor and amount (mutation testing, docs/mutation.md) -------------
+
+# Seat 1 leads (Gold 9 against Brass 1): it wins the (empty) stakes.
+LEADER_1 = [[(BRASS, 1)], [(GOLD, 9)]]
+
+
+def test_a_stake_debt_of_a_seat_before_the_stakes_winner_is_paid_to_the_winner() -> None:
+    """Dice Gambit, Settle Debts: "Players must pay back their debts (if possible) in the
+    order they were incurred."  Only the stakes' winner's own stake debts are cancelled
+    (it would pay itself), whichever seat it sits in."""
+    s = end_gambit(position(hoards=[5, 5], stakes=0, flights=LEADER_1, debts=((0, STAKES, 4),)))
+    assert s.stake_winner == 1
+    assert events(s, "debt_paid") == [
+        {"seat": 0, "to": 1, "owed": 4, "paid": 4, "reason": "settle"}
+    ]
+    assert s.hoards == [1, 9]
+
+
+def test_with_stake_debts_lost_the_stakes_winner_pays_its_own_out_of_play() -> None:
+    """Dice Gambit, Settle Debts: "Players must pay back their debts (if possible)".  With
+    ``stake_debt_payee=lost`` a repaid stake debt leaves play, and the stakes' winner is
+    no exception: it does not owe the gold to itself but to the stakes, now gone."""
+    s = end_gambit(
+        position(
+            hoards=[5, 5],
+            stakes=0,
+            flights=LEADER_0,
+            debts=((0, STAKES, 3),),
+            stake_debt_payee="lost",
+        )
+    )
+    assert s.stake_winner == 0
+    assert s.hoards == [2, 5] and s.out_of_play == 3
+
+
+def test_a_debtor_with_one_gold_pays_it_and_an_empty_hoard_owes_nothing_else() -> None:
+    """Dice Gambit, Settle Debts: "Players must pay back their debts (if possible) ...
+    However, if the player's dragon hoard is empty or runs out during this step, they do
+    not owe anything else."  One gold piece is not an empty hoard; none is."""
+    s = end_gambit(position(hoards=[1, 5], stakes=0, flights=LEADER_1, debts=((0, 1, 3),)))
+    assert events(s, "debt_paid") == [
+        {"seat": 0, "to": 1, "owed": 3, "paid": 1, "reason": "settle"}
+    ]
+    assert s.hoards == [0, 6]
+    s = end_gambit(position(hoards=[0, 5], stakes=0, flights=LEADER_1, debts=((0, 1, 3),)))
+    assert events(s, "debt_paid") == []
+    assert events(s, "debt_cancelled") == [{"seat": 0, "to": 1, "owed": 3, "why": "no gold"}]
+    assert s.hoards == [0, 5] and s.debt_cancelled == 3
+
+
+def test_a_tie_for_the_gambit_between_large_hoards_is_still_a_tie() -> None:
+    """Dice Gambit, Determine Gambit Winner: "The player with the largest dragon hoard
+    after settling debts is the gambit winner. See basics section for breaking ties."
+    Two hoards of 300 are tied however they were reached (seat 0 gets its 300 by winning
+    the stakes), so the next tie-breaker, dragon gods played, decides."""
+    s = end_gambit(position(hoards=[290, 300], stakes=10, flights=LEADER_0, gods_played=[0, 1]))
+    assert s.hoards == [300, 300]
+    assert events(s, "tie_broken", purpose="winner") == [
+        {"purpose": "winner", "seat": 1, "by": "gods"}
+    ]
+
+
+def test_the_player_tracker_shows_each_players_own_debts_owed() -> None:
+    """Dice Gambit, Player Tracker: each player's sheet has "Dragon Hoard" and "Debts
+    Owed" boxes: the sum of what that player (and nobody else) still owes."""
+    s = position(
+        3,
+        hoards=[5, 5, 5],
+        stakes=0,
+        flights=[[(BRASS, 1)], [(BRASS, 2)], [(GOLD, 9)]],
+        debts=((1, STAKES, 3), (0, 2, 4), (2, 0, 6), (1, 0, 2)),
+    )
+    assert [sheet["debts_owed"] for sheet in tracker(s)["sheets"]] == [4, 5, 6]
+
+
+def test_withdrawing_pays_only_your_own_debts() -> None:
+    """Dice Gambit, Play a Gambit: a player who withdraws "If they owe any debts, they must
+    pay them in order immediately from their remaining dragon hoard": theirs, not the debts
+    of the player who went before them."""
+    t = Script(players=2, starting_hoard=5)
+    t.rolls(12, 3)  # seat 0 antes 5 of 6 (owes 1), seat 1 antes 5 of 12 (owes 7)
+    t.turn(0, BRASS, 1)  # seat 0 antes 0 of 1: owes 1 more
+    assert t.s.debts == [(0, STAKES, 1), (1, STAKES, 7), (0, STAKES, 1)]
+    t.withdraw(1)  # seat 1 has no gold: its 7 is cancelled, seat 0 still owes its 2
+    assert events(t.s, "debt_paid", reason="withdraw") == [
+        {"seat": 1, "to": STAKES, "owed": 7, "paid": 0, "reason": "withdraw"}
+    ]
+    assert t.s.debts == [(0, STAKES, 1), (0, STAKES, 1)]
+    assert t.s.hoards == [0, 0]

@@ -272,3 +272,92 @@ def test_a_player_can_earn_several_special_flights() -> None:
     assert s.flights_earned[0] == ["god", "triplet", "allied", "leader"]
     assert s.hoards == [50 + 30 + 13 + 13 + 17, 50 - 13]
     assert STAKES not in [d[1] for d in s.debts]
+
+
+# Tie-breakers: which gods and which hoards count (mutation testing, docs/mutation.md) ---
+
+
+def test_gods_played_break_this_gambits_ties_and_gods_over_the_game_the_overall_tie() -> None:
+    """Dice Gambit, Tie Breakers: "Break any ties in this order of precedence: largest
+    dragon hoard, most dragon gods played, ..."; Game Ends or Repeat: "If multiple gambits
+    are played, the player that collected the largest combined sum for their dragon hoard
+    is the overall winner."  A tie within the gambit (Leader Flight, gambit winner) counts
+    the gods played in it; the overall tie counts the gods of the whole game
+    (docs/dice.md, More gambits).  Gambit 2 of 2: seat 0 rolled two gods in gambit 1 and
+    none now, seat 1 rolls its Bahamut now."""
+    s = position(
+        hoards=[20, 20],
+        stakes=0,
+        flights=[[(GOLD, 9), (BRASS, 4)], [(BAHAMUT, 13)]],
+        gambits=2,
+    )
+    s.gambit = 2
+    s.gods_total = [2, 1]
+    s.totals = [280, 280]  # the sums (300 each) are tied however large
+    end_gambit(s)
+    assert events(s, "tie_broken") == [
+        {"purpose": "leader", "seat": 1, "by": "gods"},  # 1 god this gambit against 0
+        {"purpose": "winner", "seat": 1, "by": "gods"},
+        {"purpose": "overall", "seat": 0, "by": "gods"},  # 2 gods in the game against 1
+    ]
+    assert s.gambit_winners == [1] and s.winners == (0,)
+
+
+def test_a_leader_tie_between_large_equal_hoards_goes_on_to_the_next_tie_breaker() -> None:
+    """Dice Gambit, Tie Breakers: "largest dragon hoard, most dragon gods played, most good
+    dragons in dragon flight, ...".  Two hoards of 300 are equal however they were reached
+    (seat 0's by its Allied Flight), so the good dragons decide."""
+    s = end_gambit(
+        position(
+            hoards=[290, 300],
+            stakes=30,
+            flights=[[(BRASS, 1), (COPPER, 1), (SILVER, 10)], [(GOLD, 10), (RED, 2)]],
+        )
+    )
+    assert events(s, "take", reason="allied")[0]["taken"] == 10
+    assert events(s, "tie_broken", purpose="leader") == [
+        {"purpose": "leader", "seat": 0, "by": "good_dragons"}
+    ]
+
+
+def test_four_dragons_of_one_strength_and_alignment_include_three_in_longer_gambits() -> None:
+    """Dice Gambit, Special Dragon Flights: "Three dragons of the same strength in a dragon
+    flight ..."; "Three dragons of the same alignment in a flight ...".  With the
+    ``rounds_per_gambit`` setting a flight can hold four: four such dragons still hold
+    three, so both flights are earned."""
+    s = end_gambit(
+        position(
+            hoards=[10, 10],
+            stakes=20,
+            flights=[[(BRASS, 2)] * 4, [(WHITE, 1), (BRASS, 3), (BLACK, 4), (GOLD, 1)]],
+            rounds_per_gambit=4,
+        )
+    )
+    assert s.flights_earned == [["triplet", "allied"], ["leader"]]
+    assert events(s, "pay", reason="triplet")[0]["amount"] == 2
+    assert events(s, "take", reason="allied")[0]["taken"] == 2
+
+
+def test_each_special_flight_announces_the_reward_it_moves() -> None:
+    """Dice Gambit, Special Dragon Flights: God Flight "may take 1/2 of the stakes (rounded
+    down)"; Triplet Flight "rewards the player gold equal to 1 of those dragon's strength
+    from all opponents"; Allied Flight "the strongest dragon's strength worth of gold from
+    the stakes"; Leader Flight "wins the stakes".  The table is told each reward as it is
+    earned (the ``flight_earned`` event the narration reads)."""
+    s = end_gambit(
+        position(
+            3,
+            hoards=[20, 20, 20],
+            stakes=41,
+            flights=[
+                [(TIAMAT, 1), (BAHAMUT, 13), (TIAMAT, 1)],
+                [(BRASS, 4), (COPPER, 4), (SILVER, 4)],
+                [(GOLD, 12), (RED, 1), (GREEN, 2)],
+            ],
+        )
+    )
+    earned = [(e["seat"], e["flight"], e["amount"]) for e in events(s, "flight_earned")]
+    # God: 41 // 2 = 20 (stakes 21); triplet: 4 from each opponent; allied (good): 4
+    # from the stakes (17 left); the weakest flight leads (Tiamat): seat 1, 12 < 15.
+    assert earned == [(0, "god", 20), (1, "triplet", 4), (1, "allied", 4), (1, "leader", 17)]
+    assert s.hoards == [20 + 20 - 4, 20 + 8 + 4 + 17, 20 - 4]

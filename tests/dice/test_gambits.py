@@ -10,7 +10,10 @@ mirrors it with the seats swapped.
 
 from __future__ import annotations
 
-from dragonante.dice.decisions import ORDER_ROLL, ROLL
+from dragonante.dice import PHYSICAL, DiceConfig, new_game, run
+from dragonante.dice.core import push
+from dragonante.dice.decisions import ORDER_ROLL, ROLL, TURN
+from dragonante.dice.state import STAKES
 from dragonante.dice.table import BRASS
 
 from .script import Script, events
@@ -90,3 +93,83 @@ def test_the_session_ends_when_fewer_than_two_players_are_left() -> None:
     assert t.s.gambit == 1
     assert events(t.s, "too_few_players") == [{"seats": [0]}]
     assert t.s.winners == (0,)
+
+
+# The course of a game: turn order, rounds, gambits (mutation testing, docs/mutation.md) ---
+
+
+def test_the_overall_winner_has_the_largest_combined_sum_not_the_largest_last_hoard() -> None:
+    """Dice Gambit, Game Ends or Repeat: "If multiple gambits are played, the player that
+    collected the largest combined sum for their dragon hoard is the overall winner."
+    Seat 0 ends gambit 1 with 62 and gambit 2 with 45 (107); seat 1 with 38 and 55 (93):
+    no tie, so no tie-breaker, although seat 1's last hoard is the larger."""
+    t = Script(players=2, gambits=2, lone_player_plays_on=False)
+    t.rolls(12, 3)  # seat 0 antes 6 (44), seat 1 antes 12 (38): stakes 18
+    t.turn(0, BRASS, 1)  # 43, stakes 19
+    t.withdraw(1)  # seat 0 wins 19: 62
+    t.rolls(3, 5)  # gambit 2 from 50 each: seat 1 antes 3 (47), seat 0 antes 5 (45)
+    t.turn(1, BRASS, 1)  # 46, stakes 9
+    t.withdraw(0)  # seat 1 wins 9: 55
+    assert t.s.totals == [107, 93] and t.s.hoards == [45, 55]
+    assert events(t.s, "tie") == []
+    assert t.s.winners == (0,)
+    ends = [(e["gambit"], e["winner"], e["totals"]) for e in events(t.s, "gambit_end")]
+    assert ends == [(1, 0, [62, 38]), (2, 1, [107, 93])]
+
+
+def test_gold_repaid_out_of_play_stays_out_in_the_next_gambit() -> None:
+    """Dice Gambit, Settle Debts: "Players must pay back their debts (if possible)"; with
+    ``stake_debt_payee=lost`` the stake debts repaid leave play, and with hoards carried
+    over they stay gone: gold is counted as hoards + stakes + out of play after every
+    answer (Script checks the invariants), in gambit 2 as in gambit 1."""
+    t = Script(
+        players=2,
+        gambits=2,
+        multi_gambit_hoard="carry",
+        stake_debt_payee="lost",
+        lone_player_plays_on=False,
+        starting_hoard=7,
+    )
+    t.rolls(12, 3)  # seat 0 antes 6 (1 left), seat 1 antes 7 of 12 (owes 5): stakes 13
+    t.turn(0, BRASS, 4)  # seat 0 antes 1 of 4 (owes 3); stakes 14
+    t.withdraw(1)  # seat 1 cannot pay: its 5 is cancelled; seat 0 wins the 14
+    assert t.s.hoards == [11, 0] and t.s.out_of_play == 3  # its 3 repaid, out of play
+    t.rolls(4, 9)  # gambit 2: seat 1 first, antes 0 of 5; seat 0 antes 9 of 11
+    assert t.s.hoards == [2, 0] and t.s.stakes == 9 and t.s.out_of_play == 3
+    assert t.s.debts == [(1, STAKES, 5)]
+
+
+def test_turn_order_skips_a_seat_withdrawn_for_the_session_clockwise_from_the_first() -> None:
+    """Dice Gambit, Turns & Starting Ante: "The player that rolled the highest value goes
+    first and play continue clockwise"; a player withdrawn for the session sits out.  Four
+    seats, seat 2 gone, seat 1 first: then seats 3 and 0."""
+    s = new_game(DiceConfig(players=4, withdraw_scope="session"), dice=PHYSICAL)
+    s.pending = None
+    s.queue.clear()
+    s.gambit = 2
+    s.in_session[2] = False
+    s.withdrawn[2] = True
+    s.first_rolls = [3, 9, 0, 5]
+    push(s, ("set_first", 1))
+    run(s)
+    assert s.order == [1, 3, 0]
+    assert s.hoards == [50 - 9, 50 - 5, 50, 50 - 9]  # the first antes half of 9, rounded up
+    assert s.pending is not None and (s.pending.kind, s.pending.seat) == (TURN, 1)
+
+
+def test_the_table_is_told_each_withdrawal_and_its_scope_and_each_rounds_end() -> None:
+    """Dice Gambit, Play a Gambit: "A gambit is made up of 3 Rounds"; "Optionally, a player
+    can instead choose to withdraw from the game on their turn" (for the gambit, or with
+    ``withdraw_scope=session`` for the rest of the game)."""
+    for scope, session in (("gambit", False), ("session", True)):
+        t = Script(players=3, withdraw_scope=scope)
+        t.rolls(4, 9, 2)  # order 1, 2, 0
+        t.turn(1, BRASS, 1)
+        t.withdraw(2)
+        assert events(t.s, "withdraw") == [{"seat": 2, "session": session}]
+    t.turn(0, BRASS, 1)  # round 1 ends
+    for _ in range(2):
+        t.turn(1, BRASS, 1)
+        t.turn(0, BRASS, 1)
+    assert t.s.over
+    assert [e["round"] for e in events(t.s, "round_end")] == [1, 2, 3]

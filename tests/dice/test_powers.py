@@ -10,9 +10,21 @@ from __future__ import annotations
 
 import pytest
 
-from dragonante.dice import IllegalAnswer, apply
-from dragonante.dice.decisions import DEMAND, PASS, ROLL, SACRIFICE, STRENGTH_ROLL, TURN
-from dragonante.dice.state import STAKES
+from dragonante.dice import DiceConfig, IllegalAnswer, apply, new_game, run
+from dragonante.dice.core import push
+from dragonante.dice.decisions import (
+    DEMAND,
+    ORDER_ROLL,
+    PASS,
+    PLAY,
+    ROLL,
+    SACRIFICE,
+    STRENGTH_ROLL,
+    TIEBREAK_ROLL,
+    TURN,
+    TYPE_ROLL,
+)
+from dragonante.dice.state import STAKES, DiceState
 from dragonante.dice.table import (
     BAHAMUT,
     BLACK,
@@ -26,9 +38,10 @@ from dragonante.dice.table import (
     SILVER,
     TIAMAT,
     WHITE,
+    dragon,
 )
 
-from .script import Script
+from .script import Script, end_gambit, events, position
 
 
 def start(**settings: object) -> Script:
@@ -290,3 +303,247 @@ def test_illegal_and_stale_answers_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalAnswer):
         apply(t.s, 0, d.id)
     assert t.s.to_dict() == before
+
+
+# The dice themselves -----------------------------------------------------------
+
+
+def test_a_gaming_set_owner_rolls_two_dice_and_keeps_the_highest_except_the_dragon_type() -> None:
+    """Dice Gambit, Gaming Set: "Characters that own the Three-Dragon Ante gaming set can
+    make all game rolls with advantage (who goes first roll, dragon strength rolls, and
+    tie breaker rolls) by rolling two of the specified type of dice and keeping the
+    highest result."  The dragon-type d12 is not among them."""
+    t = Script(players=2, gaming_set_owners=(0,))
+    # Who goes first: seat 0 rolls two d12 (die 1 of 2, die 2 of 2), seat 1 one.
+    assert t.d.seat == 0 and t.d.ctx == (12, ORDER_ROLL, 1, 2)
+    t.answer(2, ROLL, 0)
+    assert t.d.seat == 0 and t.d.ctx == (12, ORDER_ROLL, 2, 2)
+    t.answer(5, ROLL, 0)
+    assert t.d.seat == 1 and t.d.ctx == (12, ORDER_ROLL, 1, 1)
+    t.answer(3, ROLL, 1)
+    # Seat 0 kept its 5 (not the 2): it goes first and antes half of 5; seat 1 antes 5.
+    assert t.events("roll", seat=0)[0]["faces"] == [2, 5]
+    assert (t.s.first, t.s.hoards, t.s.stakes) == (0, [47, 45], 8)
+    t.answer(PLAY, TURN, 0)
+    assert t.d.ctx == (12, TYPE_ROLL, 1, 1)  # the dragon's type: one d12, no advantage
+    t.answer(GOLD, ROLL, 0)
+    assert t.d.ctx == (12, STRENGTH_ROLL, 1, 2)
+    t.answer(9, ROLL, 0)
+    assert t.d.ctx == (12, STRENGTH_ROLL, 2, 2)
+    t.answer(4, ROLL, 0)
+    assert t.s.flights[0] == [(GOLD, 9)]  # the highest of 9 and 4
+    t.answer(PLAY, TURN, 1)
+    t.answer(GOLD, ROLL, 1)
+    assert t.d.seat == 1 and t.d.ctx == (12, STRENGTH_ROLL, 1, 1)  # no gaming set: one die
+
+
+def asked(s: DiceState) -> tuple[int, tuple[int, ...]]:
+    """Who is asked, and the question's context (for a roll: sides, purpose, die i of n)."""
+    assert s.pending is not None
+    return s.pending.seat, s.pending.ctx
+
+
+def test_a_gaming_set_owner_rolls_the_tie_breaker_d20_with_advantage() -> None:
+    """Dice Gambit, Tie Breakers: "... unmodified d20 rolls (with advantage for characters
+    that own a Three-Dragon Ante gaming set)"."""
+    s = position(
+        hoards=[10, 10],
+        stakes=20,
+        flights=[[(GOLD, 6), (RED, 4)], [(SILVER, 5), (BLUE, 5)]],
+        gaming_set_owners=(1,),
+    )
+    push(s, ("end_of_play",))
+    run(s)
+    assert asked(s) == (0, (20, TIEBREAK_ROLL, 1, 1))
+    apply(s, 15)
+    assert asked(s) == (1, (20, TIEBREAK_ROLL, 1, 2))
+    apply(s, 16)
+    assert asked(s) == (1, (20, TIEBREAK_ROLL, 2, 2))
+    apply(s, 12)
+    assert s.stake_winner == 1  # 16 (the higher of 16 and 12) beats 15
+
+
+def test_seeded_dice_show_every_face_of_their_die_and_nothing_else() -> None:
+    """Dice Gambit, Dragon Card Table: "D12 ... Strength 1d4 ... 1d12"; Turns: "All players
+    roll 1d12".  Seeded dice stand in for the dice at the table: a d12 shows 1 to 12, every
+    face can come up, nobody is asked to type a face in, and a gaming-set owner's
+    strength roll keeps the higher of two dice."""
+    seen: dict[int, set[int]] = {}
+    advantage = 0
+    for seed in range(40):
+        s = new_game(DiceConfig(players=4, gaming_set_owners=(0,)), seed=seed)
+        while not s.over:
+            assert s.pending is not None and s.pending.kind != ROLL
+            apply(s, s.pending.options[0])
+        for e in events(s, "roll"):
+            assert all(1 <= f <= e["sides"] for f in e["faces"]), e
+            assert e["value"] == max(e["faces"])
+            seen.setdefault(e["sides"], set()).update(e["faces"])
+            if e["seat"] == 0 and e["purpose"] == STRENGTH_ROLL:
+                assert len(e["faces"]) == 2
+                advantage += e["faces"][0] != e["faces"][1]
+    for sides in (4, 6, 8, 10, 12):
+        assert seen[sides] == set(range(1, sides + 1)), (sides, seen[sides])
+    assert advantage > 0
+
+
+@pytest.mark.parametrize(
+    ("face", "name", "alignment", "die", "fixed"),
+    [
+        (TIAMAT, "Tiamat", "evil", 0, 1),
+        (BRASS, "Brass", "good", 4, 0),
+        (WHITE, "White", "evil", 4, 0),
+        (COPPER, "Copper", "good", 6, 0),
+        (BLACK, "Black", "evil", 6, 0),
+        (BRONZE, "Bronze", "good", 8, 0),
+        (GREEN, "Green", "evil", 8, 0),
+        (SILVER, "Silver", "good", 10, 0),
+        (BLUE, "Blue", "evil", 10, 0),
+        (GOLD, "Gold", "good", 12, 0),
+        (RED, "Red", "evil", 12, 0),
+        (BAHAMUT, "Bahamut", "good", 0, 13),
+    ],
+)
+def test_the_dragon_card_table_row_by_row(
+    face: int, name: str, alignment: str, die: int, fixed: int
+) -> None:
+    """Dice Gambit, Dragon Card Table: "D12 Type Alignment Strength: 1 Tiamat [god] Evil 1,
+    2 Brass Good 1d4, 3 White Evil 1d4, 4 Copper Good 1d6, 5 Black Evil 1d6, 6 Bronze Good
+    1d8, 7 Green Evil 1d8, 8 Silver Good 1d10, 9 Blue Evil 1d10, 10 Gold Good 1d12, 11 Red
+    Evil 1d12, 12 Bahamut [god] Good 13"; a regular dragon's power moves "1/2 the strength
+    dice type"."""
+    t = start()
+    t.answer(PLAY, TURN, 0)
+    t.answer(face, ROLL, 0)
+    assert (dragon(face).name, dragon(face).alignment) == (name, alignment)
+    if fixed:  # a dragon god: "a set strength, thus no roll is needed"
+        assert t.s.flights[0] == [(face, fixed)]
+        assert t.s.gods_played == [1, 0]
+        return
+    assert t.d.kind == ROLL and t.d.ctx[:2] == (die, STRENGTH_ROLL)
+    assert t.d.options == tuple(range(1, die + 1))
+    t.answer(die, ROLL, 0)
+    assert t.s.flights[0] == [(face, die)] and t.s.gods_played == [0, 0]
+    if alignment == "evil":
+        assert t.events("take", seat=0) == [
+            {"seat": 0, "amount": die // 2, "taken": die // 2, "reason": "evil"}
+        ]
+    else:  # good: nobody has an evil dragon to choose
+        assert t.events("demand_none") == [{"seat": 0, "amount": die // 2}]
+
+
+def test_opponents_are_taken_clockwise_from_the_player_each_once() -> None:
+    """Dice Gambit, Turns: "play continue clockwise"; Good Dragons: "the player can choose
+    an opponent that has an evil dragon in their flight"; Triplet Flight: "rewards the
+    player gold equal to 1 of those dragon's strength from all opponents".  Four players,
+    seat 2 the third in turn order: its opponents are seats 3, 0 and 1, each once."""
+    flights = [[(RED, 2), (WHITE, 1)], [(BLUE, 1), (GREEN, 2)], [(GOLD, 5)] * 3, [(BLACK, 3)]]
+    s = position(4, hoards=[20, 20, 20, 20], stakes=10, flights=flights)
+    push(s, ("demand", 2, 6))
+    run(s)
+    assert asked(s) == (2, (6,)) and s.pending is not None
+    assert s.pending.kind == DEMAND and s.pending.options == (3, 0, 1, PASS)
+    s = end_gambit(position(4, hoards=[20, 20, 20, 20], stakes=10, flights=flights))
+    pays = [(e["payer"], e["to"], e["amount"]) for e in events(s, "pay", reason="triplet")]
+    assert pays == [(3, 2, 5), (0, 2, 5), (1, 2, 5)]
+
+
+def test_an_answer_to_an_earlier_question_is_stale() -> None:
+    """Every question has its own id: an answer meant for the question before (a player
+    slow to type a die face) is refused, not taken as the answer to the next one."""
+    t = start()
+    first = t.d
+    t.answer(PLAY, TURN, 0)
+    with pytest.raises(IllegalAnswer, match="stale"):
+        apply(t.s, 1, first.id)
+    with pytest.raises(IllegalAnswer, match="stale"):
+        apply(t.s, 1, t.d.id + 1)  # nor can a question not asked yet be answered
+    assert t.d.kind == ROLL and t.d.id != first.id
+
+
+def test_an_illegal_choice_of_opponent_names_the_legal_ones() -> None:
+    """Dice Gambit, Good Dragons: "the player can choose an opponent that has an evil
+    dragon in their flight" - any other answer is refused with the choices named."""
+    t = start()
+    t.turn(0, WHITE, 2)
+    t.turn(1, GOLD, 1, demand=None)
+    with pytest.raises(
+        IllegalAnswer, match=r"5 is not an answer to 'demand'; choose from \[0, -1\]"
+    ):
+        apply(t.s, 5, t.d.id)
+    assert t.d.kind == DEMAND
+
+
+def test_a_dragon_god_rolled_on_each_of_the_three_turns_is_a_god_flight() -> None:
+    """Dice Gambit, God Flight: "A player that rolled a dragon god at the start of each of
+    their 3 turns may take 1/2 of the stakes (rounded down)"; two gods and a dragon are
+    not one."""
+    t = start()
+    t.turn(0, BAHAMUT)
+    t.turn(1, BAHAMUT)
+    t.turn(0, TIAMAT)  # every Bahamut owner declines to destroy her (turn() passes)
+    t.turn(1, BAHAMUT)
+    t.turn(0, BAHAMUT)
+    t.turn(1, BRASS, 1)
+    t.decline_sacrifices()
+    assert t.s.over
+    assert t.s.god_turns == [3, 2]
+    assert t.s.flights_earned[0][0] == "god" and "god" not in t.s.flights_earned[1]
+
+
+def test_the_overall_tie_counts_the_gods_rolled_in_every_gambit() -> None:
+    """Dice Gambit, Tie Breakers: "largest dragon hoard, most dragon gods played, most good
+    dragons in dragon flight"; with hoards carried over the hoard is the tie itself, and
+    seat 0's Tiamat of gambit 1 outweighs seat 1's Brass of gambit 2."""
+    t = Script(players=2, gambits=2, multi_gambit_hoard="carry", lone_player_plays_on=False)
+    t.rolls(5, 3)  # seat 0 antes 3, seat 1 antes 5: stakes 8
+    t.turn(0, TIAMAT)  # antes 1: hoard 46, stakes 9
+    t.withdraw(1)  # seat 0 wins the 9: hoards 55 and 45
+    t.rolls(3, 5)  # gambit 2: seat 1 antes 3 (42), seat 0 antes 5 (50): stakes 8
+    t.turn(1, BRASS, 1)  # hoard 41, stakes 9
+    t.withdraw(0)  # seat 1 wins the 9: hoards 50 and 50
+    assert t.s.hoards == [50, 50] and t.s.gods_total == [1, 0]
+    assert events(t.s, "tie_broken", purpose="overall") == [
+        {"purpose": "overall", "seat": 0, "by": "gods"}
+    ]
+    assert t.s.winners == (0,)
+
+
+def test_bahamut_destroys_the_tiamat_wherever_it_lies_in_the_flight() -> None:
+    """Dice Gambit, Bahamut: "the owner may choose to sacrifice him at any time to destroy a
+    Tiamat of choice that is in play. Each player immediately plays a replacement card,
+    with a red dragon card replacing any removed Tiamat card and a Gold dragon card
+    replacing any removed Bahamut card."  Each replacement takes its god's place, and the
+    table is told it is a replacement."""
+    t = start()
+    t.turn(0, BRASS, 1)
+    t.turn(1, BRASS, 2)
+    t.turn(0, BAHAMUT)
+    t.turn(1, TIAMAT)
+    t.answer(1, SACRIFICE, 0)
+    t.rolls(9, 4)  # seat 1's Red 9, seat 0's Gold 4
+    t.answer(1, DEMAND, 0)
+    assert t.s.flights == [[(BRASS, 1), (GOLD, 4)], [(BRASS, 2), (RED, 9)]]
+    placed = [(e["seat"], e["face"], e["replacement"]) for e in t.events("dragon")]
+    assert placed == [
+        (0, BRASS, False),
+        (1, BRASS, False),
+        (0, BAHAMUT, False),
+        (1, TIAMAT, False),
+        (1, RED, True),
+        (0, GOLD, True),
+    ]
+
+
+def test_bahamut_destroying_its_owners_own_later_tiamat() -> None:
+    """Dice Gambit, Bahamut: "... to destroy a Tiamat of choice that is in play" - the
+    owner's own included; the Red replaces the Tiamat, the Gold the Bahamut before it."""
+    t = start()
+    t.turn(0, BAHAMUT)
+    t.turn(1, BRASS, 1)
+    t.turn(0, TIAMAT)
+    t.answer(0, SACRIFICE, 0)
+    t.rolls(5, 7)  # the Red for the Tiamat, then the Gold for Bahamut
+    assert t.s.flights[0] == [(GOLD, 7), (RED, 5)]
+    placed = [(e["face"], e["replacement"]) for e in t.events("dragon", seat=0)]
+    assert placed == [(BAHAMUT, False), (TIAMAT, False), (RED, True), (GOLD, True)]

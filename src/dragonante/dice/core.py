@@ -59,11 +59,6 @@ def ask(
     s.pending = Decision(s.decision_count, seat, kind, options, -1, ctx)
 
 
-def in_gambit(s: DiceState, seat: int) -> bool:
-    """Still playing this gambit: neither withdrawn nor out of the session."""
-    return not s.withdrawn[seat]
-
-
 def players_in(s: DiceState) -> list[int]:
     """Seats still in the gambit, in turn order."""
     return [p for p in s.order if not s.withdrawn[p]]

@@ -72,10 +72,6 @@ def allied_strength(flight: list[Dragon]) -> int:
     return best
 
 
-def has_allied_flight(flight: list[Dragon]) -> bool:
-    return allied_strength(flight) > 0
-
-
 def good_dragons(flight: list[Dragon]) -> int:
     return sum(1 for face, _ in flight if face != EMPTY and dragon(face).good)
 

@@ -49,11 +49,41 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutate_steps import annotation_spans, save
+from mutate_steps import HEADER, annotation_spans, load_saved, save
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds one mutant's scenarios may take before it counts as killed (a hang).
 TIMEOUT = 6
+
+
+def saved_mutants(rel: str, source: str) -> list[dict[str, Any]]:
+    """The survivors saved by the last run over the module, each diff applied again.
+
+    A diff that no longer applies (the source changed since) is reported and
+    dropped from the re-test: run the whole module again then.
+    """
+    out = []
+    with tempfile.TemporaryDirectory(prefix="dragonante-mutate-") as tmp:
+        target = Path(tmp) / "module.py"
+        for head, diff in load_saved(rel):
+            target.write_text(source, encoding="utf-8")
+            patch = "\n".join(ln for ln in diff.splitlines() if not ln.startswith(("--- ", "+++ ")))
+            done = subprocess.run(
+                ["patch", "--silent", "--forward", "-r", "-", str(target)],
+                input=patch + "\n",
+                text=True,
+                capture_output=True,
+            )
+            match = HEADER.match(head)
+            if done.returncode != 0 or match is None:
+                print(f"stale (no longer applies): {head[4:]}", file=sys.stderr)
+                continue
+            row, op, occ = int(match.group(1)), match.group(2), int(match.group(3))
+            code = target.read_text(encoding="utf-8")
+            out.append(
+                {"op": op, "occ": occ, "pos": (row, 0), "fn": None, "head": head, "code": code}
+            )
+    return out
 
 
 def mutants(module_path: Path) -> list[dict[str, Any]]:
@@ -190,8 +220,14 @@ def fresh_engine(name: str, code: str, path: Path) -> Any:
 
 
 def main(argv: list[str]) -> int:
+    retest = bool(argv) and argv[0] == "--survivors"
+    if retest:
+        argv = argv[1:]
     if len(argv) != 1 or not (ROOT / argv[0]).is_file() or "/engine/" not in argv[0]:
-        print("usage: python tools/mutate_fast.py src/dragonante/engine/MODULE.py", file=sys.stderr)
+        print(
+            "usage: python tools/mutate_fast.py [--survivors] src/dragonante/engine/MODULE.py",
+            file=sys.stderr,
+        )
         return 2
     rel = argv[0]
     path = ROOT / rel
@@ -222,9 +258,13 @@ def main(argv: list[str]) -> int:
         for x, f in zip(texts, files, strict=True)
     ]
     spans = annotation_spans(source) if "from __future__ import annotations" in source else []
-    todo = mutants(path)
-    in_annotation = [m for m in todo if any(a <= m["pos"] < b for a, b in spans)]
-    todo = [m for m in todo if m not in in_annotation]
+    if retest:
+        todo = saved_mutants(rel, source)
+        in_annotation = []
+    else:
+        todo = mutants(path)
+        in_annotation = [m for m in todo if any(a <= m["pos"] < b for a, b in spans)]
+        todo = [m for m in todo if m not in in_annotation]
 
     warnings.simplefilter("ignore", SyntaxWarning)  # ``x is 1``: a mutant, not our code
     killers: list[int] = []  # scenario indexes, the last killer first
@@ -233,8 +273,10 @@ def main(argv: list[str]) -> int:
     verdicts: list[tuple[str, int, str]] = []  # (operator, occurrence, verdict)
     started = time.monotonic()
     for i, m in enumerate(todo):
-        operator = get_operator(m["op"])(**m["args"])
-        code = mutate_code(source, operator, m["occ"])
+        if "code" in m:
+            code = m["code"]
+        else:
+            code = mutate_code(source, get_operator(m["op"])(**m["args"]), m["occ"])
         if code is None:
             counts["incompetent"] += 1
             continue
@@ -272,6 +314,7 @@ def main(argv: list[str]) -> int:
             head = f"### survived: line {row} {m['op']} #{m['occ']}"
             if m["fn"]:
                 head += f" in {m['fn']}"
+            head = m.get("head", head)
             diff = "\n".join(
                 difflib.unified_diff(
                     source.split("\n"),
@@ -290,13 +333,17 @@ def main(argv: list[str]) -> int:
             if killer:
                 k = int(killer)
                 killers = [k, *(x for x in killers if x != k)][:30]
+            if retest:
+                why = files[int(killer)].relative_to(ROOT) if killer else "an error or a hang"
+                print(f"killed: {m['head'][4:]} (by {why})")
         if (i + 1) % 100 == 0:
             speed = (i + 1) / (time.monotonic() - started)
             print(f"  {i + 1}/{len(todo)} mutants, {speed:.1f}/s", file=sys.stderr, flush=True)
     killed, survived = counts["killed"], counts["survived"]
     tested = killed + survived
     rate = f"{100 * killed / tested:.1f}%" if tested else "-"
-    print(f"{rel}: (whole module), every mutant in a forked process")
+    what = "the saved survivors, again" if retest else "(whole module)"
+    print(f"{rel}: {what}, every mutant in a forked process")
     print(
         f"mutants {tested + counts['incompetent']}  killed {killed} (of which {counts['timeout']} "
         f"timed out)  survived {survived}  incompetent {counts['incompetent']}  kill rate {rate}"

@@ -19,8 +19,8 @@ cosmic-ray run of core.py (docs/mutation.md).  The output, and the
 survivors' diffs saved to ``.mutation/<module>.survivors.diff`` (re-tested
 with ``./dev mutate --survivors MODULE``), are those of
 ``tools/mutate_steps.py``.  A mutant that makes the module fail to load,
-the engine raise, or the scenarios run past ``TIMEOUT`` seconds (a hang) is
-killed, as with cosmic-ray.
+the engine raise, or the scenarios use more than ``CPU_LIMIT`` seconds of CPU
+(a hang) is killed, as with cosmic-ray.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -52,8 +53,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mutate_steps import HEADER, annotation_spans, load_saved, save
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Seconds one mutant's scenarios may take before it counts as killed (a hang).
-TIMEOUT = 6
+#: CPU seconds one mutant's process may use before it counts as killed (a
+#: mutant that loops forever): CPU time, not wall time, so a loaded machine
+#: cannot turn a slow survivor into a kill (every scenario takes about 0.3 s).
+CPU_LIMIT = 8
+#: Wall seconds, a last resort for a mutant that would block without computing.
+WALL_LIMIT = 300
 
 
 def saved_mutants(rel: str, source: str) -> list[dict[str, Any]]:
@@ -287,7 +292,8 @@ def main(argv: list[str]) -> int:
             os.close(read)
             status = 0
             try:
-                signal.alarm(TIMEOUT)
+                resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
+                signal.alarm(WALL_LIMIT)
                 if m["pos"][0] in cheap:
                     in_place(mod, code, path)
                     scenarios: Any = sys.modules["dragonante.scenarios"]

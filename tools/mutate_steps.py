@@ -1,27 +1,35 @@
-"""Mutation testing of a rules module's *decorated* functions (``./dev mutate --steps MODULE``).
+"""Mutation testing of a rules module with cosmic-ray (``./dev mutate --all|--steps MODULE``).
 
 Why: mutmut (``./dev mutate``) cannot mutate decorated functions, and the
 engine registers its steps and question resolvers with ``@step(...)`` /
 ``@resolver(...)`` / ``@power(...)``: most of the rules.  cosmic-ray mutates
-any function, but runs the whole test command once per mutant, so this
-script limits it to the decorated functions (their bodies; not the
-decorator lines) of one module, and runs it on a scratch copy of the
-project so the working tree is never left mutated.
+any function; with the in-process kill test below it costs well under a
+second a mutant, so ``--all`` mutates a whole module (one tool, one report
+per module), and without it only the decorated functions' bodies (not the
+decorator lines) are mutated.  It runs on a scratch copy of the project so
+the working tree is never left mutated.
 
-Usage: ``python tools/mutate_steps.py [--all] src/dragonante/engine/flights.py``.
-``--all`` mutates the whole module, not only its decorated functions: one
-tool and one report for a module (cosmic-ray with the in-process kill test
-is as fast as mutmut).
+Usage::
+
+    python tools/mutate_steps.py [--all] src/dragonante/engine/flights.py
+    python tools/mutate_steps.py --survivors src/dragonante/engine/flights.py
+
 The kill test is the rules scenarios alone, played in one process by
 ``tools/kill_scenarios.py`` (the Dice Gambit's scripted rules tables, through
-pytest, for a ``dice/`` module), stopped at the first failure.  Prints the
-counts, the kill rate and every survivor's diff.  Under a second a mutant
-for the card engine's modules; 3-10 seconds for the Dice Gambit's.
+pytest, for a ``dice/`` module), stopped at the first failure.  It prints the
+counts, the kill rate and every survivor's diff, and saves the survivors'
+diffs to ``.mutation/<module>.survivors.diff`` (ignored by git) so triage
+needs no rerun.  ``--survivors`` re-tests only the saved survivors (each diff
+applied with ``patch`` to a fresh scratch copy of the current sources) after
+scenarios were added, prints which are now killed, and rewrites the file with
+the ones still alive; a diff that no longer applies (the source changed) is
+reported as stale and kept.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +46,11 @@ from cosmic_ray.work_item import (  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parent.parent
 DICE_TESTS = [f"tests/dice/test_{n}.py" for n in ("powers", "flights", "gambits", "debts")]
+SAVED = ROOT / ".mutation"
+#: A survivor's header in a saved file: ``### survived: line 12 core/OPERATOR #3 in pay``.
+HEADER = re.compile(r"^### survived: line (\d+) (\S+) #(\d+)(?: in \S+)?$", re.MULTILINE)
+
+USAGE = "usage: python tools/mutate_steps.py [--all | --survivors] src/dragonante/engine/MODULE.py"
 
 
 def decorated_ranges(source: str) -> list[tuple[str, int, int]]:
@@ -49,49 +62,150 @@ def decorated_ranges(source: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def main(argv: list[str]) -> int:
-    whole = bool(argv) and argv[0] == "--all"
-    if whole:
-        argv = argv[1:]
-    if len(argv) != 1 or not (ROOT / argv[0]).is_file():
-        print(
-            "usage: python tools/mutate_steps.py [--all] src/dragonante/engine/MODULE.py",
-            file=sys.stderr,
+def annotation_spans(source: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(start, end) positions of every type annotation in ``source``.
+
+    The engine's modules use ``from __future__ import annotations``: an
+    annotation is never evaluated, so a mutant inside one (cosmic-ray turns
+    ``int | None`` into ``int // None``) is equivalent by construction.  Such
+    mutants are set aside and counted, not run.
+    """
+    spans = []
+    for node in ast.walk(ast.parse(source)):
+        found: list[ast.expr | None] = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            every = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+            found = [x.annotation for x in every if x is not None]
+            found.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            found = [node.annotation]
+        for x in found:
+            if x is not None:
+                end = (x.end_lineno or x.lineno, x.end_col_offset or 0)
+                spans.append(((x.lineno, x.col_offset), end))
+    return spans
+
+
+def saved_path(module: str) -> Path:
+    """Where a module's survivors are saved: one file per module, named after its path."""
+    stem = module.removeprefix("src/").removesuffix(".py").replace("/", ".")
+    return SAVED / f"{stem}.survivors.diff"
+
+
+def scratch_copy(work: Path) -> None:
+    """Copy what the kill test needs (sources, tests, project file) into ``work``."""
+    for part in ("src", "tests", "pyproject.toml"):
+        src = ROOT / part
+        if src.is_dir():
+            shutil.copytree(src, work / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(src, work / part)
+
+
+def kill_command(work: Path, module: str) -> str:
+    """The test command run against the copy in ``work`` (its sources first on the path)."""
+    if "/dice/" in module:
+        return (
+            f"env PYTHONPATH={work / 'src'} {sys.executable} -m pytest -x -q -p no:randomly "
+            f"-p no:cacheprovider -n 0 {' '.join(DICE_TESTS)}"
         )
-        return 2
-    module = argv[0]
-    source = (ROOT / module).read_text(encoding="utf-8")
-    ranges = decorated_ranges(source)
-    if whole:
-        ranges = [("(whole module)", 1, len(source.splitlines()))]
-    if not ranges:
-        print(f"{module} has no decorated function: use ./dev mutate", file=sys.stderr)
+    return (
+        f"env PYTHONPATH={work / 'src'} {sys.executable} "
+        f"{ROOT / 'tools' / 'kill_scenarios.py'} {work / 'tests' / 'scenarios'} {work / 'killers'}"
+    )
+
+
+def save(module: str, survivors: list[tuple[str, str]]) -> Path:
+    """Write (header, diff) survivors to the module's file; returns its path."""
+    path = saved_path(module)
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("".join(f"{h}\n{d.rstrip()}\n\n" for h, d in survivors), encoding="utf-8")
+    return path
+
+
+def load_saved(module: str) -> list[tuple[str, str]]:
+    """The (header, diff) survivors saved by the last run over ``module``."""
+    text = saved_path(module).read_text(encoding="utf-8")
+    heads = list(HEADER.finditer(text))
+    out = []
+    for i, m in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        out.append((m.group(0), text[m.end() : end].strip("\n")))
+    return out
+
+
+def retest(module: str) -> int:
+    """Re-run the kill test on each saved survivor; keep the ones still alive."""
+    if not saved_path(module).is_file():
+        print(f"no saved survivors for {module}: run with --all first", file=sys.stderr)
         return 1
-    dice = "/dice/" in module
+    survivors = load_saved(module)
+    alive: list[tuple[str, str]] = []
+    killed = stale = 0
     with tempfile.TemporaryDirectory(prefix="dragonante-mutate-") as tmp:
         work = Path(tmp)
-        for part in ("src", "tests", "pyproject.toml"):
-            src = ROOT / part
-            if src.is_dir():
-                shutil.copytree(src, work / part, ignore=shutil.ignore_patterns("__pycache__"))
+        scratch_copy(work)
+        pristine = (work / module).read_text(encoding="utf-8")
+        command = kill_command(work, module)
+        for head, diff in survivors:
+            (work / module).write_text(pristine, encoding="utf-8")
+            # cosmic-ray's own first line ("--- mutation diff ---") is not part of the patch.
+            patch = "\n".join(ln for ln in diff.splitlines() if ln != "--- mutation diff ---")
+            applied = subprocess.run(
+                ["patch", "-p1", "--forward", "--silent", "--no-backup-if-mismatch", "-r", "-"],
+                cwd=work,
+                input=patch + "\n",
+                text=True,
+                capture_output=True,
+            )
+            if applied.returncode != 0:
+                stale += 1
+                alive.append((head, diff))
+                print(f"stale (does not apply): {head[4:]}")
+                continue
+            run = subprocess.run(command, shell=True, cwd=work, capture_output=True, text=True)
+            if run.returncode != 0:
+                killed += 1
+                why = run.stderr.strip().splitlines()[-1:] or ["(no message)"]
+                print(f"killed: {head[4:]}\n    {why[0]}")
             else:
-                shutil.copy(src, work / part)
-        # The copy's sources come first on the path, ahead of the editable install.
-        if dice:
-            command = (
-                f"env PYTHONPATH={work / 'src'} {sys.executable} -m pytest -x -q -p no:randomly "
-                f"-p no:cacheprovider -n 0 {' '.join(DICE_TESTS)}"
-            )
-        else:
-            command = (
-                f"env PYTHONPATH={work / 'src'} {sys.executable} "
-                f"{ROOT / 'tools' / 'kill_scenarios.py'} {work / 'tests' / 'scenarios'}"
-            )
+                alive.append((head, diff))
+                print(f"still survives: {head[4:]}")
+    path = save(module, alive)
+    print(
+        f"{module}: re-tested {len(survivors)} survivors: {killed} killed, "
+        f"{len(alive) - stale} still survive, {stale} stale; saved to {path.relative_to(ROOT)}"
+    )
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    mode = argv[0] if argv and argv[0] in ("--all", "--survivors") else ""
+    if mode:
+        argv = argv[1:]
+    if len(argv) != 1 or not (ROOT / argv[0]).is_file():
+        print(USAGE, file=sys.stderr)
+        return 2
+    module = argv[0]
+    if mode == "--survivors":
+        return retest(module)
+    source = (ROOT / module).read_text(encoding="utf-8")
+    ranges = decorated_ranges(source)
+    if mode == "--all":
+        ranges = [("(whole module)", 1, len(source.splitlines()))]
+    if not ranges:
+        print(f"{module} has no decorated function: use ./dev mutate --all", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="dragonante-mutate-") as tmp:
+        work = Path(tmp)
+        scratch_copy(work)
+        command = kill_command(work, module)
         config = work / "cosmic-ray.toml"
         config.write_text(
             "[cosmic-ray]\n"
             f'module-path = "{module}"\n'
-            "timeout = 60.0\n"
+            "timeout = 30.0\n"
             "excluded-modules = []\n"
             f'test-command = "{command}"\n'
             '[cosmic-ray.distributor]\nname = "local"\n',
@@ -100,10 +214,14 @@ def main(argv: list[str]) -> int:
         db = work / "session.sqlite"
         run = [sys.executable, "-m", "cosmic_ray.cli"]
         subprocess.run([*run, "init", str(config), str(db)], cwd=work, check=True)
+        spans = annotation_spans(source) if "from __future__ import annotations" in source else []
+        annotations = 0
         with use_db(str(db), WorkDB.Mode.open) as session:
             for item in list(session.pending_work_items):
-                line = item.mutations[0].start_pos[0]
-                if not any(a <= line <= b for _, a, b in ranges):
+                pos = tuple(item.mutations[0].start_pos)
+                in_annotation = any(a <= pos < b for a, b in spans)
+                annotations += in_annotation
+                if in_annotation or not any(a <= pos[0] <= b for _, a, b in ranges):
                     session.set_result(
                         item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED)
                     )
@@ -120,18 +238,25 @@ def main(argv: list[str]) -> int:
     killed, survived = counts["killed"], counts["survived"]
     tested = killed + survived
     names = ", ".join(name for name, _, _ in ranges)
-    print(f"{module}: decorated functions {names}")
+    print(f"{module}: {names}")
     rate = f"{100 * killed / tested:.1f}%" if tested else "-"
     # Incompetent: cosmic-ray could not apply or run the mutant (not a kill).
     print(
         f"mutants {len(done)}  killed {killed}  survived {survived}  "
         f"incompetent {counts['incompetent']}  kill rate {rate} (of killed + survived)"
     )
-    for item, result in done:
+    print(f"not run: {annotations} mutants inside type annotations (never evaluated)")
+    survivors = []
+    for item, result in sorted(done, key=lambda d: d[0].mutations[0].start_pos):
         if result.test_outcome == TestOutcome.SURVIVED:
             m = item.mutations[0]
-            print(f"\n--- survived: line {m.start_pos[0]} {m.operator_name} #{m.occurrence}")
-            print(result.diff or "")
+            head = f"### survived: line {m.start_pos[0]} {m.operator_name} #{m.occurrence}"
+            if m.definition_name:
+                head += f" in {m.definition_name}"
+            survivors.append((head, result.diff or ""))
+            print(f"\n{head}\n{result.diff or ''}")
+    path = save(module, survivors)
+    print(f"\nsurvivors saved to {path.relative_to(ROOT)} (re-test them with --survivors)")
     return 0
 
 

@@ -213,13 +213,17 @@ FIELDS = Observation._fields
 
 
 def _check_public_share(s: GameState, differing: set[str]) -> None:
-    """``observe(s, seat, gm, public=observe(s, None))`` is ``observe(s, seat, gm)``,
-    notes which fields differ from the spectator's."""
+    """``observe(s, seat, gm, public=observe(s, None))`` is ``observe(s, seat, gm)``
+    (and ``to_dict(public=)`` its ``to_dict()``); notes which fields differ from the
+    spectator's."""
     public = observe(s, None)
     for seat, gm in [(p, False) for p in range(s.n)] + [(None, False), (None, True)]:
         whole = observe(s, seat, gm)
         shared = observe(s, seat, gm, public)
         assert shared == whole
+        # and so are their JSON dicts made from the spectator's (key order included)
+        made, from_public = whole.to_dict(), shared.to_dict(public.to_dict())
+        assert made == from_public and list(made) == list(from_public)
         differing.update(f for f in FIELDS if getattr(whole, f) != getattr(public, f))
 
 

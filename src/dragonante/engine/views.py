@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from typing import Annotated, Any, NamedTuple, get_type_hints
 
 from dragonante.engine.config import GameConfig
@@ -152,22 +153,35 @@ class Observation(NamedTuple):
         """One running effect as this seat sees it (KeyError: not a visible effect)."""
         return self.effects[name]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, public: dict[str, Any] | None = None) -> dict[str, Any]:
         """JSON-ready data: the fields by name, each effect flattened to a key of
-        its own (the browser's names), card keys of ``completes`` as strings."""
-        out: dict[str, Any] = self._asdict()
-        n = self.players
-        effects = out.pop("effects")
-        # each effect under its own name, where the effects field stood (every
-        # one, those not in force with their "off" value)
-        out = {
-            **{f: out[f] for f in _FIELDS[: _FIELDS.index("effects")]},
-            **{
-                e.name: effects[e.name] if e.name in effects else shown(e, e.fresh(n), n, None)
-                for e in VISIBLE
-            },
-            **{f: out[f] for f in _FIELDS[_FIELDS.index("effects") + 1 :]},
-        }
+        its own (the browser's names), card keys of ``completes`` as strings.
+
+        The web server makes one per connection after every answer, so this
+        builds the dict in one pass, and the "off" value of each effect not in
+        force is made once per table size (:func:`_effects_off`) and shared:
+        like the shared parts of :func:`observe`, no view may be changed in
+        place.  ``public``: the ``to_dict()`` of the spectator's view of this
+        very state (``observe(s, None)``), when the caller makes several
+        seats' dicts at once; only the :data:`SEAT_KEYS` entries are then made,
+        the rest taken from it (the result is equal, key order included).
+        """
+        if public is not None:
+            out = public.copy()
+            for i, name in _SEAT_AT:
+                out[name] = self[i]
+            q = self.question
+            out["question"] = None if q is None else q.to_dict()
+            out["completes"] = {str(c): [cs, ss] for c, (cs, ss) in self.completes.items()}
+            return out
+        out = dict(zip(_BEFORE_EFFECTS, self[:_EFFECTS_AT], strict=True))
+        effects = self.effects
+        if effects:
+            for name, off in _effects_off(self.players):
+                out[name] = effects.get(name, off)
+        else:
+            out.update(_effects_off(self.players))
+        out.update(zip(_AFTER_EFFECTS, self[_EFFECTS_AT + 1 :], strict=True))
         q = self.question
         out["question"] = None if q is None else q.to_dict()
         out["completes"] = {str(c): [cs, ss] for c, (cs, ss) in self.completes.items()}
@@ -191,6 +205,18 @@ class Observation(NamedTuple):
 
 
 _FIELDS = Observation._fields
+_EFFECTS_AT = _FIELDS.index("effects")
+_BEFORE_EFFECTS = _FIELDS[:_EFFECTS_AT]
+_AFTER_EFFECTS = _FIELDS[_EFFECTS_AT + 1 :]
+
+
+@cache
+def _effects_off(n: int) -> tuple[tuple[str, Any], ...]:
+    """(name, value) of every visible effect when it is not in force, as a
+    spectator sees it, at a table of ``n`` seats (:meth:`Observation.to_dict`)."""
+    return tuple((e.name, shown(e, e.fresh(n), n, None)) for e in VISIBLE)
+
+
 #: ``tuple.__new__``: makes an :class:`Observation` from one tuple of all its fields.
 _new_observation: Callable[[type[Observation], tuple[Any, ...]], Observation] = tuple.__new__
 _SPECIAL = frozenset({"effects", "question", "known_in_hands", "completes"})
@@ -201,6 +227,25 @@ SEAT_KEYS = tuple(
     for f, hint in get_type_hints(Observation, include_extras=True).items()
     if SEAT in getattr(hint, "__metadata__", ())
 )
+#: (index, name) of each seat-dependent field; "effects" must not be one:
+#: ``to_dict(public)`` takes the effects from the spectator's dict.
+_SEAT_AT = tuple((_FIELDS.index(f), f) for f in SEAT_KEYS)
+assert "effects" not in SEAT_KEYS
+#: :func:`_seat_part`: the fields a seat's view replaces in the spectator's, by index.
+_I_SEAT, _I_HAND, _I_KNOWN, _I_MY_ANTE, _I_LOOK, _I_DISCARD, _I_QUESTION, _I_ABILITIES = (
+    _FIELDS.index(f)
+    for f in (
+        "seat",
+        "hand",
+        "known_in_hands",
+        "my_ante",
+        "private_look",
+        "discard",
+        "question",
+        "abilities",
+    )
+)
+_I_HINTS, _I_COMPLETES = _FIELDS.index("hints"), _FIELDS.index("completes")
 
 
 def observe(
@@ -313,26 +358,24 @@ def _seat_part(
     ab = s.abilities
     question = _question(s, seat, gm)
     abilities = None if ab is None else ab.view(s, seat, gm)
-    if seat is None:
-        return public._replace(question=question, abilities=abilities)
-    d = s.pending
-    if d is not None and d.kind == SEER_KEEP and seat == d.seat:
-        private_look = list(d.options)
-    else:
-        private_look = []
-    trig, completes = _hints(s, seat) if hints else _NO_HINTS
-    return public._replace(
-        seat=seat,
-        hand=list(s.hands[seat]),
-        known_in_hands=_known_in_hands(s, seat) if s.known else {},
-        my_ante=s.ante_choice[seat],
-        private_look=private_look,
-        discard=visible_discards(s, seat),
-        question=question,
-        abilities=abilities,
-        hints=trig,
-        completes=completes,
-    )
+    # A list of the spectator's fields with the seat's own put in by index, made
+    # a tuple again: NamedTuple._replace costs several times more (the web
+    # server makes one of these per connection after every answer).
+    fields = list(public)
+    fields[_I_QUESTION] = question
+    fields[_I_ABILITIES] = abilities
+    if seat is not None:
+        d = s.pending
+        fields[_I_SEAT] = seat
+        fields[_I_HAND] = list(s.hands[seat])
+        fields[_I_KNOWN] = _known_in_hands(s, seat) if s.known else {}
+        fields[_I_MY_ANTE] = s.ante_choice[seat]
+        fields[_I_LOOK] = (
+            list(d.options) if d is not None and d.kind == SEER_KEEP and seat == d.seat else []
+        )
+        fields[_I_DISCARD] = visible_discards(s, seat)
+        fields[_I_HINTS], fields[_I_COMPLETES] = _hints(s, seat) if hints else _NO_HINTS
+    return _new_observation(Observation, tuple(fields))
 
 
 def _question(s: GameState, seat: int | None, gm: bool) -> Question | None:

@@ -255,6 +255,8 @@ def effect_notes(obs: Observation, narrator: Narrator) -> list[str]:
     """The running effects of triggered powers, so nobody has to remember them:
     one note per effect in force (``effect.<name>``, the effects table's order),
     then the eliminated seats."""
+    if not obs.effects and not obs.out:
+        return []  # the usual case, and the web server asks after every answer
     lang = narrator.lang
     notes: list[str] = []
     for e in VISIBLE:

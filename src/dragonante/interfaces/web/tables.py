@@ -381,6 +381,9 @@ class SharedParts:
     def __init__(self, table: LiveTable, state: GameState) -> None:
         self.names = table.names()
         self.public = observe(state, None)
+        #: Its JSON-ready dict: each view's dict copies it and makes only the
+        #: seat's own entries (``Observation.to_dict(public=)``).
+        self.public_dict = self.public.to_dict()
         self.sentences = SharedSentences(self.names, state.config.rules.debt_model)
 
 
@@ -407,7 +410,7 @@ def seat_view(
     public = None if shared is None else shared.public
     narrator = TableNarrator(names, lang, seat, state.config.rules.debt_model)
     obs = observe(state, None, True, public) if gm else observe(state, seat, False, public)
-    view = obs.to_dict()
+    view = obs.to_dict(None if shared is None else shared.public_dict)
     # The frame carries the totals and hints beside the view (the browser's names).
     totals, hints = view.pop("totals"), view.pop("hints")
     answers: list[dict[str, Any]] = []

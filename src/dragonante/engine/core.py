@@ -48,6 +48,14 @@ ANTE_HOOKS = (ANTE_REVEALED, ANTE_FIRST_TURN, ANTE_TRIGGERS, ANTE_WEAKEST_WINS, 
 ANTE_EFFECTS: dict[str, dict[str, Callable[..., Any]]] = {hook: {} for hook in ANTE_HOOKS}
 
 STAKES = -1  # payment recipient: the stakes
+#: The ``final`` field of the ``scoring_check`` / ``decide_winner`` steps: the
+#: gambit is scored now whatever happens (the stakes are empty, or nobody could
+#: play: ties can never break), or only if no tie keeps it going (A20).
+FINAL = 1
+UNLESS_TIED = 0
+#: The ``windowless`` field of ``round_start``: the leader's ability window
+#: (Diplomacy) has been offered already, so the round just starts.
+WINDOW_OFFERED = 1
 #: Extra ``GameState.dirty`` bit: a power changed a flight other than by
 #: appending the played card, so the end-of-turn fast path must not be used.
 RESHAPED = 1 << 16
@@ -286,7 +294,7 @@ def end_gambit_if_stakes_empty(s: GameState) -> bool:
         return False
     ev(s, "stakes_empty")
     s.queue.clear()
-    s.queue.append(("decide_winner", 1))
+    s.queue.append(("decide_winner", FINAL))
     return True
 
 

@@ -16,9 +16,11 @@ from dragonante.engine.core import (
     ANTE_REVEALED,
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
+    FINAL,
     RESHAPING,
     RULES,
     STAKES,
+    UNLESS_TIED,
     ante_hooks,
     ask,
     buy,
@@ -555,9 +557,9 @@ def _round_end(s: GameState, st: Step) -> None:
     ev(s, "round_end", round=s.round, leader=s.leader)
     if all(c < 0 for c in s.round_card):
         # Nobody could play: ties can never break, so score what there is.
-        s.queue.append(("scoring_check", 1, led))
+        s.queue.append(("scoring_check", FINAL, led))
     elif s.round >= scoring_round(s):
-        s.queue.append(("scoring_check", 0, led))
+        s.queue.append(("scoring_check", UNLESS_TIED, led))
     else:
         s.queue.append(("round_start",))
 

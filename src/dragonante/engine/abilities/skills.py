@@ -35,6 +35,7 @@ from dragonante.engine.abilities.table import (
     draw_for,
 )
 from dragonante.engine.core import (
+    WINDOW_OFFERED,
     ask,
     clockwise,
     end_gambit_if_stakes_empty,
@@ -391,7 +392,7 @@ class SkillTable(AbilityTable):
         others = [p for p in clockwise(s, lead) if p != lead]
         if not others:
             return False
-        s.queue.append(("round_start", 1))
+        s.queue.append(("round_start", WINDOW_OFFERED))
         ask(s, lead, ABILITY_SEAT, (*others, PASS), -1, (A.DIPLOMACY,))
         return True
 

@@ -10,6 +10,7 @@ scenarios cannot (docs/mutation.md lists them).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import FrozenInstanceError
 from typing import Any
@@ -134,6 +135,26 @@ def test_special_abilities_exactly_covering_the_pool_are_accepted_one_more_refus
             "abilities_seats_only_fixed",
             "only used with assign = 'fixed'",
         ),
+        (
+            {"system": "skills", "assign": "random", "seats": [["bluff"], ["bluff"]]},
+            "abilities_seats_only_fixed",
+            "only used with assign = 'fixed'",
+        ),
+        (
+            {"system": "disks", "assign": "fixed", "seats": [["streetwise"]]},
+            "abilities_other_system",
+            "'streetwise' is not one of the disks abilities \\(a Emperor's Gambit ability\\)",
+        ),
+        (
+            {"system": "disks", "qualified": [["versatile_trickster", "versatile_trickster"]]},
+            "abilities_listed_twice",
+            "lists an ability twice",
+        ),
+        (
+            {"system": "skills", "assign": "fixed", "seats": [["stealth"], ["stealth"]]},
+            "abilities_special_exclusive",
+            "belongs to one character only",
+        ),
         ({"system": "skills", "insight": [-11]}, "abilities_insight_range", "-10 to \\+30"),
         ({"system": "skills", "insight": [31]}, "abilities_insight_range", "-10 to \\+30"),
         ({"system": "skills", "insight": [0] * 7}, "abilities_too_many_seats", "insight"),
@@ -213,3 +234,32 @@ def test_public_abilities_are_told_to_everyone() -> None:
     )
     assert public.as_known_by(1) == public
     assert public.as_known_by(None) == public
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (
+            '{"system": "skills", "assign": "fixed", "seats": [["bluff"], ["bluff"]]}',
+            "abilities_special_exclusive",
+        ),
+        ('{"system": "disks", "assign": "fixed"}', "abilities_fixed_needs_seats"),
+        ('{"system": "skills", "per_character": 3}', "abilities_not_enough"),
+        (
+            '{"system": "skills", "assign": "fixed", "seats": [["random", "random", "random"],'
+            ' ["random", "random", "random"], ["random", "random", "random"],'
+            ' ["random", "random", "random"], ["random", "random", "random"],'
+            ' ["random", "random", "random"]]}',
+            "abilities_not_enough",
+        ),
+    ],
+)
+def test_options_read_from_json_text_are_checked_the_same(text: str, code: str) -> None:
+    """A config read from a file or a socket holds strings equal to, not identical with, the
+    module's constants: every check must compare by value."""
+    assert _refused(json.loads(text)).code == code
+
+
+def test_the_hint_names_the_other_book_for_options_read_from_json_text() -> None:
+    e = _refused(json.loads('{"system": "skills", "qualified": [["fast_hands"]]}'))
+    assert "(a Legendary ability)" in str(e)

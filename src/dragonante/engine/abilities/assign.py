@@ -109,19 +109,28 @@ def _insight_checks(s: GameState, st: Step) -> None:
     while i < n:
         group = [p for p in order if totals[p] == totals[order[i]]]
         i += len(group)
-        tries = 0
-        while len(group) > 1 and tries < _MAX_REROLLS:
-            tries += 1
-            rerolls = {p: roll(s, 1, 20)[0] for p in group}
-            ev(s, "insight_reroll", seats=list(group), rolls=[rerolls[p] for p in group])
-            group.sort(key=lambda p: -rerolls[p])
-            top = rerolls[group[0]]
-            if sum(1 for p in group if rerolls[p] == top) == 1:
-                final.append(group.pop(0))
-                continue
-        final.extend(group)
+        final.extend(_break_tie(s, group, 0))
     ev(s, "draft_order", seats=final)
     push(s, *(("draft", k, seat, ()) for k in range(opts.count) for seat in final))
+
+
+def _break_tie(s: GameState, group: list[int], tries: int) -> list[int]:
+    """``group`` (seats with one Insight total) in draft order: "re-roll among the
+    tied" (options.md: the books leave Insight ties open).  The re-roll orders the
+    whole group; only seats that tie again re-roll again, among themselves, and so
+    on (after :data:`_MAX_REROLLS` re-rolls a group keeps its seat order)."""
+    if len(group) == 1 or tries >= _MAX_REROLLS:
+        return group
+    rerolls = {p: roll(s, 1, 20)[0] for p in group}
+    ev(s, "insight_reroll", seats=list(group), rolls=[rerolls[p] for p in group])
+    ordered = sorted(group, key=lambda p: -rerolls[p])
+    out: list[int] = []
+    i = 0
+    while i < len(ordered):
+        tied = [p for p in ordered if rerolls[p] == rerolls[ordered[i]]]
+        i += len(tied)
+        out.extend(_break_tie(s, tied, tries + 1))
+    return out
 
 
 @step("draft", "pick", "seat", "unused")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.import_cycles import cycles
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 PKG = SRC / "dragonante"
@@ -131,41 +133,6 @@ def test_who_may_import_whom(package: str) -> None:
             if target.startswith("dragonante") and other not in allowed:
                 bad.append(f"{path.relative_to(ROOT)}:{line}: {target}")
     assert not bad, f"{package}/ may import only {sorted(allowed)}:\n" + "\n".join(sorted(set(bad)))
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1 or v in graph[v]:
-                found.append(sorted(comp))
-
-    for v in graph:
-        if v not in index:
-            visit(v)
-    return found
 
 
 def test_no_import_circle_in_the_rules() -> None:

@@ -15,6 +15,7 @@ import ast
 from pathlib import Path
 
 import dragonante.interfaces.web as web
+from tests.import_cycles import cycles
 
 PACKAGE = "dragonante.interfaces.web"
 ROOT = Path(web.__file__).resolve().parent
@@ -49,42 +50,6 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
             if name.startswith(prefix) and name[len(prefix) :] in known:
                 found.add(name[len(prefix) :])
     return found
-
-
-def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module, or of one
-    that imports itself (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1 or v in graph.get(v, ()):
-                out.append(sorted(group))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    return out
 
 
 def test_the_cycle_finder_finds_a_circle() -> None:

@@ -25,20 +25,14 @@ from __future__ import annotations
 
 import ast
 import json
-import shutil
-import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from cosmic_ray.work_db import WorkDB, use_db  # type: ignore[import-untyped]
-from cosmic_ray.work_item import (  # type: ignore[import-untyped]
-    TestOutcome,
-    WorkerOutcome,
-    WorkResult,
-)
+from cosmic_ray.work_item import TestOutcome  # type: ignore[import-untyped]
+from mutate_steps import cosmic_run, kill_command, scratch_copy  # (tools/ is on the path)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "mutants" / "dice"
@@ -69,44 +63,14 @@ def mutate(module: str, only: set[str] | None) -> tuple[str, list[str]]:
     source = (ROOT / module).read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="dragonante-mutate-dice-") as tmp:
         work = Path(tmp)
-        for part in ("src", "tests", "pyproject.toml"):
-            src = ROOT / part
-            if src.is_dir():
-                shutil.copytree(src, work / part, ignore=shutil.ignore_patterns("__pycache__"))
-            else:
-                shutil.copy(src, work / part)
-        # The copy's sources come first on the path, ahead of the editable install.
-        command = (
-            f"env PYTHONPATH={work / 'src'} {sys.executable} "
-            f"{ROOT / 'tools' / 'kill_dice.py'} {work}"
+        scratch_copy(work)
+        done = cosmic_run(
+            work,
+            module,
+            kill_command(work, module),
+            TIMEOUT,
+            lambda item: only is not None and key(item) not in only,
         )
-        config = work / "cosmic-ray.toml"
-        config.write_text(
-            "[cosmic-ray]\n"
-            f'module-path = "{module}"\n'
-            f"timeout = {TIMEOUT}\n"
-            "excluded-modules = []\n"
-            f'test-command = "{command}"\n'
-            '[cosmic-ray.distributor]\nname = "local"\n',
-            encoding="utf-8",
-        )
-        db = work / "session.sqlite"
-        run = [sys.executable, "-m", "cosmic_ray.cli"]
-        subprocess.run([*run, "init", str(config), str(db)], cwd=work, check=True)
-        if only is not None:
-            with use_db(str(db), WorkDB.Mode.open) as session:
-                for item in list(session.pending_work_items):
-                    if key(item) not in only:
-                        session.set_result(
-                            item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED)
-                        )
-        subprocess.run([*run, "exec", str(config), str(db)], cwd=work, check=True)
-        with use_db(str(db), WorkDB.Mode.open) as session:
-            done = [
-                (item, result)
-                for item, result in session.completed_work_items
-                if result.worker_outcome != WorkerOutcome.SKIPPED
-            ]
     done.sort(key=lambda ir: (ir[0].mutations[0].start_pos, key(ir[0])))
     counts = Counter(
         r.test_outcome.value if r.test_outcome else r.worker_outcome.value for _, r in done

@@ -15,8 +15,8 @@ Usage::
     python tools/mutate_steps.py --survivors src/dragonante/engine/flights.py
 
 The kill test is the rules scenarios alone, played in one process by
-``tools/kill_scenarios.py`` (the Dice Gambit's scripted rules tables, through
-pytest, for a ``dice/`` module), stopped at the first failure.  It prints the
+``tools/kill_scenarios.py`` (the Dice Gambit's scripted rules tables, by
+``tools/kill_dice.py``, for a ``dice/`` module), stopped at the first failure.  It prints the
 counts, the kill rate and every survivor's diff, and saves the survivors'
 diffs to ``.mutation/<module>.survivors.diff`` (ignored by git) so triage
 needs no rerun.  ``--survivors`` re-tests only the saved survivors (each diff
@@ -35,7 +35,9 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cosmic_ray.work_db import WorkDB, use_db  # type: ignore[import-untyped]
 from cosmic_ray.work_item import (  # type: ignore[import-untyped]
@@ -45,7 +47,6 @@ from cosmic_ray.work_item import (  # type: ignore[import-untyped]
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-DICE_TESTS = [f"tests/dice/test_{n}.py" for n in ("powers", "flights", "gambits", "debts")]
 SAVED = ROOT / ".mutation"
 #: A survivor's header in a saved file: ``### survived: line 12 core/OPERATOR #3 in pay``.
 HEADER = re.compile(r"^### survived: line (\d+) (\S+) #(\d+)(?: in \S+)?$", re.MULTILINE)
@@ -106,14 +107,46 @@ def scratch_copy(work: Path) -> None:
 def kill_command(work: Path, module: str) -> str:
     """The test command run against the copy in ``work`` (its sources first on the path)."""
     if "/dice/" in module:
-        return (
-            f"env PYTHONPATH={work / 'src'} {sys.executable} -m pytest -x -q -p no:randomly "
-            f"-p no:cacheprovider -n 0 {' '.join(DICE_TESTS)}"
-        )
+        # the Dice Gambit's rules tables, played in one process (tools/kill_dice.py)
+        kill = ROOT / "tools" / "kill_dice.py"
+        return f"env PYTHONPATH={work / 'src'} {sys.executable} {kill} {work}"
     return (
         f"env PYTHONPATH={work / 'src'} {sys.executable} "
         f"{ROOT / 'tools' / 'kill_scenarios.py'} {work / 'tests' / 'scenarios'} {work / 'killers'}"
     )
+
+
+def cosmic_run(
+    work: Path, module: str, command: str, timeout: float, skip: Callable[[Any], bool]
+) -> list[tuple[Any, Any]]:
+    """Run cosmic-ray over ``module`` in the scratch copy ``work``, killing with
+    ``command``; every mutant (work item) ``skip`` is true of is set aside
+    untested.  The (work item, result) of every mutant tested.  Shared with
+    ``tools/mutate_dice.py``."""
+    config = work / "cosmic-ray.toml"
+    config.write_text(
+        "[cosmic-ray]\n"
+        f'module-path = "{module}"\n'
+        f"timeout = {timeout}\n"
+        "excluded-modules = []\n"
+        f'test-command = "{command}"\n'
+        '[cosmic-ray.distributor]\nname = "local"\n',
+        encoding="utf-8",
+    )
+    db = work / "session.sqlite"
+    run = [sys.executable, "-m", "cosmic_ray.cli"]
+    subprocess.run([*run, "init", str(config), str(db)], cwd=work, check=True)
+    with use_db(str(db), WorkDB.Mode.open) as session:
+        for item in list(session.pending_work_items):
+            if skip(item):
+                session.set_result(item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+    subprocess.run([*run, "exec", str(config), str(db)], cwd=work, check=True)
+    with use_db(str(db), WorkDB.Mode.open) as session:
+        return [
+            (item, result)
+            for item, result in session.completed_work_items
+            if result.worker_outcome != WorkerOutcome.SKIPPED
+        ]
 
 
 def save(module: str, survivors: list[tuple[str, str]]) -> Path:
@@ -201,37 +234,18 @@ def main(argv: list[str]) -> int:
         work = Path(tmp)
         scratch_copy(work)
         command = kill_command(work, module)
-        config = work / "cosmic-ray.toml"
-        config.write_text(
-            "[cosmic-ray]\n"
-            f'module-path = "{module}"\n'
-            "timeout = 30.0\n"
-            "excluded-modules = []\n"
-            f'test-command = "{command}"\n'
-            '[cosmic-ray.distributor]\nname = "local"\n',
-            encoding="utf-8",
-        )
-        db = work / "session.sqlite"
-        run = [sys.executable, "-m", "cosmic_ray.cli"]
-        subprocess.run([*run, "init", str(config), str(db)], cwd=work, check=True)
         spans = annotation_spans(source) if "from __future__ import annotations" in source else []
-        annotations = 0
-        with use_db(str(db), WorkDB.Mode.open) as session:
-            for item in list(session.pending_work_items):
-                pos = tuple(item.mutations[0].start_pos)
-                in_annotation = any(a <= pos < b for a, b in spans)
-                annotations += in_annotation
-                if in_annotation or not any(a <= pos[0] <= b for _, a, b in ranges):
-                    session.set_result(
-                        item.job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED)
-                    )
-        subprocess.run([*run, "exec", str(config), str(db)], cwd=work, check=True)
-        with use_db(str(db), WorkDB.Mode.open) as session:
-            done = [
-                (item, result)
-                for item, result in session.completed_work_items
-                if result.worker_outcome != WorkerOutcome.SKIPPED
-            ]
+        in_annotations: list[Any] = []
+
+        def skip(item: Any) -> bool:
+            pos = tuple(item.mutations[0].start_pos)
+            if any(a <= pos < b for a, b in spans):
+                in_annotations.append(item)
+                return True
+            return not any(a <= pos[0] <= b for _, a, b in ranges)
+
+        done = cosmic_run(work, module, command, 30.0, skip)
+        annotations = len(in_annotations)
     counts = Counter(
         r.test_outcome.value if r.test_outcome else r.worker_outcome.value for _, r in done
     )

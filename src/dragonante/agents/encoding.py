@@ -336,6 +336,29 @@ def _scaled(values: list[int], top: int) -> list[float]:
     return out + _PAD[len(out) :] if len(out) < MAX_PLAYERS else out
 
 
+def _abilities_hot(ab: dict[str, Any], hot: list[int]) -> None:
+    """Append the one-hot indices of the D&D abilities view ``ab`` (system,
+    public, held, ancestry, expended disks, spent abilities, Diplomacy used):
+    shared by :func:`encode` and the :class:`IncrementalEncoder`."""
+    o = _O
+    hot.append(_SYSTEM_AT[ab["system"]])
+    if ab["public"]:
+        hot.append(o["abilities_public"])
+    for b, held in zip(_HELD, ab["held"], strict=False):
+        if held:
+            hot += [b + a for a in held]
+    for b, color in zip(_ANCESTRY, ab["ancestry"], strict=False):
+        if color is not None:
+            hot.append(b + _ANCESTRY_INDEX[color])
+    b = o["disk_expended"]
+    hot += [b + p for p, side in enumerate(ab.get("disks", ())) if side == "expended"]
+    for b, spent in zip(_SPENT, ab.get("spent", ()), strict=False):
+        if spent:
+            hot += [b + a for a in spent]
+    b = o["diplomacy_used"]
+    hot += [b + p for p, used in enumerate(ab.get("diplomacy_used", ())) if used]
+
+
 def encode(obs: Observation) -> npt.NDArray[np.float32]:
     """The observation vector of one seat's view ``obs`` (``observe(state, seat)``).
 
@@ -454,22 +477,7 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
         hot.append(_SYSTEM_AT[None])
         scalar_index = _SCALARS
     else:
-        hot.append(_SYSTEM_AT[ab["system"]])
-        if ab["public"]:
-            hot.append(o["abilities_public"])
-        for b, held in zip(_HELD, ab["held"], strict=False):
-            if held:
-                hot += [b + a for a in held]
-        for b, color in zip(_ANCESTRY, ab["ancestry"], strict=False):
-            if color is not None:
-                hot.append(b + _ANCESTRY_INDEX[color])
-        b = o["disk_expended"]
-        hot += [b + p for p, side in enumerate(ab.get("disks", ())) if side == "expended"]
-        for b, spent in zip(_SPENT, ab.get("spent", ()), strict=False):
-            if spent:
-                hot += [b + a for a in spent]
-        b = o["diplomacy_used"]
-        hot += [b + p for p, used in enumerate(ab.get("diplomacy_used", ())) if used]
+        _abilities_hot(ab, hot)
         values += _scaled(ab["counts"], 4)
         values += _scaled(ab["wins"], 10)
         scalar_index = _SCALARS_ABILITIES
@@ -796,28 +804,13 @@ class _LastVector:
 
     def _abilities(self, ab: dict[str, Any] | None) -> None:
         """The abilities' one-hot entries, counts and wins."""
-        o = _O
         if ab is None:
             self._swap(_G_ABILITIES, [_SYSTEM_AT[None]])
             self._write(_ABILITY_COUNTS, _PAD)
             self._write(_ABILITY_WINS, _PAD)
             return
-        hot = [_SYSTEM_AT[ab["system"]]]
-        if ab["public"]:
-            hot.append(o["abilities_public"])
-        for b, held in zip(_HELD, ab["held"], strict=False):
-            if held:
-                hot += [b + a for a in held]
-        for b, color in zip(_ANCESTRY, ab["ancestry"], strict=False):
-            if color is not None:
-                hot.append(b + _ANCESTRY_INDEX[color])
-        b = o["disk_expended"]
-        hot += [b + i for i, side in enumerate(ab.get("disks", ())) if side == "expended"]
-        for b, spent in zip(_SPENT, ab.get("spent", ()), strict=False):
-            if spent:
-                hot += [b + a for a in spent]
-        b = o["diplomacy_used"]
-        hot += [b + i for i, used in enumerate(ab.get("diplomacy_used", ())) if used]
+        hot: list[int] = []
+        _abilities_hot(ab, hot)
         self._swap(_G_ABILITIES, hot)
         self._write(_ABILITY_COUNTS, _scaled(ab["counts"], 4))
         self._write(_ABILITY_WINS, _scaled(ab["wins"], 10))

@@ -22,7 +22,7 @@ from typing import Annotated, Any, NamedTuple, get_type_hints
 
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import PLAY, SEER_KEEP
-from dragonante.engine.effects import VISIBLE, active, seen_effects, shown
+from dragonante.engine.effects import VISIBLE, active, bits, seen_effects, shown
 from dragonante.engine.flights import completed_by
 from dragonante.engine.flow import scoring_totals, triggers
 from dragonante.engine.state import Event, GameState
@@ -320,7 +320,7 @@ def observe(
             s.gambit_winner,
             _question(s, seat, gm),
             list(s.winners),
-            _bits(s.out),
+            bits(s.out),
             s.last_gambit,
             None if ab is None else ab.view(s, seat, gm),
             scoring_totals(s) if hints else [],
@@ -444,17 +444,6 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
     if not unseen or unseen.isdisjoint(s.discard):
         return list(s.discard)
     return [c for c in s.discard if c not in unseen]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
-    return out
 
 
 def visible(event: Event, seat: int | None) -> bool:

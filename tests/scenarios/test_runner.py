@@ -175,3 +175,62 @@ def test_cli_exit_codes(tmp_path) -> None:
     res = runner.invoke(app, ["scenario", "run", str(broken)])
     assert res.exit_code == 2
     assert "Traceback" not in res.output
+
+
+SHOWN = (
+    BASE
+    + """
+[[step]]
+seat = 0
+ask = "play"
+answer = "L-std-red-2"
+# The Red takes a random card of seat 1's hand, its only card: the Blue 1.
+"""
+)
+
+
+def test_shown_states_what_each_seat_knows() -> None:
+    # The Red's taker and its victim both know where the Blue 1 went; seat 2 does not.
+    text = (
+        SHOWN
+        + """
+[expect.shown.1]
+known_in_hands = { 0 = ["L-std-blue-1"] }
+hand = ["L-std-white-4", "L-std-white-5", "L-std-white-6", "L-std-white-8"]
+question = { kind = "play", seat = 1, source = "" }
+[expect.shown.2]
+known_in_hands = {}
+hand = ["L-std-green-1"]
+"""
+    )
+    result = run(parse(text))
+    assert result.passed, result.failures
+
+
+def test_shown_fails_on_what_a_seat_is_not_shown() -> None:
+    text = (
+        SHOWN
+        + """
+[expect.shown.2]
+known_in_hands = { 0 = ["L-std-blue-1"] }
+"""
+    )
+    result = run(parse(text))
+    assert not result.passed
+    assert "seat 2 is shown {}" in result.failures[0]
+
+
+def test_shown_names_an_unknown_view_field() -> None:
+    text = SHOWN + '[expect.shown.1]\nknown_cards = { 0 = ["L-std-blue-1"] }\n'
+    with pytest.raises(ScenarioError, match="not a field of the view"):
+        run(parse(text))
+
+
+def test_pending_source_is_the_card_that_asks() -> None:
+    good = SHOWN + '[expect]\npending = { seat = 1, kind = "play", source = "" }\n'
+    assert run(parse(good)).passed
+    bad = SHOWN + '[expect]\npending = { seat = 1, kind = "play", source = "L-std-red-2" }\n'
+    result = run(parse(bad))
+    assert result.failures == [
+        "expect.pending: the question comes from no card, expected 'L-std-red-2'"
+    ]

@@ -109,6 +109,7 @@ EXPECT_KEYS = frozenset(
         "winners",
         "totals",
         "pending",
+        "shown",
         "events",
         "events_absent",
         "triggered",

@@ -40,6 +40,7 @@ from dragonante.scenarios.format import (
     card,
     cards,
 )
+from dragonante.scenarios.shown import check_shown
 
 _BOUNDARY = frozenset({q.PLAY, q.ANTE})
 
@@ -286,6 +287,8 @@ def _check(
                 mismatch(key, top, want)
         elif key == "pending":
             _check_pending(s, want, at, out)
+        elif key == "shown":
+            check_shown(s, want, at, out)
         elif key in ("events", "events_absent"):
             _check_events(events, key, want, at, out)
         elif key in ("triggered", "not_triggered"):
@@ -351,6 +354,11 @@ def _check_pending(s: GameState, want: Any, at: str, out: list[str]) -> None:
         out.append(f"{at}: seat {d.seat} is asked, expected seat {want['seat']}")
     if "kind" in want and d.kind != want["kind"]:
         out.append(f"{at}: the question is {d.kind!r}, expected {want['kind']!r}")
+    if "source" in want:
+        source = -1 if want["source"] == "" else card(want["source"], f"{at}.source")
+        if d.source != source:
+            got = "no card" if d.source < 0 else name(d.source)
+            out.append(f"{at}: the question comes from {got}, expected {want['source']!r}")
     if "options" in want:
         opts = sorted(answer_value(v, at) for v in want["options"])
         if sorted(d.options) != opts:

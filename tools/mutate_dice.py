@@ -33,6 +33,7 @@ from typing import Any
 
 from cosmic_ray.work_item import TestOutcome  # type: ignore[import-untyped]
 from mutate_steps import cosmic_run, kill_command, scratch_copy  # (tools/ is on the path)
+from mutation_equivalents import classify, record
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "mutants" / "dice"
@@ -85,16 +86,21 @@ def mutate(module: str, only: set[str] | None) -> tuple[str, list[str]]:
         f"mutants {len(done)}  killed {killed}  survived {survived}  "
         f"incompetent {counts['incompetent']}  kill rate {rate} (of killed + survived)",
     ]
-    survivors = []
+    survivors, found = [], []
     for item, result in done:
         if result.test_outcome == TestOutcome.SURVIVED:
             m = item.mutations[0]
             survivors.append(key(item))
-            lines.append(
-                f"\n--- survived: {function_at(source, m.start_pos[0])} line {m.start_pos[0]} "
+            head = (
+                f"--- survived: {function_at(source, m.start_pos[0])} line {m.start_pos[0]} "
                 f"{m.operator_name} #{m.occurrence}  [{key(item)}]"
             )
-            lines.append(result.diff or "")
+            found.append((head, result.diff or ""))
+    verdict = classify(module, found)
+    for s in verdict.left:
+        lines.extend((f"\n{s.head}", s.diff))
+    lines.append(f"\n{len(verdict.equivalent)} survivors are registered equivalents (not shown)")
+    lines.extend(record(module, tested, killed, verdict, only is not None))
     return "\n".join(lines), survivors
 
 

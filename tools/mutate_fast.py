@@ -51,6 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mutate_steps import HEADER, annotation_spans, load_saved, save
+from mutation_equivalents import classify, record
 
 ROOT = Path(__file__).resolve().parent.parent
 #: CPU seconds one mutant's process may use before it counts as killed (a
@@ -355,8 +356,12 @@ def main(argv: list[str]) -> int:
         f"timed out)  survived {survived}  incompetent {counts['incompetent']}  kill rate {rate}"
     )
     print(f"not run: {len(in_annotation)} mutants inside type annotations (never evaluated)")
-    for head, diff in survivors:
+    verdict = classify(rel, survivors)
+    for head, diff in [(s.head, s.diff) for s in verdict.left]:
         print(f"\n{head}\n{diff}")
+    print(f"\n{len(verdict.equivalent)} survivors are registered equivalents (not shown)")
+    for line in record(rel, tested, killed, verdict, retest):
+        print(line)
     saved = save(rel, survivors)
     saved.with_suffix(".verdicts.json").write_text(json.dumps(verdicts), encoding="utf-8")
     print(f"\nsurvivors saved to {saved.relative_to(ROOT)} (re-test them with --survivors)")

@@ -263,12 +263,18 @@ def test_special_flights_are_evaluated_in_the_order_of_play_and_gods_count_as_dr
 
     Seat 1 went first. Both have an Allied Flight, but the stakes hold only 6: seat 1, first in
     the order of play, takes its 4, seat 0 the 2 left of its 7. Seat 0's Allied Flight counts
-    Bahamut, a good dragon god, as one of its three good dragons."""
+    Bahamut, a good dragon god, as one of its three good dragons. Two Tiamats (strength 1) and a
+    Brass 1 are three dragons of one strength: a Triplet Flight."""
     flights = [[(BRASS, 2), (BAHAMUT, 13), (SILVER, 7)], [(WHITE, 1), (RED, 4), (BLACK, 2)]]
     s = end_gambit(position(hoards=[10, 10], stakes=6, flights=flights, first=1))
     assert events(s, "take", reason="allied") == [
         {"seat": 1, "amount": 4, "taken": 4, "reason": "allied"},
         {"seat": 0, "amount": 13, "taken": 2, "reason": "allied"},
+    ]
+    flights = [[(TIAMAT, 1), (TIAMAT, 1), (BRASS, 1)], [(GOLD, 9), (RED, 8), (SILVER, 2)]]
+    s = end_gambit(position(hoards=[10, 10], stakes=0, flights=flights))
+    assert [(e["payer"], e["to"], e["amount"]) for e in events(s, "pay", reason="triplet")] == [
+        (1, 0, 1)
     ]
 
 

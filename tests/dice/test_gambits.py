@@ -173,3 +173,18 @@ def test_the_table_is_told_each_withdrawal_and_its_scope_and_each_rounds_end() -
         t.turn(0, BRASS, 1)
     assert t.s.over
     assert [e["round"] for e in events(t.s, "round_end")] == [1, 2, 3]
+
+
+def test_a_turn_order_roll_off_decides_only_who_goes_first() -> None:
+    """Dice Gambit, Turns & Starting Ante: "All players roll 1d12. The player that rolled
+    the highest value goes first ... Every player antes gold equal to the largest value
+    rolled"; Tie Breakers: "... unmodified d20 rolls".  Both roll 7: equal hoards, no gods,
+    no dragons yet, so a d20 roll-off (4 against 10) puts seat 1 first; the ante is the
+    d12's 7 (4 for the first player, half rounded up), and the d20s are spent: the first
+    turn asks for nothing else."""
+    t = Script(players=2)
+    t.rolls(7, 7)
+    t.rolls(4, 10)
+    assert events(t.s, "tie_broken") == [{"purpose": "first", "seat": 1, "by": "d20"}]
+    assert (t.s.order, t.s.hoards, t.s.stakes) == ([1, 0], [43, 46], 11)
+    assert t.d.kind == TURN and t.d.seat == 1

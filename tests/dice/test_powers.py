@@ -655,3 +655,16 @@ def test_seeded_dice_are_the_engines_seeded_stream_and_no_seed_is_seed_0() -> No
         apply(s, s.pending.options[0])
         apply(unseeded, unseeded.pending.options[0])
     assert unseeded.to_dict() == s.to_dict()
+
+
+def test_a_player_is_never_its_own_opponent_wherever_it_sits_in_turn_order() -> None:
+    """Dice Gambit, Good Dragons: "the player can choose an opponent that has an evil dragon
+    in their flight".  Four players, seat 1 the second in turn order, with an evil Blue in
+    its own flight: its Gold may make seats 2, 3 and 0 (each with an evil dragon) return
+    gold, never itself."""
+    flights = [[(RED, 2)], [(BLUE, 1), (GOLD, 5)], [(GREEN, 2)], [(BLACK, 3)]]
+    s = position(4, hoards=[20, 20, 20, 20], stakes=10, flights=flights)
+    push(s, ("demand", 1, 6))
+    run(s)
+    assert s.pending is not None and s.pending.kind == DEMAND
+    assert s.pending.options == (2, 3, 0, PASS)

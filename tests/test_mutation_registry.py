@@ -12,6 +12,7 @@ of its own.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -132,3 +133,16 @@ def test_an_entry_whose_code_changed_fails_the_check(registry: Path) -> None:
         ENTRY.replace("c == old", "c == older"), encoding="utf-8"
     )
     assert any("is not in decks.py" in p for p in ME.check())
+
+
+def test_a_retest_after_a_run_without_summary_starts_from_its_verdicts(registry: Path) -> None:
+    # Runs made before summaries existed left the verdicts of every mutant.
+    saved = registry / "saved"
+    saved.mkdir()
+    rows = [["op", i, "killed" if i < 7 else "survived"] for i in range(10)]
+    (saved / "dragonante.engine.decks.survivors.verdicts.json").write_text(
+        json.dumps(rows), encoding="utf-8"
+    )
+    verdict = ME.classify("dragonante.engine.decks", [("h in f", DIFF)])
+    lines = ME.record("dragonante.engine.decks", 3, 2, verdict, retest=True)
+    assert "mutants 10  killed 9  registered equivalent 0  left 1" in lines[0]

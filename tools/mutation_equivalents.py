@@ -167,7 +167,7 @@ def record(module: str, mutants: int, killed: int, verdict: Verdict, retest: boo
     path = summary_file(module)
     if retest:
         last: dict[str, Any] = (
-            json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+            json.loads(path.read_text(encoding="utf-8")) if path.is_file() else earlier(module)
         )
         if not last:
             return ["no full run on record for this module: run --all for its figures"]
@@ -197,6 +197,22 @@ def record(module: str, mutants: int, killed: int, verdict: Verdict, retest: boo
             f"{e.function}: {e.before!r} -> {e.after!r}"
         )
     return lines
+
+
+def earlier(module: str) -> dict[str, Any]:
+    """A full run's figures from what the runners wrote before summaries existed:
+    the card engine's verdicts of the last run, the Dice Gambit's report."""
+    verdicts = SAVED / f"{dotted(module)}.survivors.verdicts.json"
+    if verdicts.is_file():
+        rows = json.loads(verdicts.read_text(encoding="utf-8"))
+        return {"mutants": len(rows), "killed": sum(r[2] == "killed" for r in rows)}
+    report = ROOT / "mutants" / "dice" / f"{dotted(module).rsplit('.', 1)[-1]}.txt"
+    if "dice" in dotted(module) and report.is_file():
+        m = re.search(r"killed (\d+)  survived (\d+)", report.read_text(encoding="utf-8"))
+        if m:
+            killed, survived = int(m.group(1)), int(m.group(2))
+            return {"mutants": killed + survived, "killed": killed}
+    return {}
 
 
 def describe(f: dict[str, Any]) -> str:

@@ -2,14 +2,14 @@
 
 Why: issue 21 asks for the mutation score of the rules code against the
 rules tests only.  The Dice Gambit's rules tests are the scripted tables
-``tests/dice/test_{powers,flights,gambits,debts}.py`` (``tools/kill_dice.py``
+``tests/dice/test_{powers,flights,gambits,debts,rules}.py`` (``tools/kill_dice.py``
 calls them without pytest).  Their calls take a few hundredths of a second;
 what cost the time was starting an interpreter and importing the engine and
 the tables for every mutant (cosmic-ray's runner: one to three seconds a
 mutant on this shared machine).  So this runner works as
 ``tools/mutate_fast.py`` does for the card engine: it takes cosmic-ray's own
 mutants (``cosmic-ray init``: the same operators and occurrences), imports
-the engine and the four tables once, and tests each mutant in a ``fork()``:
+the engine and the five tables once, and tests each mutant in a ``fork()``:
 a mutant inside an ordinary function body replaces that function's code in
 the loaded module (everything holding the function runs the mutant: the
 registry, the importers, the tables); one in code that runs at import gets a fresh import of
@@ -67,7 +67,7 @@ Call = tuple[str, Callable[..., Any], dict[str, Any]]
 
 
 def table_calls() -> list[Call]:
-    """Every call pytest would make of the four tables' tests: (label, function, kwargs)."""
+    """Every call pytest would make of the five tables' tests: (label, function, kwargs)."""
     out: list[Call] = []
     for name in TABLES:
         module = importlib.import_module(name)

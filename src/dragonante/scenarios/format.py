@@ -155,6 +155,8 @@ class Scenario:
     steps: list[Step]
     expect: dict[str, Any]
     stop: str = "boundary"  # boundary | any
+    #: A Gamblers Unleashed d20 check instead of a game (scenarios/skill_check.py).
+    check: dict[str, Any] | None = None
 
 
 def card(value: Any, where: str) -> int:
@@ -377,6 +379,10 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path}: not valid TOML: {e}") from e
+    if "skill_check" in data:  # one d20 check instead of a game: no table, no steps
+        from dragonante.scenarios.skill_check import parse_check
+
+        return parse_check(data, path)
     known = {"title", "rule", "config", "table", "step", "expect", "stop"}
     for key in data:
         if key not in known:

@@ -41,6 +41,7 @@ from dragonante.scenarios.format import (
     cards,
 )
 from dragonante.scenarios.shown import check_shown
+from dragonante.scenarios.skill_check import check_failures
 
 _BOUNDARY = frozenset({q.PLAY, q.ANTE})
 
@@ -87,6 +88,9 @@ def describe_options(kind: str, options: tuple[int, ...]) -> str:
 def run(scenario: Scenario) -> Result:
     """Play ``scenario`` and collect every mismatch with its expectations."""
     result = Result(scenario)
+    if scenario.check is not None:  # a d20 skill check, not a game
+        result.failures.extend(check_failures(scenario))
+        return result
     try:
         if scenario.position is None:
             s = new_game(scenario.config, scenario.seed)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from dragonante.cards import ALL_CARDS
+from dragonante.engine.abilities.catalog import KEY as ABILITY_KEY
 from dragonante.engine.state import GameState
 from dragonante.engine.views import observe
 from dragonante.scenarios.format import ScenarioError, card, cards
@@ -65,6 +66,8 @@ def _normal(key: str, got: Any, want: Any, at: str) -> tuple[Any, Any]:
         )
     if key == "question":
         return _question(got, want, at)
+    if key == "abilities":
+        return _abilities(got, want, at)
     return got, want
 
 
@@ -87,6 +90,27 @@ def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:
     if "options" in want:
         mine["options"] = sorted(got.get("options") or ())
         theirs["options"] = sorted(want["options"])
+    return mine, theirs
+
+
+def _abilities(got: Any, want: Any, at: str) -> tuple[Any, Any]:
+    """The D&D abilities as the seat is shown them, compared on the sub-keys the
+    scenario names (``held`` and ``spent`` per seat as ability keys, in any order;
+    ``ancestry`` with "" for none; the others as the view writes them)."""
+    if not isinstance(want, dict):
+        raise ScenarioError(f"{at}: expected a table of the abilities' fields")
+    if got is None:
+        return None, want
+    unknown = set(want) - set(got)
+    if unknown:
+        raise ScenarioError(f"{at}: unknown fields {sorted(unknown)}; fields: {', '.join(got)}")
+    mine = {k: got[k] for k in want}
+    theirs = dict(want)
+    for k in {"held", "spent"} & set(want):
+        mine[k] = [sorted(ABILITY_KEY[a] for a in h) for h in got[k]]
+        theirs[k] = [sorted(h) for h in want[k]]
+    if "ancestry" in want:
+        mine["ancestry"] = [c or "" for c in got["ancestry"]]
     return mine, theirs
 
 

@@ -129,7 +129,8 @@ class DiskTable(AbilityTable):
     # --- when each ability may be used ------------------------------------------
 
     def usable(self, s: GameState, seat: int, trigger: int, args: tuple[int, ...]) -> list[int]:
-        if not self.ready(seat) or (s.out >> seat) & 1:
+        # Offers only go to seats still in the game (and the offer step checks again).
+        if not self.ready(seat):
             return []
         found = [a for a in self.held[seat] if self._triggers(s, seat, a, trigger, args)]
         # "Usable at any moment while the condition holds": whenever the seat
@@ -146,48 +147,61 @@ class DiskTable(AbilityTable):
     def _triggers(
         self, s: GameState, seat: int, a: int, trigger: int, args: tuple[int, ...]
     ) -> bool:
-        if trigger == STEAL:
-            return a == A.FAST_HANDS
-        if trigger == ANTE_DONE:
-            return a in _ANTE_ABILITIES and self._ante_trigger(seat, a, args)
-        if trigger == PLAYED:
-            return a == A.DRACONIC_ANCESTRY
-        if trigger == DENY:
-            buyer = args[0]
-            if a not in _DENIAL or self.denied == buyer:
-                return False
-            if a == A.CUTTING_WORDS:
-                return flight_total(s, buyer) < flight_total(s, seat)
-            return self.wins[buyer] >= 1
-        if trigger == BOUGHT:
-            return a == A.VERSATILE_TRICKSTER
-        if trigger == WON:
-            return a == A.BLESSING_OF_THE_TRICKSTER and left_of(s, seat) == args[0]
-        if trigger == STEP4:
-            return a == A.DESPERATION and 1 <= s.hoards[seat] <= 9  # A18
-        if trigger == WINDOW:
-            return a == A.PRACTICE_COUNTS and self._practice_counts(s, seat)
-        return False
+        """``trigger`` is ``a``'s own moment and its condition holds."""
+        return _TRIGGER[a] == trigger and _CONDITION[a](self, s, seat, args)
 
-    def _ante_trigger(self, seat: int, a: int, cards: tuple[int, ...]) -> bool:
+    def _always(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        return True
+
+    def _ante_cards(self, seat: int, cards: tuple[int, ...]) -> tuple[int, list[int]] | None:
+        """The strength of ``seat``'s ante card and those of the other ante cards
+        (None: ``seat`` anted no card)."""
         mine = cards[seat]
         if mine < 0:
-            return False
-        st = STRENGTH[mine]
+            return None
         others = [STRENGTH[c] for p, c in enumerate(cards) if p != seat and c >= 0]
-        if a == A.GAMBLING_BACKGROUND:
-            return bool(others) and st - max(others) >= 4
-        if a == A.INSPIRING_LEADER:
-            return all(st <= o for o in others)
-        if a == A.CONFUSINGLY_SMOOTH and st > 2:
-            return False
-        if a == A.THREATS_AND_PROMISES and st < 11:
-            return False
-        return manipulation_target(cards, seat) >= 0
+        return STRENGTH[mine], others
+
+    def _gambling_background(self, s: GameState, seat: int, cards: tuple[int, ...]) -> bool:
+        ante = self._ante_cards(seat, cards)
+        return ante is not None and bool(ante[1]) and ante[0] - max(ante[1]) >= 4
+
+    def _inspiring_leader(self, s: GameState, seat: int, cards: tuple[int, ...]) -> bool:
+        ante = self._ante_cards(seat, cards)
+        return ante is not None and all(ante[0] <= o for o in ante[1])
+
+    def _confusingly_smooth(self, s: GameState, seat: int, cards: tuple[int, ...]) -> bool:
+        ante = self._ante_cards(seat, cards)
+        return ante is not None and ante[0] <= 2 and manipulation_target(cards, seat) >= 0
+
+    def _threats_and_promises(self, s: GameState, seat: int, cards: tuple[int, ...]) -> bool:
+        ante = self._ante_cards(seat, cards)
+        return ante is not None and ante[0] >= 11 and manipulation_target(cards, seat) >= 0
+
+    def _cutting_words(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        (buyer,) = args
+        return self.denied != buyer and flight_total(s, buyer) < flight_total(s, seat)
+
+    def _magical_discouragement(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        (buyer,) = args
+        return self.denied != buyer and self.wins[buyer] >= 1
+
+    def _blessing(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        (winner,) = args
+        return left_of(s, seat) == winner
+
+    def _desperation(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        return 1 <= s.hoards[seat] <= 9  # A18
+
+    def _practice_window(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        return self._practice_counts(s, seat)
 
     def _practice_counts(self, s: GameState, seat: int) -> bool:
-        """At least two opponents (still in the game) have their disks Expended (A17)."""
-        gone = self.expended & ~(1 << seat) & ~s.out
+        """At least two opponents (still in the game) have their disks Expended (A17).
+
+        Only asked of a seat whose own disk is Ready, so every Expended disk is an
+        opponent's."""
+        gone = self.expended & ~s.out
         return gone.bit_count() >= 2
 
     # --- using an ability ---------------------------------------------------------
@@ -226,14 +240,15 @@ class DiskTable(AbilityTable):
                 for o in opponents_from_left(s, seat):
                     draw_for(s, o, 1)
         elif ability in (A.CONFUSINGLY_SMOOTH, A.THREATS_AND_PROMISES):
+            # Only offered with a target (its condition), and the ante cards are the same.
             target = manipulation_target(args, seat)
-            if target >= 0:
-                dice = roll(s, 2, 6)
-                ev(s, "ability_dice", seat=target, dice=dice, amount=sum(dice))
-                pay(s, target, sum(dice), STAKES)
+            dice = roll(s, 2, 6)
+            ev(s, "ability_dice", seat=target, dice=dice, amount=sum(dice))
+            pay(s, target, sum(dice), STAKES)
         elif ability in _DENIAL:
-            self.denied = args[0]
-            ev(s, "buy_denied", seat=args[0], by=seat, size=s.config.rules.buy_fill_to - 1)
+            (buyer,) = args
+            self.denied = buyer
+            ev(s, "buy_denied", seat=buyer, by=seat, size=s.config.rules.buy_fill_to - 1)
 
     # --- hooks ----------------------------------------------------------------------
 
@@ -247,11 +262,8 @@ class DiskTable(AbilityTable):
             self.offer(s, seat, STEAL)
 
     def ante_paid(self, s: GameState, cards: list[int]) -> None:
-        seats = [
-            p
-            for p in clockwise(s, s.leader)
-            if cards[p] >= 0 and not _ANTE_ABILITIES.isdisjoint(self.held[p])
-        ]
+        # A seat without an ante card is left out by the abilities' conditions.
+        seats = [p for p in clockwise(s, s.leader) if not _ANTE_ABILITIES.isdisjoint(self.held[p])]
         if seats:
             self.offers(s, seats, ANTE_DONE, *cards)
 
@@ -280,10 +292,9 @@ class DiskTable(AbilityTable):
 
     def gambit_won(self, s: GameState, winner: int) -> None:
         super().gambit_won(s, winner)
+        # Only the player on the winner's right may use it (its condition).
         seats = [
-            p
-            for p in opponents_from_left(s, winner)
-            if A.BLESSING_OF_THE_TRICKSTER in self.held[p] and left_of(s, p) == winner
+            p for p in opponents_from_left(s, winner) if A.BLESSING_OF_THE_TRICKSTER in self.held[p]
         ]
         if seats:
             self.offers(s, seats, WON, winner)
@@ -296,12 +307,40 @@ class DiskTable(AbilityTable):
             self.offers(s, seats, STEP4)
 
     def window(self, s: GameState, seat: int, moment: int, then: Step) -> bool:
-        if (
-            A.PRACTICE_COUNTS in self.held[seat]
-            and self.ready(seat)
-            and self._practice_counts(s, seat)
-        ):
+        if self.usable(s, seat, WINDOW, ()):  # Practice Counts, Ready, its condition
             s.queue.append(then)
             self.offer(s, seat, WINDOW)
             return True
         return False
+
+
+#: Each ability's trigger: the one moment the book lets it be used.
+_TRIGGER = {
+    A.FAST_HANDS: STEAL,
+    A.GAMBLING_BACKGROUND: ANTE_DONE,
+    A.INSPIRING_LEADER: ANTE_DONE,
+    A.CONFUSINGLY_SMOOTH: ANTE_DONE,
+    A.THREATS_AND_PROMISES: ANTE_DONE,
+    A.DRACONIC_ANCESTRY: PLAYED,
+    A.CUTTING_WORDS: DENY,
+    A.MAGICAL_DISCOURAGEMENT: DENY,
+    A.VERSATILE_TRICKSTER: BOUGHT,
+    A.BLESSING_OF_THE_TRICKSTER: WON,
+    A.DESPERATION: STEP4,
+    A.PRACTICE_COUNTS: WINDOW,
+}
+#: What else must hold at that moment (the arguments are the trigger's).
+_CONDITION = {
+    A.FAST_HANDS: DiskTable._always,
+    A.GAMBLING_BACKGROUND: DiskTable._gambling_background,
+    A.INSPIRING_LEADER: DiskTable._inspiring_leader,
+    A.CONFUSINGLY_SMOOTH: DiskTable._confusingly_smooth,
+    A.THREATS_AND_PROMISES: DiskTable._threats_and_promises,
+    A.DRACONIC_ANCESTRY: DiskTable._always,
+    A.CUTTING_WORDS: DiskTable._cutting_words,
+    A.MAGICAL_DISCOURAGEMENT: DiskTable._magical_discouragement,
+    A.VERSATILE_TRICKSTER: DiskTable._always,
+    A.BLESSING_OF_THE_TRICKSTER: DiskTable._blessing,
+    A.DESPERATION: DiskTable._desperation,
+    A.PRACTICE_COUNTS: DiskTable._practice_window,
+}

@@ -24,7 +24,7 @@ from typing import Any
 
 from dragonante.cards import ALL_CARDS
 from dragonante.engine.abilities import catalog as A
-from dragonante.engine.abilities.catalog import ABILITIES, RECHARGE, SKILLS
+from dragonante.engine.abilities.catalog import SKILLS
 from dragonante.engine.abilities.table import (
     BEFORE_STEP4,
     REVEALED,
@@ -37,7 +37,6 @@ from dragonante.engine.abilities.table import (
 from dragonante.engine.core import (
     WINDOW_OFFERED,
     ask,
-    clockwise,
     end_gambit_if_stakes_empty,
     ev,
     flight_total,
@@ -56,7 +55,6 @@ from dragonante.kernel import Step, rng
 
 #: Mortals and dragon gods (History).
 _HISTORY_CARDS = tuple(IS_MORTAL[i] or c.type.kind == "dragon god" for i, c in enumerate(ALL_CARDS))
-_RECHARGE_MASK = sum(1 << a.id for a in ABILITIES if a.kind == RECHARGE)
 
 
 class SkillTable(AbilityTable):
@@ -175,15 +173,12 @@ class SkillTable(AbilityTable):
         self.flight_scored(s, seat)
 
     def flight_scored(self, s: GameState, seat: int) -> None:
-        ready = self.spent[seat] & _RECHARGE_MASK
+        # Only recharge abilities are ever spent (Diplomacy keeps its own record).
+        spent = self.spent[seat]
+        ready = [a for a in self.held[seat] if (spent >> a) & 1]
         if ready:
-            self.spent[seat] &= ~ready
-            ev(
-                s,
-                "abilities_ready",
-                seat=seat,
-                abilities=[a for a in self.held[seat] if (ready >> a) & 1],
-            )
+            self.spent[seat] = 0
+            ev(s, "abilities_ready", seat=seat, abilities=ready)
         if A.ARCANA in self.held[seat]:
             self.used(s, seat, A.ARCANA)
             draw_for(s, seat, 1)
@@ -191,8 +186,7 @@ class SkillTable(AbilityTable):
     # --- buying cards: Religion, Stealth, Endurance --------------------------------------
 
     def buy_revealed(self, s: GameState, seat: int, card: int) -> None:
-        if A.RELIGION in self.held[seat] and len(s.hands[seat]) < s.config.rules.hand_limit:
-            self.offer(s, seat, REVEALED, card)
+        self.offer(s, seat, REVEALED, card)  # if usable: Religion, room in the hand
 
     def after_buy(self, s: GameState, seat: int) -> None:
         if A.STEALTH in self.held[seat]:
@@ -209,67 +203,71 @@ class SkillTable(AbilityTable):
     # --- offers (use_ability) -------------------------------------------------------------
 
     def usable(self, s: GameState, seat: int, trigger: int, args: tuple[int, ...]) -> list[int]:
-        if trigger == REVEALED:
-            card = args[0]
-            ok = (
-                A.RELIGION in self.held[seat]
-                and card in s.limbo
-                and len(s.hands[seat]) < s.config.rules.hand_limit
-            )
-            return [A.RELIGION] if ok else []
-        if trigger == TAKEN:
-            victim, card, _shadow = args
-            ok = (
-                self.ready(seat, A.DUNGEONEERING)
-                and card in s.hands[seat]
-                and len(s.hands[victim]) >= 1
-            )
-            return [A.DUNGEONEERING] if ok else []
-        if trigger in (WINDOW, BEFORE_STEP4):
-            ok = self.ready(seat, A.HEAL) and bool(s.deck or s.discard)
-            return [A.HEAL] if ok else []
-        if trigger == STEP4:
-            w = s.gambit_winner
-            ok = self.ready(seat, A.INSIGHT) and w >= 0 and w != seat and not (s.out >> w) & 1
-            return [A.INSIGHT] if ok else []
-        return []
+        # Each trigger offers one ability (WINDOW and BEFORE_STEP4 both offer Heal).
+        ability = _OFFERED[trigger]
+        return [ability] if _USABLE[ability](self, s, seat, args) else []
+
+    def _religion_usable(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        (card,) = args
+        return (
+            A.RELIGION in self.held[seat]
+            and card in s.limbo
+            and len(s.hands[seat]) < s.config.rules.hand_limit
+        )
+
+    def _dungeoneering_usable(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        victim, card, _shadow = args
+        return (
+            self.ready(seat, A.DUNGEONEERING)
+            and card in s.hands[seat]
+            and len(s.hands[victim]) >= 1
+        )
+
+    def _heal_usable(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        return self.ready(seat, A.HEAL) and bool(s.deck or s.discard)
+
+    def _insight_usable(self, s: GameState, seat: int, args: tuple[int, ...]) -> bool:
+        w = s.gambit_winner
+        return self.ready(seat, A.INSIGHT) and w >= 0 and w != seat and not (s.out >> w) & 1
 
     def use(
         self, s: GameState, seat: int, ability: int, trigger: int, args: tuple[int, ...]
     ) -> None:
-        if ability == A.RELIGION:
-            card = args[0]
-            self.used(s, seat, ability)
-            s.limbo.remove(card)
-            s.hands[seat].append(card)
-            reveal_known(s, card)
-            ev(s, "religion_keep", seat=seat, card=card)
-        elif ability == A.DUNGEONEERING:
-            victim, card, shadow = args
-            self._spend(s, seat, ability)
-            if self.options.dungeoneering == "choose":
-                self._dungeoneering_choice(s, seat, victim, card, shadow)
-            else:
-                hand = s.hands[victim]
-                s.rng, k = rng.below(s.rng, len(hand))
-                self._swap_taken(s, seat, victim, card, hand[k])
-        elif ability == A.HEAL:
-            self._spend(s, seat, ability)
-            c = top_card(s)
-            if c < 0:
-                return
-            s.discard.append(c)
-            ev(s, "heal_reveal", seat=seat, card=c)
-            others = [p for p in clockwise(s, seat) if p != seat]
-            if others:
-                ask(s, seat, ABILITY_SEAT, tuple(others), -1, (A.HEAL, STRENGTH[c]))
-        elif ability == A.INSIGHT:
-            self._spend(s, seat, ability)
-            w = s.gambit_winner
-            hand = list(s.hands[w])
-            for c in hand:
-                s.known[c] = s.known.get(c, 0) | (1 << seat) | (1 << w)
-            ev(s, "insight_look", (seat,), seat=seat, winner=w, cards=hand)
+        _USE[ability](self, s, seat, args)
+
+    def _religion(self, s: GameState, seat: int, args: tuple[int, ...]) -> None:
+        (card,) = args
+        self.used(s, seat, A.RELIGION)
+        s.limbo.remove(card)
+        s.hands[seat].append(card)
+        reveal_known(s, card)
+        ev(s, "religion_keep", seat=seat, card=card)
+
+    def _dungeoneering(self, s: GameState, seat: int, args: tuple[int, ...]) -> None:
+        victim, card, shadow = args
+        self._spend(s, seat, A.DUNGEONEERING)
+        if self.options.dungeoneering == "choose":
+            self._dungeoneering_choice(s, seat, victim, card, shadow)
+        else:
+            hand = s.hands[victim]
+            s.rng, k = rng.below(s.rng, len(hand))
+            self._swap_taken(s, seat, victim, card, hand[k])
+
+    def _heal(self, s: GameState, seat: int, args: tuple[int, ...]) -> None:
+        self._spend(s, seat, A.HEAL)
+        c = top_card(s)  # never "no card": Heal is only usable with a deck or a discard pile
+        s.discard.append(c)
+        ev(s, "heal_reveal", seat=seat, card=c)
+        others = tuple(opponents_from_left(s, seat))
+        ask(s, seat, ABILITY_SEAT, others, -1, (A.HEAL, STRENGTH[c]))
+
+    def _insight(self, s: GameState, seat: int, args: tuple[int, ...]) -> None:
+        self._spend(s, seat, A.INSIGHT)
+        w = s.gambit_winner
+        hand = list(s.hands[w])
+        for c in hand:
+            s.known[c] = s.known.get(c, 0) | (1 << seat) | (1 << w)
+        ev(s, "insight_look", (seat,), seat=seat, winner=w, cards=hand)
 
     def _dungeoneering_choice(
         self, s: GameState, seat: int, victim: int, card: int, shadow: int
@@ -297,40 +295,44 @@ class SkillTable(AbilityTable):
     # --- questions with a card or a player ---------------------------------------------------
 
     def chose_card(self, s: GameState, d: Decision, card: int) -> None:
-        ability = d.ctx[0]
+        if card == PASS:  # Perception, Luck Domain, Streetwise (Dungeoneering has no pass)
+            if d.ctx[0] == A.STREETWISE:
+                push(s, ("strength_reward", d.seat, d.ctx[1], 1))
+            return
+        _CHOSE_CARD[d.ctx[0]](self, s, d, card)
+
+    def _dungeoneering_card(self, s: GameState, d: Decision, card: int) -> None:
+        _, victim, old, _shadow = d.ctx
+        self._swap_taken(s, d.seat, victim, old, card)
+
+    def _perception_card(self, s: GameState, d: Decision, card: int) -> None:
         seat = d.seat
-        if ability == A.DUNGEONEERING:
-            _, victim, old, _shadow = d.ctx
-            self._swap_taken(s, seat, victim, old, card)
-            return
-        if card == PASS:
-            if ability == A.STREETWISE:
-                push(s, ("strength_reward", seat, d.ctx[1], 1))
-            return
-        if ability == A.PERCEPTION:
-            self._spend(s, seat, ability)
-            old = s.ante_choice[seat]
-            s.hands[seat].remove(card)
-            s.hands[seat].append(old)
-            s.ante_choice[seat] = card
-            reveal_known(s, old)
-            forget_card(s, card)
-            ev(s, "perception_swap", seat=seat, old=old, new=card)
-        elif ability == A.LUCK_DOMAIN:
-            self._spend(s, seat, ability)
-            s.hands[seat].remove(card)
-            s.discard.append(card)
-            forget_card(s, card)
-            ev(s, "luck_redraw", seat=seat, card=card)
-            draw_for(s, seat, 1)
-        elif ability == A.STREETWISE:
-            strength = d.ctx[1]
-            self.used(s, seat, ability)
-            amount = STRENGTH[card] + self.flight_bonus(s, seat)
-            ev(s, "streetwise", seat=seat, card=card, amount=amount)
-            # The reward without its steal (ante cards, flight scored), then the
-            # payments; Streetwise is spent after the flight readied the others.
-            push(s, ("strength_reward", seat, strength, 0), ("ability", "streetwise", seat, amount))
+        self._spend(s, seat, A.PERCEPTION)
+        old = s.ante_choice[seat]
+        s.hands[seat].remove(card)
+        s.hands[seat].append(old)
+        s.ante_choice[seat] = card
+        reveal_known(s, old)
+        forget_card(s, card)
+        ev(s, "perception_swap", seat=seat, old=old, new=card)
+
+    def _luck_card(self, s: GameState, d: Decision, card: int) -> None:
+        seat = d.seat
+        self._spend(s, seat, A.LUCK_DOMAIN)
+        s.hands[seat].remove(card)
+        s.discard.append(card)
+        forget_card(s, card)
+        ev(s, "luck_redraw", seat=seat, card=card)
+        draw_for(s, seat, 1)
+
+    def _streetwise_card(self, s: GameState, d: Decision, card: int) -> None:
+        seat, strength = d.seat, d.ctx[1]
+        self.used(s, seat, A.STREETWISE)
+        amount = STRENGTH[card] + self.flight_bonus(s, seat)
+        ev(s, "streetwise", seat=seat, card=card, amount=amount)
+        # The reward without its steal (ante cards, flight scored), then the
+        # payments; Streetwise is spent after the flight readied the others.
+        push(s, ("strength_reward", seat, strength, 0), ("ability", "streetwise", seat, amount))
 
     def step_streetwise(self, s: GameState, seat: int, amount: int) -> None:
         self.spent[seat] |= 1 << A.STREETWISE
@@ -338,12 +340,15 @@ class SkillTable(AbilityTable):
             pay(s, o, amount, seat)
 
     def chose_seat(self, s: GameState, d: Decision, seat: int) -> None:
-        ability = d.ctx[0]
-        if ability == A.HEAL:
-            pay(s, d.seat, d.ctx[1], seat)
-        elif ability == A.DIPLOMACY and seat != PASS:
+        _CHOSE_SEAT[d.ctx[0]](self, s, d, seat)
+
+    def _heal_seat(self, s: GameState, d: Decision, seat: int) -> None:
+        pay(s, d.seat, d.ctx[1], seat)
+
+    def _diplomacy_seat(self, s: GameState, d: Decision, seat: int) -> None:
+        if seat != PASS:
             self.diplomacy[d.seat] = s.gambit
-            self.used(s, d.seat, ability)
+            self.used(s, d.seat, A.DIPLOMACY)
             s.leader = seat
             ev(s, "diplomacy", seat=d.seat, leader=seat)
 
@@ -369,7 +374,8 @@ class SkillTable(AbilityTable):
 
     def step_perception(self, s: GameState, seat: int) -> None:
         hand = s.hands[seat]
-        if self.ready(seat, A.PERCEPTION) and hand and s.ante_choice[seat] >= 0:
+        # A hand left after the ante means a card was anted.
+        if self.ready(seat, A.PERCEPTION) and hand:
             ask(s, seat, ABILITY_CARD, (*hand, PASS), -1, (A.PERCEPTION,))
 
     def strength_flight(self, s: GameState, seat: int, strength: int) -> bool:
@@ -389,9 +395,8 @@ class SkillTable(AbilityTable):
         lead = s.leader
         if A.DIPLOMACY not in self.held[lead] or self.diplomacy[lead] == s.gambit:
             return False
-        others = [p for p in clockwise(s, lead) if p != lead]
-        if not others:
-            return False
+        # Someone else is in the game: with one player left the game is over.
+        others = opponents_from_left(s, lead)
         s.queue.append(("round_start", WINDOW_OFFERED))
         ask(s, lead, ABILITY_SEAT, (*others, PASS), -1, (A.DIPLOMACY,))
         return True
@@ -404,8 +409,9 @@ class SkillTable(AbilityTable):
         return False
 
     def before_step4(self, s: GameState, then: Step) -> bool:
-        first = s.gambit_winner if s.gambit_winner >= 0 else s.leader
-        seats = [p for p in self.holders(s, A.HEAL, first) if self.usable(s, p, BEFORE_STEP4, ())]
+        # Heal belongs to one character at most, so where the search starts is moot.
+        holders = self.holders(s, A.HEAL, s.leader)
+        seats = [p for p in holders if self.usable(s, p, BEFORE_STEP4, ())]
         if not seats:
             return False
         s.queue.append(then)
@@ -416,3 +422,35 @@ class SkillTable(AbilityTable):
     def after_step4(self, s: GameState) -> None:
         for p in reversed(self.holders(s, A.INSIGHT, s.leader)):
             self.offer(s, p, STEP4)
+
+
+#: The ability each trigger offers.
+_OFFERED = {
+    REVEALED: A.RELIGION,
+    TAKEN: A.DUNGEONEERING,
+    WINDOW: A.HEAL,
+    BEFORE_STEP4: A.HEAL,
+    STEP4: A.INSIGHT,
+}
+_USABLE = {
+    A.RELIGION: SkillTable._religion_usable,
+    A.DUNGEONEERING: SkillTable._dungeoneering_usable,
+    A.HEAL: SkillTable._heal_usable,
+    A.INSIGHT: SkillTable._insight_usable,
+}
+#: What using each offered ability does.
+_USE = {
+    A.RELIGION: SkillTable._religion,
+    A.DUNGEONEERING: SkillTable._dungeoneering,
+    A.HEAL: SkillTable._heal,
+    A.INSIGHT: SkillTable._insight,
+}
+#: The card each ``ability_card`` question's answer is used for (not ``PASS``).
+_CHOSE_CARD = {
+    A.DUNGEONEERING: SkillTable._dungeoneering_card,
+    A.PERCEPTION: SkillTable._perception_card,
+    A.LUCK_DOMAIN: SkillTable._luck_card,
+    A.STREETWISE: SkillTable._streetwise_card,
+}
+#: The player each ``ability_seat`` question's answer is used for.
+_CHOSE_SEAT = {A.HEAL: SkillTable._heal_seat, A.DIPLOMACY: SkillTable._diplomacy_seat}

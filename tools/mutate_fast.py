@@ -170,6 +170,13 @@ def in_place(mod: ModuleType, code: str, path: Path) -> None:
     object.
     """
     before = dict(mod.__dict__)
+    # The kernel's Registry refuses a second function under a name it holds
+    # (``registered twice``); here the re-executed module replaces its own
+    # entries, as a fresh import would have registered them (without this
+    # every mutant tested in place was an error, counted as a kill).
+    interpreter = sys.modules.get("dragonante.kernel.interpreter")
+    if interpreter is not None:
+        interpreter.__dict__["_add"] = lambda table, name, fn, what: table.__setitem__(name, fn)
     exec(compile(code, str(path), "exec"), mod.__dict__)  # the point of the tool
     others = [m for n, m in sys.modules.items() if n.startswith("dragonante") and m is not mod]
     for name, new in list(mod.__dict__.items()):

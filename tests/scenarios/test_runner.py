@@ -234,3 +234,63 @@ def test_pending_source_is_the_card_that_asks() -> None:
     assert result.failures == [
         "expect.pending: the question comes from no card, expected 'L-std-red-2'"
     ]
+
+
+REFUSED = """
+title = "Five ability disks are more than a character may have"
+refused = "at most 4 abilities per character"
+[config]
+players = 2
+abilities = { system = "disks", assign = "fixed", seats = [["desperation", "fast_hands", \
+"practice_counts", "cutting_words", "gambling_background"], []] }
+"""
+
+
+def test_refused_passes_when_the_table_is_refused_with_that_text() -> None:
+    result = run(parse(REFUSED))
+    assert result.passed, result.failures
+    assert result.state is None and result.events == []
+
+
+def test_refused_fails_when_the_table_is_accepted() -> None:
+    text = REFUSED.replace(', "gambling_background"', "")
+    result = run(parse(text))
+    assert result.failures == [
+        "refused: the table was accepted, expected a refusal: 'at most 4 abilities per character'"
+    ]
+
+
+def test_refused_fails_when_the_message_says_something_else() -> None:
+    text = REFUSED.replace("at most 4 abilities", "at most 3 abilities")
+    result = run(parse(text))
+    assert len(result.failures) == 1
+    assert "at most 4 abilities per character" in result.failures[0]
+    assert "does not contain 'at most 3 abilities per character'" in result.failures[0]
+
+
+def test_refused_builds_the_config_at_every_run() -> None:
+    # Parsed once, run twice: the config is built by each run (the mutation
+    # runners parse the files once and change the engine between runs).
+    scenario = parse(REFUSED)
+    assert run(scenario).passed and run(scenario).passed
+    assert scenario.raw_config["abilities"]["system"] == "disks"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('[table]\nstart = "new"\n', "never played; remove \\['table'\\]"),
+        ('[[step]]\nseat = 0\nask = "play"\nanswer = "pass"\n', "remove \\['step'\\]"),
+        ("[expect]\nstakes = 0\n", "remove \\['expect'\\]"),
+    ],
+)
+def test_a_refused_table_is_never_played(extra: str, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        parse(REFUSED + extra)
+
+
+def test_refused_needs_the_text() -> None:
+    with pytest.raises(ScenarioError, match="refused must be the text"):
+        parse(REFUSED.replace('refused = "at most 4 abilities per character"', 'refused = ""'))
+    with pytest.raises(ScenarioError, match="refused must be the text"):
+        parse(REFUSED.replace('refused = "at most 4 abilities per character"', "refused = 1"))

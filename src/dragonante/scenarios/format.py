@@ -155,6 +155,11 @@ class Scenario:
     steps: list[Step]
     expect: dict[str, Any]
     stop: str = "boundary"  # boundary | any
+    #: A table that must be refused: the text its ConfigError's message contains
+    #: (then nothing is played, ``config`` is the default and ``raw_config`` is the
+    #: ``[config]`` as written, built by the runner each time it runs).
+    refused: str = ""
+    raw_config: dict[str, Any] = field(default_factory=dict)
 
 
 def card(value: Any, where: str) -> int:
@@ -377,7 +382,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path}: not valid TOML: {e}") from e
-    known = {"title", "rule", "config", "table", "step", "expect", "stop"}
+    known = {"title", "rule", "config", "table", "step", "expect", "stop", "refused"}
     for key in data:
         if key not in known:
             raise ScenarioError(f"{path}: unknown top-level key {key!r}")
@@ -387,6 +392,8 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
     rule = data.get("rule", "")
     if not isinstance(rule, str):
         raise ScenarioError(f"{path}: rule must be a string")
+    if "refused" in data:
+        return _refused(data, path, title, rule)
     try:
         config = config_from_dict(data.get("config", {}))
     except ConfigError as e:
@@ -455,6 +462,37 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
         steps=steps,
         expect=_expect(data.get("expect", {}), f"{path}: expect"),
         stop=stop,
+    )
+
+
+def _refused(data: dict[str, Any], path: str, title: str, rule: str) -> Scenario:
+    """A scenario whose table must be refused (``refused = "text"``).
+
+    Why apart: every other scenario plays a valid table, so nothing could say
+    that a table the books do not allow is refused.  The ``[config]`` is kept
+    as written and not built here: the runner builds it each time it runs
+    (the mutation runners parse the files once, then change the engine).
+    """
+    text = data["refused"]
+    if not isinstance(text, str) or not text:
+        raise ScenarioError(f"{path}: refused must be the text the refusal's message contains")
+    extra = sorted(set(data) & {"table", "step", "expect", "stop"})
+    if extra:
+        raise ScenarioError(f"{path}: a refused table is never played; remove {extra}")
+    raw = data.get("config", {})
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{path}: config must be a table")
+    return Scenario(
+        path=path,
+        title=title,
+        rule=rule,
+        config=GameConfig(),
+        position=None,
+        seed=0,
+        steps=[],
+        expect={},
+        refused=text,
+        raw_config=raw,
     )
 
 

@@ -294,3 +294,28 @@ def test_refused_needs_the_text() -> None:
         parse(REFUSED.replace('refused = "at most 4 abilities per character"', 'refused = ""'))
     with pytest.raises(ScenarioError, match="refused must be the text"):
         parse(REFUSED.replace('refused = "at most 4 abilities per character"', "refused = 1"))
+
+
+ABILITIES_SHOWN = """
+title = "Seat 1's hidden Fast Hands is shown to its owner only"
+[config]
+players = 2
+abilities = { system = "disks", assign = "fixed", seats = [["draconic_ancestry"], ["fast_hands"]], \
+ancestry = ["red", ""], visibility = "hidden" }
+[table]
+hands = [["L-std-white-4"], ["L-std-white-6"]]
+[expect.shown.0]
+abilities = { held = [[2], []], ancestry = ["red", "none"] }
+"""
+
+
+def test_shown_abilities_compares_the_sub_keys_given() -> None:
+    assert run(parse(ABILITIES_SHOWN)).passed
+    wrong = ABILITIES_SHOWN.replace("held = [[2], []]", "held = [[2], [3]]")
+    result = run(parse(wrong))
+    assert result.failures == [
+        "expect.shown.0.abilities: seat 0 is shown {'held': [[2], []], 'ancestry': ['red', None]}, "
+        "expected {'held': [[2], [3]], 'ancestry': ['red', None]}"
+    ]
+    with pytest.raises(ScenarioError, match=r"unknown keys \['colors'\]"):
+        run(parse(ABILITIES_SHOWN.replace('ancestry = ["red", "none"]', "colors = []")))

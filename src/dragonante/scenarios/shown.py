@@ -65,7 +65,25 @@ def _normal(key: str, got: Any, want: Any, at: str) -> tuple[Any, Any]:
         )
     if key == "question":
         return _question(got, want, at)
+    if key == "abilities" and isinstance(want, dict) and isinstance(got, dict):
+        return _some_keys(got, want, at)
     return got, want
+
+
+def _some_keys(got: dict[str, Any], want: dict[str, Any], at: str) -> tuple[Any, Any]:
+    """A table field (the abilities) compared on the sub-keys the scenario names;
+    ``"none"`` inside a list stands for a value not shown (TOML has no null),
+    e.g. ``ancestry = ["black", "none", "none"]``."""
+    unknown = set(want) - set(got)
+    if unknown:
+        raise ScenarioError(f"{at}: unknown keys {sorted(unknown)}; keys: {', '.join(got)}")
+
+    def null(v: Any) -> Any:
+        if isinstance(v, list):
+            return [null(x) for x in v]
+        return None if v == "none" else v
+
+    return {k: got[k] for k in want}, {k: null(v) for k, v in want.items()}
 
 
 def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:

@@ -319,3 +319,32 @@ def test_shown_abilities_compares_the_sub_keys_given() -> None:
     ]
     with pytest.raises(ScenarioError, match=r"unknown keys \['colors'\]"):
         run(parse(ABILITIES_SHOWN.replace('ancestry = ["red", "none"]', "colors = []")))
+
+
+def test_refused_checks_the_message_a_player_reads_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An interface shows the catalog's message for the error's code: a wrong code
+    # (another message) fails the scenario even when the English text is right.
+    import dragonante.scenarios.runner as runner
+
+    monkeypatch.setattr(runner, "error_reason", lambda e: "abilities.seats[0]: too many")
+    result = run(parse(REFUSED))
+    assert result.failures == [
+        "refused: 'abilities.seats[0]: too many' does not contain "
+        "'at most 4 abilities per character'"
+    ]
+
+
+def test_shown_config_is_what_the_seat_is_told_of_the_settings() -> None:
+    # Hidden abilities: seat 0 is told seat 1 has one ability, not which.
+    good = ABILITIES_SHOWN + (
+        '[expect.shown.0.config.abilities]\nseats = [["draconic_ancestry"], ["random"]]\n'
+        'ancestry = ["red", ""]\n'
+    )
+    assert run(parse(good)).passed
+    leak = good.replace('["random"]]', '["fast_hands"]]')
+    result = run(parse(leak))
+    assert len(result.failures) == 1
+    assert (
+        "seat 0 is shown {'abilities': {'seats': [['draconic_ancestry'], ['random']]"
+        in (result.failures[0])
+    )

@@ -34,6 +34,7 @@ from dragonante.engine.invariants import violations
 from dragonante.engine.position import PositionError, build_position
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
+from dragonante.i18n import error_reason
 from dragonante.scenarios.format import (
     ABILITY_ID,
     Scenario,
@@ -144,14 +145,16 @@ def run(scenario: Scenario) -> Result:
 
 def run_refused(scenario: Scenario) -> Result:
     """A table that must be refused: building it (the config, then a new game)
-    must raise a ConfigError whose message contains ``scenario.refused``."""
+    must raise a ConfigError whose message contains ``scenario.refused``, both
+    its own text and the one a player reads (the catalog's, by its code)."""
     result = Result(scenario)
     want = scenario.refused
     try:
         new_game(config_from_dict(copy.deepcopy(scenario.raw_config)), scenario.seed)
     except ConfigError as e:
-        if want not in str(e):
-            result.failures.append(f"refused: {str(e)!r} does not contain {want!r}")
+        for told in dict.fromkeys((str(e), error_reason(e))):
+            if want not in told:
+                result.failures.append(f"refused: {told!r} does not contain {want!r}")
         return result
     result.failures.append(f"refused: the table was accepted, expected a refusal: {want!r}")
     return result

@@ -26,7 +26,6 @@ here too; ``docs/abilities.md`` explains each one.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any
 
 from dragonante.engine.abilities.catalog import (
@@ -271,8 +270,8 @@ class AbilityOptions:
         return _qualified(self.system, keys)
 
 
-@cache
 def _qualified(system: str, keys: tuple[str, ...]) -> tuple[int, ...]:
+    """Called only while abilities are dealt or drafted (a few times a game): no cache."""
     if not keys:
         return tuple(a.id for a in ABILITIES if a.system == system)
     return tuple(sorted(ID[k] for k in keys))

@@ -234,3 +234,9 @@ def test_pending_source_is_the_card_that_asks() -> None:
     assert result.failures == [
         "expect.pending: the question comes from no card, expected 'L-std-red-2'"
     ]
+
+
+def test_time_up_must_be_true_or_false() -> None:
+    text = BASE + '[[step]]\nseat = 0\nask = "play"\nanswer = "L-std-red-2"\ntime_up = "yes"\n'
+    with pytest.raises(ScenarioError, match="time_up: expected true or false"):
+        parse(text)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +20,9 @@ from dragonante.scenarios.coverage import (
     card_paragraphs,
     coverage,
     normalize,
+    rule_clauses,
     scenario_rules,
+    table_quotes,
 )
 
 SCENARIOS = Path(__file__).resolve().parent
@@ -146,3 +151,88 @@ def test_an_unreadable_scenario_is_named(
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert "bad.toml" in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------ rules clauses
+
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+
+
+def _extractor() -> Any:
+    path = Path(__file__).resolve().parents[2] / "tools" / "extract_clauses.py"
+    spec = importlib.util.spec_from_file_location("extract_clauses", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_rules_clauses_are_the_books_rules_cut_by_the_extractor() -> None:
+    """``clauses.json`` is exactly what ``tools/extract_clauses.py`` cuts from the books
+    (``../shared/seeds``: skipped without it outside CI, failed under ``CI=true``)."""
+    if not SEEDS.is_dir():
+        missing = f"the rulebooks {SEEDS} are not beside this checkout"
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"{missing}; under CI=true they must be checked out")
+        pytest.skip(f"{missing} (skipped outside CI; under CI=true this fails)")
+    tool = _extractor()
+    made = []
+    for prefix, (book, keep) in tool.BOOKS.items():
+        text = next(SEEDS.glob(f"{prefix}_*.txt")).read_text(encoding="utf-8")
+        made.extend(tool.clauses(text, book, keep))
+    assert [(c.book, c.section, c.text) for c in rule_clauses()] == [
+        (c["book"], c["section"], c["text"]) for c in made
+    ]
+
+
+def test_the_rules_clauses_are_the_three_books_rules() -> None:
+    clauses = rule_clauses()
+    assert {c.book for c in clauses} == {"Legendary", "Emperor's Gambit", "Dice Gambit"}
+    texts = [c.text for c in clauses]
+    assert any(t.startswith("Whenever the deck runs out of cards, shuffle") for t in texts)
+    assert any(t.startswith("Intimidate: As long as you and any other player") for t in texts)
+    assert any(t.startswith("A gambit is made up of 3 Rounds") for t in texts)
+    # What is not a rule to play is left out: components, advice, captions.
+    assert not any("cardboard platinum pieces" in t for t in texts)
+    assert not any(t.startswith("As beginning players") for t in texts)
+
+
+def test_the_scenarios_and_rules_tables_quote_every_rules_clause() -> None:
+    """Every rules clause of the three books is quoted by a scenario or a Python rules
+    table (``scenario coverage --rules`` lists any gap)."""
+    tables = [SCENARIOS.parent / "dice", SCENARIOS.parent / "engine"]
+    quotes = scenario_rules([SCENARIOS]) + table_quotes(tables)
+    result = coverage(quotes, rule_clauses())
+    assert [f"{c.book}, {c.section}: {c.text[:60]}" for c in result.uncovered()] == []
+
+
+def test_rules_coverage_counts_scenario_rules_and_table_docstrings(tmp_path: Path) -> None:
+    (tmp_path / "deck.toml").write_text(
+        'title = "t"\nrule = "Legendary, No Cards in Deck: \'Whenever the deck runs out of '
+        "cards, shuffle the discard pile to form a new deck.'\"\n"
+    )
+    (tmp_path / "test_gambits.py").write_text(
+        "def test_x() -> None:\n    '''Dice Gambit: \"To play a gambit, players supply 50 gold "
+        "(or other agreed to amount) as their starting dragon hoard.\"'''\n"
+    )
+    out = runner.invoke(app, ["scenario", "coverage", "--rules", "--all", "--json", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    rows = [json.loads(line) for line in out.output.splitlines()]
+    covered = {(r["book"], r["section"]) for r in rows if r["covered"]}
+    assert ("Legendary", "No Cards in Deck") in covered
+    assert ("Dice Gambit", "TURNS & STARTING ANTE") in covered
+    # Emperor's Gambit prints the same sentence: one quote covers both books.
+    assert ("Emperor's Gambit", "NO CARDS IN DECK") in covered
+    assert len(covered) == 3 and len(rows) == len(rule_clauses())
+    text = runner.invoke(app, ["scenario", "coverage", "--rules", str(tmp_path)])
+    assert text.output.splitlines()[-1].startswith(f"3 of {len(rule_clauses())} rules clauses")
+    strict = ["scenario", "coverage", "--rules", "--strict"]
+    assert runner.invoke(app, [*strict, str(tmp_path)]).exit_code == 1
+    assert runner.invoke(app, strict).exit_code == 0  # the project quotes every clause
+
+
+def test_rules_coverage_takes_no_card(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["scenario", "coverage", "--rules", "--card", "Black Dragon"])
+    assert info.value.code == 2
+    assert "takes no --card" in capsys.readouterr().err

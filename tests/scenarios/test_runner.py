@@ -348,3 +348,9 @@ def test_shown_config_is_what_the_seat_is_told_of_the_settings() -> None:
         "seat 0 is shown {'abilities': {'seats': [['draconic_ancestry'], ['random']]"
         in (result.failures[0])
     )
+
+
+def test_time_up_must_be_true_or_false() -> None:
+    text = BASE + '[[step]]\nseat = 0\nask = "play"\nanswer = "L-std-red-2"\ntime_up = "yes"\n'
+    with pytest.raises(ScenarioError, match="time_up: expected true or false"):
+        parse(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from datetime import UTC, datetime, timedelta
@@ -12,6 +13,7 @@ from sqlalchemy import create_engine, text
 from dragonante.engine.config import config_from_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.records import digest, record_from_dict, replay
+from dragonante.interfaces.table_record import read_seating
 from dragonante.interfaces.web.db import database_url
 from dragonante.interfaces.web.hub import Settings
 from dragonante.interfaces.web.tables import replay_state
@@ -49,6 +51,9 @@ def test_a_restart_resumes_people_and_bots_where_they_were(tmp_path: Path):
         record = http.get(f"/api/games/{code}/record").json()
     assert len(record["answers"]) > step
     assert digest(replay(record_from_dict(record))) == record["final_digest"]
+    seating = read_seating(json.dumps(record), 4)
+    assert seating is not None and seating.humans == (0, 1) and set(seating.bots) == {2, 3}
+    assert seating.names[:2] == ("Ann", "Bob")
     ann.close()
     bob.close()
     second.stop()
@@ -121,6 +126,22 @@ def test_the_time_limit_call_is_stored_and_replayed(tmp_path: Path):
     third = LiveServer(db, port=first.port).start()
     again = third.hub.tables[code]
     assert again.state is not None and digest(again.state) == called
+    # Played to its end, the game's record replays from the command line: the
+    # time-limit call at the same answer, the players by their names.
+    seats = [Seat(third, code, tok) for tok in tokens]
+    play(seats, random.Random(5))
+    for s in seats:
+        s.wait_over()
+    with third.http() as http:
+        data = http.get(f"/api/games/{code}/record").json()
+    assert data["last_gambit_called_after"] == again.last_gambit_at is not None
+    record = record_from_dict(data)
+    assert digest(replay(record)) == data["final_digest"]
+    seating = read_seating(json.dumps(data), 3)
+    assert seating is not None and seating.names == ("Ann", "Bob", "Cid")
+    assert seating.humans == (0, 1, 2) and seating.bots == {}
+    for s in seats:
+        s.close()
     third.stop()
 
 

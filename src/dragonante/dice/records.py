@@ -18,15 +18,12 @@ from dragonante.dice.config import ConfigError, DiceConfig, config_from_dict, co
 from dragonante.dice.decisions import IllegalAnswer
 from dragonante.dice.game import apply, new_game
 from dragonante.dice.state import DICE_SOURCES, SEEDED, DiceState
+from dragonante.kernel.errors import RecordError as RecordError  # callers import it here
 
 FORMAT = "dragonante-dice-game"
 #: Bumped whenever the dice engine's behaviour changes (old saves would not replay);
 #: pinned by the golden games (``tests/golden/dice.json``, see ``tests/golden/games.py``).
 DICE_RULES_VERSION = 2
-
-
-class RecordError(ValueError):
-    """A save file that cannot be read or does not replay; the message says why."""
 
 
 @dataclass(slots=True)

@@ -18,12 +18,9 @@ from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, 
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import GameState
+from dragonante.kernel.errors import RecordError as RecordError  # callers import it here
 
 FORMAT = "dragonante-record"
-
-
-class RecordError(ValueError):
-    """A record that cannot be read or does not replay; the message says why."""
 
 
 def digest(s: GameState) -> str:

@@ -1,4 +1,4 @@
-"""Rule coverage: which card texts of the books no scenario quotes yet.
+"""Rule coverage: which card texts and rules clauses of the books no scenario quotes yet.
 
 Every card's book entry - its power text, each paragraph of its explanation,
 its dragon-god ability and its ante effect, in English, from both books (the
@@ -6,6 +6,15 @@ Legendary Edition's Appendix 4 and the Emperor's Gambit's card list; the
 package's card table holds them) - should be quoted by the ``rule`` field of
 at least one scenario, because a scenario is how the project checks that the
 engine does what that text says.  :func:`coverage` says which are not.
+
+The rest of each book's rules (setup, the gambit's steps, special flights,
+buying, the hole, debts, winning, the optional rules, the deck options, the
+D&D ability rules, and the Dice Gambit's rules) is listed clause by clause
+in ``clauses.json`` (cut from the books by ``tools/extract_clauses.py``, which
+says what it leaves out and why); :func:`rule_clauses` reads it.  The Dice
+Gambit's rules tests are Python tables, not scenario files: the strings of
+``tests/dice/test_*.py`` (their docstrings quote the book) count as quotes
+too (:func:`table_quotes`).
 
 The quote-matching rule (see ``docs/scenarios.md``, "Rule coverage"): both
 texts are normalized - Unicode compatibility forms, lower case, curly quotes
@@ -22,12 +31,15 @@ covers a long paragraph on its own.
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from dragonante.cards import CARD_TYPES, CardType
 
@@ -79,6 +91,31 @@ def card_paragraphs(t: CardType) -> list[Paragraph]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One paragraph of a book's rules (not a card's entry)."""
+
+    book: str  # ``Legendary``, ``Emperor's Gambit``, ``Dice Gambit``
+    section: str  # the heading it is under, as printed
+    text: str
+
+
+class Quotable(Protocol):
+    """Anything whose ``text`` scenarios may quote: a card paragraph, a rules clause."""
+
+    @property
+    def text(self) -> str: ...
+
+
+_CLAUSES = Path(__file__).with_name("clauses.json")
+
+
+def rule_clauses() -> list[Clause]:
+    """Every rules clause of the three books, in book order."""
+    data = json.loads(_CLAUSES.read_text(encoding="utf-8"))
+    return [Clause(c["book"], c["section"], c["text"]) for c in data]
+
+
 def all_paragraphs() -> list[Paragraph]:
     """Every card's paragraphs, both books, in card-table order."""
     return [p for t in CARD_TYPES.values() for p in card_paragraphs(t)]
@@ -96,11 +133,14 @@ class Quoted:
         return self.share >= MIN_SHARE
 
 
+Q = TypeVar("Q", bound=Quotable)
+
+
 @dataclass(slots=True)
-class Coverage:
+class Coverage(Generic[Q]):
     """Each paragraph with what the scenarios quote of it."""
 
-    quoted: dict[Paragraph, Quoted] = field(default_factory=dict)
+    quoted: dict[Q, Quoted] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -110,7 +150,7 @@ class Coverage:
     def covered(self) -> int:
         return sum(1 for q in self.quoted.values() if q.covered)
 
-    def uncovered(self) -> list[Paragraph]:
+    def uncovered(self) -> list[Q]:
         return [p for p, q in self.quoted.items() if not q.covered]
 
 
@@ -146,14 +186,24 @@ class _Index:
         return Quoted(sum(spanned) / len(text), tuple(found))
 
 
+@overload
+def coverage(rules: Sequence[tuple[str, str]]) -> Coverage[Paragraph]: ...
+
+
+@overload
+def coverage(
+    rules: Sequence[tuple[str, str]], paragraphs: Iterable[Q], span: int = MIN_SPAN
+) -> Coverage[Q]: ...
+
+
 def coverage(
     rules: Sequence[tuple[str, str]],
-    paragraphs: Iterable[Paragraph] | None = None,
+    paragraphs: Iterable[Quotable] | None = None,
     span: int = MIN_SPAN,
-) -> Coverage:
+) -> Coverage[Any]:
     """What the ``(file, rule)`` pairs quote of ``paragraphs`` (default: every card's)."""
     index = _Index(rules, span)
-    result = Coverage()
+    result: Coverage[Any] = Coverage()
     for p in all_paragraphs() if paragraphs is None else paragraphs:
         result.quoted[p] = index.quoted(p.text)
     return result
@@ -183,4 +233,35 @@ def scenario_rules(paths: Iterable[Path]) -> list[tuple[str, str]]:
         if not isinstance(rule, str):
             raise CoverageError(f"{f}: rule must be a string")
         out.append((str(f), rule))
+    return out
+
+
+#: The Dice Gambit's rules tables (``tests/dice/test_<name>.py``): its rules tests
+#: (``test_rules.py``: the book's clauses that no other table quotes).
+DICE_TABLES = ("powers", "flights", "gambits", "debts", "rules")
+#: The card game's rules tests in Python, for what one scenario cannot play (a
+#: series of several games): ``tests/engine/test_endings.py``.
+CARD_TABLES = ("endings",)
+
+
+def table_quotes(paths: Iterable[Path]) -> list[tuple[str, str]]:
+    """``(file, text)`` of every string in the Python rules tables given or below a
+    folder given (:data:`DICE_TABLES`, :data:`CARD_TABLES`): they quote the book in
+    their docstrings, as scenario files do in ``rule``.  Other Python files (the
+    runner's own tests) quote nothing."""
+    names = {f"test_{n}.py" for n in DICE_TABLES + CARD_TABLES}
+    files: list[Path] = []
+    for p in paths:
+        found = sorted(p.rglob("test_*.py")) if p.is_dir() else [p]
+        files.extend(f for f in found if f.name in names)
+    out: list[tuple[str, str]] = []
+    for f in files:
+        try:
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, SyntaxError) as e:
+            raise CoverageError(f"{f}: {e}") from e
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and len(text) >= MIN_SPAN:
+                out.append((str(f), text))
     return out

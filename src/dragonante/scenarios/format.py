@@ -142,6 +142,10 @@ class Step:
     answer_text: str
     options: tuple[int, ...] | None = None
     expect: dict[str, Any] = field(default_factory=dict)
+    #: The table's time limit runs out just before this answer (Emperor's
+    #: Gambit optional rule: "play one final gambit after reaching that time
+    #: limit"): the engine is told, as the clock would tell it.
+    time_up: bool = False
 
 
 @dataclass(slots=True)
@@ -421,7 +425,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
     for i, st in enumerate(raw_steps):
         where = f"{path}: step {i + 1}"
         for key in st:
-            if key not in ("seat", "ask", "answer", "options", "expect"):
+            if key not in ("seat", "ask", "answer", "options", "expect", "time_up"):
                 raise ScenarioError(f"{where}: unknown key {key!r}")
         if "seat" not in st or "ask" not in st or "answer" not in st:
             raise ScenarioError(f"{where}: needs seat, ask and answer")
@@ -432,6 +436,9 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
             raise ScenarioError(
                 f"{where}.ask: unknown question {st['ask']!r}; known: {', '.join(q.KINDS)}"
             )
+        time_up = st.get("time_up", False)
+        if not isinstance(time_up, bool):
+            raise ScenarioError(f"{where}.time_up: expected true or false")
         options = None
         if "options" in st:
             if not isinstance(st["options"], list):
@@ -447,6 +454,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
                 answer_text=str(st["answer"]),
                 options=options,
                 expect=_expect(st.get("expect", {}), f"{where}.expect"),
+                time_up=time_up,
             )
         )
     stop = data.get("stop", "boundary")

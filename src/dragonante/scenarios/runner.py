@@ -29,7 +29,7 @@ from dragonante.engine.core import flight_total
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.effects import BY_NAME as EFFECT
 from dragonante.engine.effects import CARDS, SEATS, shown
-from dragonante.engine.game import apply, new_game
+from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.invariants import violations
 from dragonante.engine.position import PositionError, build_position
 from dragonante.engine.state import Event, GameState
@@ -120,6 +120,8 @@ def run(scenario: Scenario) -> Result:
                 f"{where}: options are {describe_options(d.kind, d.options)}, "
                 f"expected {describe_options(d.kind, st.options)}"
             )
+        if st.time_up:
+            call_last_gambit(s)
         try:
             apply(s, st.answer, d.id)
         except IllegalAnswer:

@@ -1,5 +1,6 @@
 """``dragonante scenario run FILE...``: play rules scenarios and report pass/fail;
-``dragonante scenario coverage``: which card texts of the books no scenario quotes yet."""
+``dragonante scenario coverage``: which card texts (or, with ``--rules``, which rules
+clauses) of the books no scenario quotes yet."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from dragonante.scenarios.coverage import (
     CoverageError,
     all_paragraphs,
     coverage,
+    rule_clauses,
     scenario_rules,
+    table_quotes,
 )
 
 scenario_app = typer.Typer(
@@ -134,6 +137,9 @@ def coverage_command(
     ] = None,
     show_all: Annotated[bool, typer.Option("--all", help=helptext("opt.coverage_all"))] = False,
     strict: Annotated[bool, typer.Option("--strict", help=helptext("opt.coverage_strict"))] = False,
+    rules_clauses: Annotated[
+        bool, typer.Option("--rules", help=helptext("opt.coverage_rules"))
+    ] = False,
     as_json: ScenarioJsonOpt = JSON.default,
     lang: LangOpt = LANG.default,
 ) -> None:
@@ -141,9 +147,15 @@ def coverage_command(
 
     Reads only the ``rule`` fields (default folder: ``tests/scenarios``); the
     matching rule is :mod:`dragonante.scenarios.coverage`'s.  Exit code 0, or
-    1 with ``--strict`` when anything is not covered.
+    1 with ``--strict`` when anything is not covered.  ``--rules``: the books'
+    rules clauses instead (:func:`_rules_coverage`).
     """
     lang = check_lang(lang)
+    if rules_clauses:
+        if cards:
+            raise UserError(t("scenario.coverage.rules_and_card", lang))
+        _rules_coverage(paths, show_all, strict, as_json, lang)
+        return
     files = _expand(paths or [Path("tests/scenarios")], lang)
     try:
         rules = scenario_rules(files)
@@ -208,6 +220,81 @@ def coverage_command(
         typer.echo(
             t(
                 "scenario.coverage.summary",
+                lang,
+                covered=result.covered,
+                total=result.total,
+                percent=percent,
+                missing=missing,
+            )
+        )
+    if strict and missing:
+        raise typer.Exit(1)
+
+
+def _rules_coverage(
+    paths: list[Path] | None, show_all: bool, strict: bool, as_json: bool, lang: str
+) -> None:
+    """``scenario coverage --rules``: the rules clauses of the books no scenario quotes.
+
+    The quotes are the scenario files' ``rule`` fields and the strings of the
+    Python rules tables (the Dice Gambit's, and ``tests/engine/test_endings.py``
+    for a series of games) under the paths given (default: ``tests/scenarios``,
+    ``tests/dice`` and ``tests/engine``).
+    """
+    default = (Path("tests/scenarios"), Path("tests/dice"), Path("tests/engine"))
+    given = paths or [p for p in default if p.exists()]
+    for p in given:
+        if not p.exists():
+            raise UserError(t("scenario.error.no_file", lang, path=p))
+    try:
+        quotes = scenario_rules([p for p in given if p.is_dir() or p.suffix == ".toml"])
+        quotes += table_quotes([p for p in given if p.is_dir() or p.suffix == ".py"])
+    except CoverageError as e:
+        raise UserError(t("scenario.error", lang, message=e)) from e
+    result = coverage(quotes, rule_clauses())
+    for c, q in result.quoted.items():
+        share = round(100 * q.share)
+        if as_json:
+            if q.covered and not show_all:
+                continue
+            record = {
+                "book": c.book,
+                "section": c.section,
+                "covered": q.covered,
+                "share": round(q.share, 3),
+                "files": list(q.files),
+                "text": c.text,
+            }
+            typer.echo(json.dumps(record, ensure_ascii=False))
+        elif not q.covered:
+            text = c.text if len(c.text) <= 100 else c.text[:97] + "..."
+            typer.echo(
+                t(
+                    "scenario.coverage.rule_missing",
+                    lang,
+                    book=c.book,
+                    section=c.section,
+                    share=share,
+                    text=text,
+                )
+            )
+        elif show_all:
+            typer.echo(
+                t(
+                    "scenario.coverage.rule_covered",
+                    lang,
+                    book=c.book,
+                    section=c.section,
+                    share=share,
+                    files=", ".join(q.files),
+                )
+            )
+    missing = result.total - result.covered
+    if not as_json:
+        percent = f"{100 * result.covered / result.total:.1f}" if result.total else "100.0"
+        typer.echo(
+            t(
+                "scenario.coverage.rule_summary",
                 lang,
                 covered=result.covered,
                 total=result.total,

@@ -18,17 +18,17 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from dragonante import RULES_VERSION
 from dragonante.engine.abilities.catalog import DISKS
 from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
-from dragonante.engine.records import digest
+from dragonante.engine.records import GameRecord, digest
+from dragonante.interfaces.table_record import TableSeats
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.replays import Replays
-from dragonante.interfaces.web.store import OPEN, PLAYING, StoredTable, hash_token
+from dragonante.interfaces.web.store import BOT, HUMAN, OPEN, PLAYING, StoredTable, hash_token
 from dragonante.interfaces.web.tables import LiveTable, abilities_brief
 from dragonante.interfaces.web.turns import check_turn_seconds
 
@@ -172,20 +172,36 @@ class Lobby:
     # ----------------------------------------------------------------- replay
 
     async def record(self, code: str) -> dict[str, Any]:
-        """The finished game's record (config, seed, answers): never while it runs."""
+        """The finished game's record: never while it runs.
+
+        The engine's own record (config, seed, answers, final digest and when a
+        time limit called the last gambit), so ``dragonante replay`` replays it
+        to the same end, with who sat where beside it as the terminal tables
+        save it (``"table"``: the people, each bot's level, everyone's name),
+        so the replay calls the players by the names they played under.  The
+        keys ``names`` and ``last_gambit_at`` repeat two of those for the
+        browser and for clients written before.
+        """
         table = await self.house.finished_table(code)
         st = table.state
         assert st is not None
-        return {
-            "format": "dragonante-record",
-            "rules_version": RULES_VERSION,
-            "config": table.config_dict,
-            "seed": table.seed,
-            "answers": list(table.answers),
-            "final_digest": digest(st),
-            "last_gambit_at": table.last_gambit_at,
-            "names": table.names(),
-        }
+        record = GameRecord(
+            table.config,
+            table.seed,
+            list(table.answers),
+            digest(st),
+            last_gambit_called_after=table.last_gambit_at,
+        )
+        out = record.to_dict()
+        out["config"] = table.config_dict
+        names = table.names()
+        humans = tuple(p for p, info in sorted(table.seats.items()) if info.kind == HUMAN)
+        bots = {p: info.bot or "" for p, info in table.seats.items() if info.kind == BOT}
+        if humans and len(humans) + len(bots) == table.players:
+            out["table"] = TableSeats(humans, bots, tuple(names)).to_dict()
+        out["names"] = names
+        out["last_gambit_at"] = table.last_gambit_at
+        return out
 
     async def replay(self, code: str, step: Any, seat: Any, lang: str, gm: bool = False) -> str:
         """The finished game after ``step`` answers, as ``seat`` (or a spectator) saw

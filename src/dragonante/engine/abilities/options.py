@@ -158,7 +158,7 @@ class AbilityOptions:
                         continue
                     if key not in own:
                         other = "Emperor's Gambit" if self.system != SKILLS else "Legendary"
-                        hint = f" (a {other} ability)" if key in ID else ""
+                        hint = f" (one of the {other} abilities)" if key in ID else ""
                         raise ConfigError(
                             f"abilities.{field}[{seat}]: {key!r} is not one of the "
                             f"{self.system} abilities{hint}",

@@ -397,26 +397,36 @@ def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
     reveal: listing it elsewhere would leak the ante.  ``s.known`` holds a
     few cards (two or three in a typical game) and the hands a dozen or more,
     so this looks for the seat's known cards in the hands, not the other
-    way round (a card is in one place only).
+    way round (a card is in one place only), skipping those in the seat's
+    own hand or ante.  One plain loop, no comprehension: the learning
+    environments call this at every step (issue 24: about a third less).
     """
     bit = 1 << seat
-    mine = [c for c, mask in s.known.items() if mask & bit]
-    if not mine:
-        return {}
-    if len(mine) > 1:
-        mine.sort()
-    known_in_hands: dict[int, list[int]] = {}
+    hands = s.hands
+    own = hands[seat]
     ante = s.ante_choice
-    for c in mine:
-        for p, hand in enumerate(s.hands):
-            if p != seat and (c in hand or c == ante[p]):
-                cards = known_in_hands.get(p)
-                if cards is None:
-                    known_in_hands[p] = [c]
+    own_ante = ante[seat]
+    found: dict[int, list[int]] | None = None
+    for c, mask in s.known.items():
+        if not mask & bit or c in own or c == own_ante:
+            continue
+        for p, hand in enumerate(hands):
+            if c in hand or c == ante[p]:
+                if found is None:
+                    found = {p: [c]}
+                elif p in found:
+                    found[p].append(c)
                 else:
-                    cards.append(c)
+                    found[p] = [c]
                 break
-    return known_in_hands if len(known_in_hands) < 2 else dict(sorted(known_in_hands.items()))
+    if found is None:
+        return {}
+    if len(found) > 1:
+        found = dict(sorted(found.items()))
+    for cards in found.values():
+        if len(cards) > 1:
+            cards.sort()
+    return found
 
 
 def config_for(config: GameConfig, seat: int | None) -> GameConfig:

@@ -525,7 +525,7 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
 #: one or a few fields of the view write; they never share an entry.
 (
     _G_HAND,
-    _G_ROUND_CARD,
+    _G_ROUND_CARD,  # unused: the round cards are kept seat by seat
     _G_KNOWN,
     _G_ANTE,
     _G_REVEALED,
@@ -606,7 +606,18 @@ _NEVER_SEEN = Observation(*[_UNSEEN] * len(Observation._fields))
 class _LastVector:
     """The last view encoded and its vector, kept up to date block by block."""
 
-    __slots__ = ("debts", "effect_scalars", "flights", "hot", "mv", "prev", "rare", "raw", "v")
+    __slots__ = (
+        "debts",
+        "effect_scalars",
+        "flights",
+        "hot",
+        "mv",
+        "prev",
+        "rare",
+        "raw",
+        "round_cards",
+        "v",
+    )
 
     def __init__(self) -> None:
         self.v: npt.NDArray[np.float32] = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -628,6 +639,8 @@ class _LastVector:
         self.debts = False
         #: Each seat's flight as last encoded (views are never changed in place).
         self.flights: list[list[int]] = [[] for _ in range(MAX_PLAYERS)]
+        #: Each seat's round card as last encoded (-1: none).
+        self.round_cards: list[int] = [-1] * MAX_PLAYERS
 
     def _swap(self, group: int, new: list[int]) -> None:
         """Clear the entries ``group`` had set and set ``new`` instead."""
@@ -674,6 +687,21 @@ class _LastVector:
                     b = _FLIGHTS[i]
                     self._swap(_G_FLIGHT + i, [b + c for c in cards])
                 last[i] = cards
+
+    def _round_cards(self, cards: list[int]) -> None:
+        """The round's cards, seat by seat: a play changes one seat's card, so
+        only that entry is cleared and set (seats the table lacks were cleared
+        by :meth:`_rare_fields`)."""
+        last = self.round_cards
+        mv = self.mv
+        for i, c in enumerate(cards):
+            old = last[i]
+            if c != old:
+                if old >= 0:
+                    mv[_ROUND_CARD[i] + old] = 0.0
+                if c >= 0:
+                    mv[_ROUND_CARD[i] + c] = 1.0
+                last[i] = c
 
     def _hand_sizes(self, sizes: list[int]) -> None:
         """The hand sizes block, from a cache of its bytes by sizes (a few
@@ -740,7 +768,7 @@ class _LastVector:
         if (x := obs.hand_sizes) is not (y := p.hand_sizes) and x != y:
             self._hand_sizes(x)
         if (x := obs.round_card) is not (y := p.round_card) and x != y:
-            swap(_G_ROUND_CARD, [b + c for b, c in zip(_ROUND_CARD, x, strict=False) if c >= 0])
+            self._round_cards(x)
         if (x := obs.flights) is not (y := p.flights) and x != y:
             self._flights(x)
         if gold or ((x := obs.hoards) is not (y := p.hoards) and x != y):
@@ -779,10 +807,14 @@ class _LastVector:
             swap(_G_SEATED, list(_SEATED[n]))
             mv[_GLOBALS + 7] = n / MAX_PLAYERS
             flights = self.flights
-            for i in range(n, MAX_PLAYERS):  # the flights of seats this table lacks
+            round_cards = self.round_cards
+            for i in range(n, MAX_PLAYERS):  # the seats this table lacks
                 if flights[i]:
                     swap(_G_FLIGHT + i, [])
                     flights[i] = []
+                if round_cards[i] >= 0:
+                    mv[_ROUND_CARD[i] + round_cards[i]] = 0.0
+                    round_cards[i] = -1
         if obs.leader != p.leader:
             swap(_G_LEADER, [o["leader"] + obs.leader])
         if (x := obs.ante_placed) is not (y := p.ante_placed) and x != y:

@@ -573,9 +573,26 @@ _FREQUENT: Final = (
     "hoards",
 )
 _NOT_ENCODED: Final = ("totals", "hints", "completes")
-#: The view's other fields, compared at once: ``_RARE(obs)`` is the tuple of them.
+#: The fields that change with the ante, the round's end and the draws
+#: (about one step in three), compared at once: ``_ROUND(obs)`` is their tuple.
+_ROUND_FIELDS: Final = (
+    "phase",
+    "round",
+    "leader",
+    "stakes",
+    "ante",
+    "ante_placed",
+    "my_ante",
+    "deck_size",
+    "discard",
+    "discard_size",
+)
+_ROUND: Final = itemgetter(*(Observation._fields.index(f) for f in _ROUND_FIELDS))
+#: The view's other fields (about one step in twelve), compared at once too.
 _RARE_FIELDS: Final = tuple(
-    f for f in Observation._fields if f not in _FREQUENT and f not in _NOT_ENCODED
+    f
+    for f in Observation._fields
+    if f not in _FREQUENT and f not in _ROUND_FIELDS and f not in _NOT_ENCODED
 )
 _RARE: Final = itemgetter(*(Observation._fields.index(f) for f in _RARE_FIELDS))
 
@@ -616,6 +633,7 @@ class _LastVector:
         "rare",
         "raw",
         "round_cards",
+        "round_level",
         "v",
     )
 
@@ -631,6 +649,8 @@ class _LastVector:
         self.prev: Observation = _NEVER_SEEN
         #: ``_RARE(prev)``: at first a value no tuple equals.
         self.rare: Any = _UNSEEN
+        #: ``_ROUND(prev)``, the same way.
+        self.round_level: Any = _UNSEEN
         #: Per hot group, the entries it set to 1.
         self.hot: list[list[int]] = [[] for _ in range(_N_GROUPS)]
         #: The scalar entries the effects in force wrote (flags, counts, amounts).
@@ -729,9 +749,11 @@ class _LastVector:
         Between two steps about eight of the view's fields change, nearly
         always among the same few (the seat, its hand and question, the hand
         sizes, the round's cards, the flights, the known cards, the hoards).
-        Those are compared one by one; the other 26 are compared at once, as
-        one tuple of them (:data:`_RARE`: one comparison in C, equal at about
-        two steps in three), and one by one only when that tuple differs.
+        Those are compared one by one; the other 26 in two tuples, each
+        compared at once (one comparison in C) and field by field only when
+        it differs: :data:`_ROUND`, the ten that change with the ante, the
+        draws and the round's end (about one step in three), and
+        :data:`_RARE`, the rest (about one step in twelve).
         """
         p = self.prev
         swap = self._swap
@@ -746,6 +768,10 @@ class _LastVector:
         if rare != self.rare:
             gold = self._rare_fields(obs, p)
             self.rare = rare
+        round_level = _ROUND(obs)
+        if round_level != self.round_level:
+            gold = self._round_fields(obs, p) or gold
+            self.round_level = round_level
         if (me := obs.seat) != p.seat:
             swap(_G_SEAT, [] if me is None else [_IS_ME + me])
         if (x := obs.hand) is not (y := p.hand) and x != y:
@@ -775,10 +801,9 @@ class _LastVector:
             self._gold(obs)
         self.prev = obs
 
-    def _rare_fields(self, obs: Observation, p: Observation) -> bool:
-        """:meth:`update` for the fields of :data:`_RARE` that differ from ``p``'s;
-        True when the gold block must be rewritten (a gold field other than
-        the hoards changed)."""
+    def _round_fields(self, obs: Observation, p: Observation) -> bool:
+        """:meth:`update` for the fields of :data:`_ROUND` that differ from
+        ``p``'s; True when the gold block must be rewritten (the stakes changed)."""
         swap = self._swap
         mv = self.mv
         o = _O
@@ -787,16 +812,40 @@ class _LastVector:
         if (x := obs.ante) is not (y := p.ante) and x != y:
             b = o["ante"]
             swap(_G_ANTE, [b + c for c in x if c >= 0])
+        if (x := obs.discard) is not (y := p.discard) and x != y:
+            self._grow(_G_DISCARD, o["discard"], x)
+        if obs.my_ante != p.my_ante:
+            swap(_G_MY_ANTE, [o["my_ante"] + obs.my_ante] if obs.my_ante >= 0 else [])
+        if obs.leader != p.leader:
+            swap(_G_LEADER, [o["leader"] + obs.leader])
+        if (x := obs.ante_placed) is not (y := p.ante_placed) and x != y:
+            b = o["ante_placed"]
+            swap(_G_ANTE_PLACED, [b + i for i, placed in enumerate(x) if placed])
+        if obs.phase != p.phase:
+            swap(_G_PHASE, [_PHASE_AT[obs.phase]])
+        if obs.deck_size != p.deck_size:
+            mv[_GLOBALS + 3] = min(obs.deck_size, N_CARDS) / N_CARDS
+        if obs.discard_size != p.discard_size:
+            mv[_GLOBALS + 4] = min(obs.discard_size, N_CARDS) / N_CARDS
+        if obs.round != p.round:
+            mv[_GLOBALS + 6] = min(obs.round, 50) / 50
+        return obs.stakes != p.stakes
+
+    def _rare_fields(self, obs: Observation, p: Observation) -> bool:
+        """:meth:`update` for the fields of :data:`_RARE` that differ from ``p``'s;
+        True when the gold block must be rewritten (a gold field other than
+        the hoards and the stakes changed)."""
+        swap = self._swap
+        mv = self.mv
+        o = _O
+        x: Any
+        y: Any
         if (x := obs.revealed) is not (y := p.revealed) and x != y:
             b = o["revealed"]
             swap(_G_REVEALED, [b + c for c in x if c >= 0])
         if (x := obs.private_look) is not (y := p.private_look) and x != y:
             b = o["private_look"]
             swap(_G_LOOK, [b + c for c in x if c >= 0])
-        if (x := obs.discard) is not (y := p.discard) and x != y:
-            self._grow(_G_DISCARD, o["discard"], x)
-        if obs.my_ante != p.my_ante:
-            swap(_G_MY_ANTE, [o["my_ante"] + obs.my_ante] if obs.my_ante >= 0 else [])
         specials = obs.specials
         if (x := specials) is not (y := p.specials) and x != y:
             b = o["specials"]
@@ -815,11 +864,6 @@ class _LastVector:
                 if round_cards[i] >= 0:
                     mv[_ROUND_CARD[i] + round_cards[i]] = 0.0
                     round_cards[i] = -1
-        if obs.leader != p.leader:
-            swap(_G_LEADER, [o["leader"] + obs.leader])
-        if (x := obs.ante_placed) is not (y := p.ante_placed) and x != y:
-            b = o["ante_placed"]
-            swap(_G_ANTE_PLACED, [b + i for i, placed in enumerate(x) if placed])
         if (x := obs.out) is not (y := p.out) and x != y:
             b = o["out"]
             swap(_G_OUT, [b + i for i in x if i >= 0])
@@ -829,8 +873,6 @@ class _LastVector:
         if obs.gambit_winner != p.gambit_winner:
             w = obs.gambit_winner
             swap(_G_GAMBIT_WINNER, [o["gambit_winner"] + w] if w >= 0 else [])
-        if obs.phase != p.phase:
-            swap(_G_PHASE, [_PHASE_AT[obs.phase]])
         colors, strengths = obs.collected_colors, obs.collected_strengths
         if ((x := colors) is not (y := p.collected_colors) and x != y) or (
             (x := strengths) is not (y := p.collected_strengths) and x != y
@@ -848,19 +890,12 @@ class _LastVector:
             self._effects(x)
         if (x := obs.abilities) is not (y := p.abilities) and x != y:
             self._abilities(x)
-        if obs.deck_size != p.deck_size:
-            mv[_GLOBALS + 3] = min(obs.deck_size, N_CARDS) / N_CARDS
-        if obs.discard_size != p.discard_size:
-            mv[_GLOBALS + 4] = min(obs.discard_size, N_CARDS) / N_CARDS
         if obs.gambit != p.gambit:
             mv[_GLOBALS + 5] = min(obs.gambit, 50) / 50
-        if obs.round != p.round:
-            mv[_GLOBALS + 6] = min(obs.round, 50) / 50
         if obs.last_gambit != p.last_gambit:
             mv[_GLOBALS + 9] = float(bool(obs.last_gambit))
         return (
-            obs.stakes != p.stakes
-            or obs.hole != p.hole
+            obs.hole != p.hole
             or ((x := obs.hole_owed) is not (y := p.hole_owed) and x != y)
             or ((x := obs.debts) is not (y := p.debts) and x != y)
         )

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from dragonante.cards import ALL_CARDS
-from dragonante.engine.abilities.catalog import KEY as ABILITY_KEY
+from dragonante.engine.config import config_to_dict
 from dragonante.engine.state import GameState
-from dragonante.engine.views import observe
+from dragonante.engine.views import config_for, observe
 from dragonante.scenarios.format import ScenarioError, card, cards
 
 #: Fields holding a collection of cards whose order the rules do not fix
@@ -66,9 +66,31 @@ def _normal(key: str, got: Any, want: Any, at: str) -> tuple[Any, Any]:
         )
     if key == "question":
         return _question(got, want, at)
-    if key == "abilities":
-        return _abilities(got, want, at)
+    if key in ("abilities", "config") and isinstance(want, dict) and isinstance(got, dict):
+        return _some_keys(got, want, at)
     return got, want
+
+
+def _some_keys(got: dict[str, Any], want: dict[str, Any], at: str) -> tuple[Any, Any]:
+    """A table field (the abilities, the config) compared on the sub-keys the
+    scenario names, at every depth; ``"none"`` inside a list stands for a value
+    not shown (TOML has no null), e.g. ``ancestry = ["black", "none", "none"]``."""
+    unknown = set(want) - set(got)
+    if unknown:
+        raise ScenarioError(f"{at}: unknown keys {sorted(unknown)}; keys: {', '.join(got)}")
+
+    def null(v: Any) -> Any:
+        if isinstance(v, list):
+            return [null(x) for x in v]
+        return None if v == "none" else v
+
+    mine, theirs = {}, {}
+    for k, v in want.items():
+        if isinstance(v, dict) and isinstance(got[k], dict):
+            mine[k], theirs[k] = _some_keys(got[k], v, f"{at}.{k}")
+        else:
+            mine[k], theirs[k] = got[k], null(v)
+    return mine, theirs
 
 
 def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:
@@ -93,27 +115,6 @@ def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:
     return mine, theirs
 
 
-def _abilities(got: Any, want: Any, at: str) -> tuple[Any, Any]:
-    """The D&D abilities as the seat is shown them, compared on the sub-keys the
-    scenario names (``held`` and ``spent`` per seat as ability keys, in any order;
-    ``ancestry`` with "" for none; the others as the view writes them)."""
-    if not isinstance(want, dict):
-        raise ScenarioError(f"{at}: expected a table of the abilities' fields")
-    if got is None:
-        return None, want
-    unknown = set(want) - set(got)
-    if unknown:
-        raise ScenarioError(f"{at}: unknown fields {sorted(unknown)}; fields: {', '.join(got)}")
-    mine = {k: got[k] for k in want}
-    theirs = dict(want)
-    for k in {"held", "spent"} & set(want):
-        mine[k] = [sorted(ABILITY_KEY[a] for a in h) for h in got[k]]
-        theirs[k] = [sorted(h) for h in want[k]]
-    if "ancestry" in want:
-        mine["ancestry"] = [c or "" for c in got["ancestry"]]
-    return mine, theirs
-
-
 def check_shown(s: GameState, want: Any, at: str, out: list[str]) -> None:
     """Compare each ``[expect.shown.SEAT]`` table with what SEAT is shown."""
     if not isinstance(want, dict):
@@ -129,6 +130,8 @@ def check_shown(s: GameState, want: Any, at: str, out: list[str]) -> None:
         if not isinstance(fields, dict):
             raise ScenarioError(f"{where}: expected a table of view fields")
         view = observe(s, seat).to_dict()
+        if "config" in fields:  # the table's settings as this seat is told them
+            view["config"] = config_to_dict(config_for(s.config, seat))
         for key, value in fields.items():
             if key not in view:
                 raise ScenarioError(

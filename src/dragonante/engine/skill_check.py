@@ -44,6 +44,9 @@ NORMAL: Final = "normal"
 ADVANTAGE: Final = "advantage"
 DISADVANTAGE: Final = "disadvantage"
 MODES: Final = (NORMAL, ADVANTAGE, DISADVANTAGE)
+#: Per mode, how many d20 are rolled and which of them counts (max of one is the one).
+_DICE: Final = {NORMAL: 1, ADVANTAGE: 2, DISADVANTAGE: 2}
+_KEEP: Final = {NORMAL: max, ADVANTAGE: max, DISADVANTAGE: min}
 
 DIE: Final = 20
 
@@ -56,7 +59,7 @@ def dice_for(mode: str) -> int:
     """How many d20 a check rolls: two with advantage or disadvantage, else one."""
     if mode not in MODES:
         raise SkillCheckError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
-    return 1 if mode == NORMAL else 2
+    return _DICE[mode]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +75,9 @@ class SkillCheck:
 
     @property
     def roll(self) -> int:
-        """The d20 that counts."""
-        if self.mode == ADVANTAGE:
-            return max(self.rolls)
-        if self.mode == DISADVANTAGE:
-            return min(self.rolls)
-        return self.rolls[0]
+        """The d20 that counts: the higher of two with advantage, the lower with
+        disadvantage, the only one otherwise."""
+        return _KEEP[self.mode](self.rolls)
 
     @property
     def total(self) -> int:

@@ -158,7 +158,7 @@ def test_an_unreadable_scenario_is_named(
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 #: Rules clauses the project's scenarios and Dice Gambit tables quote today.
 #: Raise it with every scenario that quotes a new clause; the goal is all of them.
-RULE_CLAUSES_COVERED = 119
+RULE_CLAUSES_COVERED = 187
 
 
 def _extractor() -> Any:

@@ -170,6 +170,7 @@ def in_place(mod: ModuleType, code: str, path: Path) -> None:
     object.
     """
     before = dict(mod.__dict__)
+    _unregister(mod.__name__)
     exec(compile(code, str(path), "exec"), mod.__dict__)  # the point of the tool
     others = [m for n, m in sys.modules.items() if n.startswith("dragonante") and m is not mod]
     for name, new in list(mod.__dict__.items()):
@@ -186,6 +187,27 @@ def in_place(mod: ModuleType, code: str, path: Path) -> None:
             for m in others:
                 if m.__dict__.get(name) is old:
                     m.__dict__[name] = new
+
+
+def _unregister(name: str) -> None:
+    """Drop the steps, resolvers and powers module ``name`` registered.
+
+    The kernel's ``Registry`` refuses a second, different function under a
+    registered name ("registered twice"), so re-executing the module would
+    raise at its first ``@step``: every in-place mutant would count as
+    killed.  Its entries are removed first and re-registered by the exec.
+    """
+    from dragonante.kernel.interpreter import Registry
+
+    seen: set[int] = set()
+    for m in [m for n, m in sys.modules.items() if n.startswith("dragonante")]:
+        for reg in list(vars(m).values()):
+            if not isinstance(reg, Registry) or id(reg) in seen:
+                continue
+            seen.add(id(reg))
+            for table in (reg.steps, reg.resolvers, reg.powers):
+                for key in [k for k, fn in table.items() if getattr(fn, "__module__", "") == name]:
+                    del table[key]
 
 
 def body_lines(source: str) -> set[int]:

@@ -83,6 +83,17 @@ NOT_RULES: dict[str, str] = {
     "future options:": "advice for abilities the list does not have",
     "if the characters in your d&d campaign": "introduces the options below",
     "three-dragon ante: dice gambit is a variant": "introduction",
+    "in three-dragon ante (3da for short)": "the summary: each point is a step's clause",
+    "in three-dragon ante, you and the other players": "the summary: each point is a step's clause",
+    "once each player has played three cards": "the summary: each point is a step's clause",
+    "when the players and their pcs agree": "introduces the ability rules below",
+    "the three categories of ability": "names the three headings the abilities are listed under",
+    "you'll need some coins, poker chips": "things to keep at hand: the engine keeps the tallies",
+    "if all players agree, you can try": "introduces the optional rules below",
+    "you play the game with the normal rules, roleplaying": "acting in character: no rule",
+    "these optional rules give you a way": "introduces the special abilities below",
+    "dragons have special powers based on": "introduces the powers and flights below",
+    "dragons have powers based on their alignment": "introduces the powers listed below",
 }
 
 

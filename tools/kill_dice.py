@@ -1,7 +1,7 @@
 """Mutation testing's kill test for the Dice Gambit: its rules tables in one process.
 
 Why: the Dice Gambit has no TOML scenarios; its rules tests are the scripted
-tables ``tests/dice/test_{powers,flights,gambits,debts}.py``.  Through pytest
+tables ``tests/dice/test_{powers,flights,gambits,debts,rules}.py``.  Through pytest
 each mutant pays about three seconds of start-up (plugins, collection) for
 a third of a second of tables.  Here the test functions are imported and
 called directly, each ``@pytest.mark.parametrize`` row expanded as pytest
@@ -26,11 +26,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from dragonante.scenarios.coverage import DICE_TABLES
+
 ROOT = Path(__file__).resolve().parent.parent
-#: The Dice Gambit's rules tests (the same selection as ``[tool.mutmut]`` and
-#: ``tools/mutate_steps.py``): never the golden digests, the random games or
-#: the interfaces, which would kill mutants without naming a rule.
-RULES_TABLES = ("powers", "flights", "gambits", "debts")
+#: The Dice Gambit's rules tests, the tables rule coverage reads too
+#: (``dragonante.scenarios.coverage.DICE_TABLES``): never the golden digests,
+#: the random games or the interfaces, which would kill mutants without
+#: naming a rule.
+RULES_TABLES = DICE_TABLES
 
 
 class Uncollectable(Exception):

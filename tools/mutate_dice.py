@@ -1,133 +1,216 @@
-"""Mutation testing of the Dice Gambit's rules modules, killed by its rules tables alone.
+"""Mutation testing of one Dice Gambit rules module, killed by its rules tables alone.
 
-Why: issue 21 asks for the kill rate of the rules code against the rules
-tests only.  The Dice Gambit's rules tests are the scripted tables run by
-``tools/kill_dice.py`` (one process, first failure stops: about half a
-second a mutant, where pytest takes three).  This runner is
-``tools/mutate_steps.py --all`` with that kill test: cosmic-ray mutates a
-whole module on a scratch copy of the project (the working tree is never
-left mutated) and runs the kill test once per mutant.
+Why: issue 21 asks for the mutation score of the rules code against the
+rules tests only.  The Dice Gambit's rules tests are the scripted tables
+``tests/dice/test_{powers,flights,gambits,debts,rules}.py`` (``tools/kill_dice.py``
+calls them without pytest).  Their calls take a few hundredths of a second;
+what cost the time was starting an interpreter and importing the engine and
+the tables for every mutant (cosmic-ray's runner: one to three seconds a
+mutant on this shared machine).  So this runner works as
+``tools/mutate_fast.py`` does for the card engine: it takes cosmic-ray's own
+mutants (``cosmic-ray init``: the same operators and occurrences), imports
+the engine and the five tables once, and tests each mutant in a ``fork()``:
+a mutant inside an ordinary function body replaces that function's code in
+the loaded module (everything holding the function runs the mutant: the
+registry, the importers, the tables); one in code that runs at import gets a fresh import of
+the engine and the tables with the mutated source served for the module.
+Every table row is called (the last killers first), the first failure
+stops; an engine error, or more than ``CPU_LIMIT`` seconds of CPU (a mutant
+that loops forever), is a kill.  Mutants inside type annotations are counted
+apart and not run (``from __future__ import annotations``: never evaluated).
 
-Usage::
+Usage (``./dev mutate --all dice/MODULE``, ``./dev mutate --survivors dice/MODULE``)::
 
-    python tools/mutate_dice.py src/dragonante/dice/flights.py [MORE.py ...]
+    python tools/mutate_dice.py src/dragonante/dice/flights.py
     python tools/mutate_dice.py --survivors src/dragonante/dice/flights.py
 
-Each module's counts and every survivor's diff are printed and saved to
-``mutants/dice/MODULE.txt`` (``mutants/`` is not tracked), its survivors
-to ``mutants/dice/MODULE.json``.  ``--survivors`` re-tests only the mutants
-that survived the last run (after new tables were written for them); the
-source must be unchanged since, as mutants are matched by operator,
-occurrence and position.
+The survivors are matched against the registered equivalents
+(``tests/mutation/equivalent/dragonante.dice.MODULE.toml``,
+``tools/mutation_equivalents.py``); the figures are printed and saved to
+``.mutation/dragonante.dice.MODULE.summary.json``, the survivors' diffs to
+``.mutation/dragonante.dice.MODULE.survivors.diff``, which ``--survivors``
+applies again (with ``patch``) to re-test them after new tables.
 """
 
 from __future__ import annotations
 
-import ast
-import json
+import difflib
+import importlib
+import os
+import resource
+import signal
 import sys
-import tempfile
+import time
+import warnings
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cosmic_ray.work_item import TestOutcome  # type: ignore[import-untyped]
-from mutate_steps import cosmic_run, kill_command, scratch_copy  # (tools/ is on the path)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from kill_dice import RULES_TABLES, cases
+from mutate_fast import _Mutated, body_lines, in_place, mutants, saved_mutants
+from mutate_steps import annotation_spans, save
 from mutation_equivalents import classify, record
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "mutants" / "dice"
-#: A mutant whose tables run longer than this loops forever: cosmic-ray counts it killed.
-TIMEOUT = 30.0
+#: CPU seconds a mutant's process may use before it counts as killed (a loop
+#: without end): the tables take a few hundredths of a second.
+CPU_LIMIT = 8
+#: Wall seconds, a last resort for a mutant that would block without computing.
+WALL_LIMIT = 300
+TABLES = tuple(f"tests.dice.test_{t}" for t in RULES_TABLES)
+USAGE = "usage: python tools/mutate_dice.py [--survivors] src/dragonante/dice/MODULE.py"
+
+Call = tuple[str, Callable[..., Any], dict[str, Any]]
 
 
-def key(item: Any) -> str:
-    """A mutant's identity across two runs of the same source."""
-    m = item.mutations[0]
-    return f"{m.operator_name}#{m.occurrence}@{m.start_pos[0]}:{m.start_pos[1]}"
+def table_calls() -> list[Call]:
+    """Every call pytest would make of the five tables' tests: (label, function, kwargs)."""
+    out: list[Call] = []
+    for name in TABLES:
+        module = importlib.import_module(name)
+        for attr, fn in vars(module).items():
+            if attr.startswith("test_") and callable(fn):
+                for case, kwargs in cases(fn):
+                    out.append((f"{name}::{attr}[{case}]", fn, kwargs))
+    return out
 
 
-def function_at(source: str, line: int) -> str:
-    """The name of the innermost function holding ``line`` (``-`` at module level)."""
-    best, size = "-", 10**9
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            end = node.end_lineno or node.lineno
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            if first <= line <= end and end - first < size:
-                best, size = node.name, end - first
-    return best
+def fresh_tables(name: str, code: str, path: Path) -> list[Call]:
+    """Forget the engine and the tables, import them again with ``name`` mutated."""
+    for loaded in list(sys.modules):
+        if loaded.startswith(("dragonante.", "tests.dice.")) or loaded == "dragonante":
+            del sys.modules[loaded]
+    sys.meta_path.insert(0, _Mutated(name, code, path))
+    return table_calls()
 
 
-def mutate(module: str, only: set[str] | None) -> tuple[str, list[str]]:
-    """Run one module's mutants (``only``: just these keys); its report and survivors."""
-    source = (ROOT / module).read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory(prefix="dragonante-mutate-dice-") as tmp:
-        work = Path(tmp)
-        scratch_copy(work)
-        done = cosmic_run(
-            work,
-            module,
-            kill_command(work, module),
-            TIMEOUT,
-            lambda item: only is not None and key(item) not in only,
-        )
-    done.sort(key=lambda ir: (ir[0].mutations[0].start_pos, key(ir[0])))
-    counts = Counter(
-        r.test_outcome.value if r.test_outcome else r.worker_outcome.value for _, r in done
-    )
-    killed, survived = counts["killed"], counts["survived"]
-    tested = killed + survived
-    rate = f"{100 * killed / tested:.1f}%" if tested else "-"
-    scope = "survivors of the last run" if only is not None else "whole module"
-    lines = [
-        f"{module} ({scope})",
-        # Incompetent: cosmic-ray could not apply or run the mutant (not a kill).
-        f"mutants {len(done)}  killed {killed}  survived {survived}  "
-        f"incompetent {counts['incompetent']}  kill rate {rate} (of killed + survived)",
-    ]
-    survivors, found = [], []
-    for item, result in done:
-        if result.test_outcome == TestOutcome.SURVIVED:
-            m = item.mutations[0]
-            survivors.append(key(item))
-            head = (
-                f"--- survived: {function_at(source, m.start_pos[0])} line {m.start_pos[0]} "
-                f"{m.operator_name} #{m.occurrence}  [{key(item)}]"
-            )
-            found.append((head, result.diff or ""))
-    verdict = classify(module, found)
-    for s in verdict.left:
-        lines.extend((f"\n{s.head}", s.diff))
-    lines.append(f"\n{len(verdict.equivalent)} survivors are registered equivalents (not shown)")
-    lines.extend(record(module, tested, killed, verdict, only is not None))
-    return "\n".join(lines), survivors
+def play(calls: list[Call], order: list[str]) -> str:
+    """Call every table row, ``order``'s labels first; the label of the first that fails."""
+    rank = {label: i for i, label in enumerate(order)}
+    for label, fn, kwargs in sorted(calls, key=lambda c: rank.get(c[0], len(rank))):
+        try:
+            fn(**kwargs)
+        except Exception:  # a failed assertion, or the engine raised: a kill
+            return label
+    return ""
 
 
 def main(argv: list[str]) -> int:
-    again = bool(argv) and argv[0] == "--survivors"
-    modules = argv[1:] if again else argv
-    if not modules or not all((ROOT / m).is_file() for m in modules):
-        print(
-            "usage: python tools/mutate_dice.py [--survivors] src/dragonante/dice/MODULE.py ...",
-            file=sys.stderr,
-        )
+    retest = bool(argv) and argv[0] == "--survivors"
+    if retest:
+        argv = argv[1:]
+    if len(argv) != 1 or not (ROOT / argv[0]).is_file() or "/dice/" not in argv[0]:
+        print(USAGE, file=sys.stderr)
         return 2
-    OUT.mkdir(parents=True, exist_ok=True)
-    for module in modules:
-        name = Path(module).stem
-        saved = OUT / f"{name}.json"
-        only: set[str] | None = None
-        if again:
-            if not saved.is_file():
-                print(f"no earlier run of {module}: run it without --survivors", file=sys.stderr)
-                return 1
-            only = set(json.loads(saved.read_text(encoding="utf-8")))
-        report, survivors = mutate(module, only)
-        print(report, flush=True)
-        suffix = "-survivors" if again else ""
-        (OUT / f"{name}{suffix}.txt").write_text(report + "\n", encoding="utf-8")
-        saved.write_text(json.dumps(survivors, indent=0) + "\n", encoding="utf-8")
+    rel = argv[0]
+    path = ROOT / rel
+    name = rel.removeprefix("src/").removesuffix(".py").replace("/", ".")
+    source = path.read_text(encoding="utf-8")
+    sys.path.insert(0, str(ROOT))  # the tables: tests.dice.*
+
+    from cosmic_ray.mutating import mutate_code  # type: ignore[import-untyped]
+    from cosmic_ray.plugins import get_operator  # type: ignore[import-untyped]
+
+    mod = importlib.import_module(name)
+    if Path(mod.__file__ or "").resolve() != path.resolve():
+        print(f"{name} is imported from {mod.__file__}, not {path}", file=sys.stderr)
+        return 2
+    importlib.import_module("dragonante.dice.game")  # every step registered
+    calls = table_calls()
+    cheap = body_lines(source)
+    spans = annotation_spans(source) if "from __future__ import annotations" in source else []
+    if retest:
+        todo = saved_mutants(rel, source)
+        in_annotation: list[dict[str, Any]] = []
+    else:
+        todo = mutants(path)
+        in_annotation = [m for m in todo if any(a <= m["pos"] < b for a, b in spans)]
+        todo = [m for m in todo if m not in in_annotation]
+
+    warnings.simplefilter("ignore", SyntaxWarning)  # ``x is 1``: a mutant, not our code
+    killers: list[str] = []  # table rows, the last killer first
+    counts: Counter[str] = Counter()
+    survivors: list[tuple[str, str]] = []
+    started = time.monotonic()
+    for i, m in enumerate(todo):
+        if "code" in m:
+            code = m["code"]
+        else:
+            code = mutate_code(source, get_operator(m["op"])(**m["args"]), m["occ"])
+        if code is None:
+            counts["incompetent"] += 1
+            continue
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the mutant's process: never returns
+            os.close(read)
+            status = 0
+            try:
+                resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
+                signal.alarm(WALL_LIMIT)
+                if m["pos"][0] in cheap and in_place(mod, code, path):
+                    mine = calls
+                else:
+                    mine = fresh_tables(name, code, path)
+                killer = play(mine, killers)
+                if killer:
+                    os.write(write, killer.encode())
+                    status = 1
+            except BaseException:  # a mutant may break anything (its import too): a kill
+                status = 1
+            os._exit(status)
+        os.close(write)
+        _, wait = os.waitpid(pid, 0)
+        with os.fdopen(read) as pipe:
+            killer = pipe.read()
+        if os.WIFEXITED(wait) and os.WEXITSTATUS(wait) == 0:
+            counts["survived"] += 1
+            head = f"### survived: line {m['pos'][0]} {m['op']} #{m['occ']}"
+            if m["fn"]:
+                head += f" in {m['fn']}"
+            head = m.get("head", head)
+            diff = "\n".join(
+                difflib.unified_diff(
+                    source.split("\n"),
+                    code.split("\n"),
+                    fromfile="a/" + rel,
+                    tofile="b/" + rel,
+                    lineterm="",
+                )
+            )
+            survivors.append((head, diff))
+        else:
+            counts["killed"] += 1
+            if os.WIFSIGNALED(wait):
+                counts["timeout"] += 1
+            if killer:
+                killers = [killer, *(k for k in killers if k != killer)][:30]
+            if retest:
+                print(f"killed: {m['head'][4:]} (by {killer or 'an error or a hang'})")
+        if (i + 1) % 100 == 0:
+            speed = (i + 1) / (time.monotonic() - started)
+            print(f"  {i + 1}/{len(todo)} mutants, {speed:.1f}/s", file=sys.stderr, flush=True)
+    killed, survived = counts["killed"], counts["survived"]
+    tested = killed + survived
+    what = "the saved survivors, again" if retest else "(whole module)"
+    print(f"{rel}: {what}, every mutant in a forked process, killed by the rules tables")
+    print(
+        f"mutants {tested + counts['incompetent']}  killed {killed} (of which "
+        f"{counts['timeout']} timed out)  survived {survived}  "
+        f"incompetent {counts['incompetent']}"
+    )
+    print(f"not run: {len(in_annotation)} mutants inside type annotations (never evaluated)")
+    verdict = classify(rel, survivors)
+    for s in verdict.left:
+        print(f"\n{s.head}\n{s.diff}")
+    print(f"\n{len(verdict.equivalent)} survivors are registered equivalents (not shown)")
+    for line in record(rel, tested, killed, verdict, retest):
+        print(line)
+    saved = save(rel, survivors)
+    print(f"\nsurvivors saved to {saved.relative_to(ROOT)} (re-test them with --survivors)")
     return 0
 
 

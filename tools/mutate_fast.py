@@ -45,7 +45,7 @@ import tomllib
 import warnings
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -148,66 +148,32 @@ class _Mutated(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         exec(compile(self.code, str(self.path), "exec"), module.__dict__)  # the point
 
 
-def merge(old: dict[Any, Any], new: dict[Any, Any]) -> None:
-    """Put ``new``'s entries into the registry ``old`` (nested tables too)."""
-    for k, v in new.items():
-        if isinstance(v, dict) and isinstance(old.get(k), dict):
-            merge(old[k], v)
-        else:
-            old[k] = v
+def in_place(mod: ModuleType, code: str, path: Path) -> bool:
+    """Give the loaded ``mod``'s functions the mutated ``code``'s bodies; True if one changed.
 
-
-def in_place(mod: ModuleType, code: str, path: Path) -> None:
-    """Execute the mutated ``code`` into the loaded ``mod`` and repoint its importers.
-
-    For a mutant inside an ordinary function body (:func:`body_lines`): the
-    module's functions, and the steps, resolvers and powers it registers,
-    become the mutated ones, as after a fresh import, at a fraction of the
-    cost.  A registry the module defines (a dict or set at module level:
-    ``STEPS``, ``POWERS`` ...) keeps its identity and takes the new entries
-    (other modules registered theirs in it at import); every other module
-    that imported a changed name (``from core import pay``) gets the new
-    object.
+    For a mutant inside an ordinary function body (:func:`body_lines`).  Each
+    top-level function of the module keeps its identity and takes the code
+    compiled from the mutated source (``fn.__code__``), so everything that
+    holds it runs the mutant, as after a fresh import: the kernel's
+    registries (``@step``, ``@resolver``, ``@power``), the modules that
+    imported it (``from core import pay``) and closures made at import (a
+    registry's ``explain``).  Executing the module again instead would
+    register every step a second time, which the kernel refuses (every mutant
+    "killed"), and leave the closures on the old function (false survivors).
+    False when no function's code changed (the mutant is elsewhere): the
+    caller imports afresh then.
     """
-    before = dict(mod.__dict__)
-    _unregister(mod.__name__)
-    exec(compile(code, str(path), "exec"), mod.__dict__)  # the point of the tool
-    others = [m for n, m in sys.modules.items() if n.startswith("dragonante") and m is not mod]
-    for name, new in list(mod.__dict__.items()):
-        old = before.get(name)
-        if old is new or old is None or name.startswith("__"):
+    compiled = compile(code, str(path), "exec")
+    bodies = {c.co_name: c for c in compiled.co_consts if isinstance(c, CodeType)}
+    changed = False
+    for name, fn in list(vars(mod).items()):
+        if not isinstance(fn, FunctionType) or fn.__module__ != mod.__name__:
             continue
-        if isinstance(old, dict) and isinstance(new, dict):
-            merge(old, new)
-            mod.__dict__[name] = old
-        elif isinstance(old, set) and isinstance(new, set):
-            old |= new
-            mod.__dict__[name] = old
-        else:
-            for m in others:
-                if m.__dict__.get(name) is old:
-                    m.__dict__[name] = new
-
-
-def _unregister(name: str) -> None:
-    """Drop the steps, resolvers and powers module ``name`` registered.
-
-    The kernel's ``Registry`` refuses a second, different function under a
-    registered name ("registered twice"), so re-executing the module would
-    raise at its first ``@step``: every in-place mutant would count as
-    killed.  Its entries are removed first and re-registered by the exec.
-    """
-    from dragonante.kernel.interpreter import Registry
-
-    seen: set[int] = set()
-    for m in [m for n, m in sys.modules.items() if n.startswith("dragonante")]:
-        for reg in list(vars(m).values()):
-            if not isinstance(reg, Registry) or id(reg) in seen:
-                continue
-            seen.add(id(reg))
-            for table in (reg.steps, reg.resolvers, reg.powers):
-                for key in [k for k, fn in table.items() if getattr(fn, "__module__", "") == name]:
-                    del table[key]
+        body = bodies.get(name)
+        if body is not None and fn.__code__.co_name == name and fn.__code__ != body:
+            fn.__code__ = body
+            changed = True
+    return changed
 
 
 def body_lines(source: str) -> set[int]:
@@ -317,8 +283,7 @@ def main(argv: list[str]) -> int:
             try:
                 resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
                 signal.alarm(WALL_LIMIT)
-                if m["pos"][0] in cheap:
-                    in_place(mod, code, path)
+                if m["pos"][0] in cheap and in_place(mod, code, path):
                     scenarios: Any = sys.modules["dragonante.scenarios"]
                     play = [loaded[k] for k in order]
                 else:

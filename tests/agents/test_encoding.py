@@ -15,6 +15,8 @@ from dragonante.agents.encoding import (
     IncrementalEncoder,
     action_mask,
     encode,
+    legal_answer,
+    mask_bytes,
     to_action,
     to_answer,
 )
@@ -55,6 +57,14 @@ def test_the_mask_is_exactly_the_legal_answers_of_every_kind(config: GameConfig)
             assert len(set(actions)) == len(actions)  # one action per answer
             assert sorted(actions) == np.flatnonzero(mask).tolist()
             assert [to_answer(d.kind, a) for a in actions] == list(d.options)
+            # The environments' O(1) check: exactly the mask's actions pass,
+            # each giving its answer, whatever the action's type.
+            legal = mask_bytes(d)
+            assert bytes(legal) == mask.tobytes()
+            for a in range(-2, N_ACTIONS + 2):
+                expected = to_answer(d.kind, a) if 0 <= a < N_ACTIONS and mask[a] else None
+                assert legal_answer(d, legal, a) == expected
+            assert legal_answer(d, legal, np.int64(actions[0])) == d.options[0]
             assert all(0 <= a < N_ACTIONS for a in actions)
             obs = encode(observe(s, d.seat))
             assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
@@ -246,3 +256,20 @@ def test_one_incremental_encoder_serves_any_table() -> None:
         seat = rng.choice([*range(s.n), None])
         view = observe(s, seat, hints=False)
         assert encoder.encode(view).tobytes() == reference_encode(view).tobytes()
+
+
+def test_the_incremental_encoder_compares_every_encoded_field() -> None:
+    """The incremental encoder compares the fields that change at most steps
+    one by one and the rest as one tuple: between them they must cover every
+    field of the view the vector encodes, each once (a new field of the view
+    joins the tuple by itself)."""
+    from dragonante.agents import encoding as enc
+    from dragonante.engine.views import Observation
+
+    fields = Observation._fields
+    rare, round_level = enc._RARE_FIELDS, enc._ROUND_FIELDS
+    view = observe(new_game(GameConfig(players=3), 1), 0)
+    assert enc._RARE(view) == tuple(getattr(view, f) for f in rare)
+    assert enc._ROUND(view) == tuple(getattr(view, f) for f in round_level)
+    groups = [*enc._FREQUENT, *round_level, *rare, *enc._NOT_ENCODED]
+    assert sorted(groups) == sorted(fields)  # every field, each once

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from dragonante.agents.encoding import N_ACTIONS, encode
 from dragonante.agents.pettingzoo import env, raw_env
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.views import observe
+from tests.bots.test_information import _hidden_twin
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +97,8 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     agent = e.agent_selection
     mask = e.observe(agent)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    for bad in (illegal, -1, 10_000):
+    bads: tuple[Any, ...] = (illegal, -1, 10_000, -N_ACTIONS, "x", 2.0**70, np.int64(illegal))
+    for bad in bads:
         with pytest.raises(ValueError, match="not legal"):
             e.step(bad)
     with pytest.raises(ValueError):
@@ -207,3 +210,51 @@ def test_the_event_log_is_kept_only_when_rendering() -> None:
     assert (
         plain.observe("player_0")["observation"] == shown.observe("player_0")["observation"]
     ).all()
+
+
+def test_the_mask_it_checks_actions_with_is_its_own_copy() -> None:
+    """The step checks an action against the mask built for the question,
+    not against the array it handed out: a caller writing 1 into its mask
+    cannot make an illegal action pass to the engine's unchecked ``advance``."""
+    e = raw_env(players=4)
+    e.reset(seed=3)
+    agent = e.agent_selection
+    mask = e.infos[agent]["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    mask[illegal] = 1
+    before = e.state.to_dict()
+    with pytest.raises(ValueError, match="not legal"):
+        e.step(illegal)
+    assert e.state.to_dict() == before
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_environments_observations_ignore_what_the_seat_cannot_see(players: int) -> None:
+    """Through the environment's own path (``observe``: the incremental encoder
+    after the previous steps' views), a state and its twin that differs only
+    in cards the asked seat cannot see (another hand, the deck order) give the
+    same vector, and both equal the plain encoder's."""
+    rng = random.Random(players)
+    e = raw_env(players=players)
+    checked = 0
+    for game in range(3):
+        e.reset(seed=60 + game)
+        play = random.Random(game)
+        while not all(e.terminations.values()):
+            agent = e.agent_selection
+            seat = e.possible_agents.index(agent)
+            real = e.state
+            vector = e.observe(agent)["observation"]
+            assert vector.tobytes() == encode(observe(real, seat)).tobytes()
+            if play.random() < 0.3:
+                twin = _hidden_twin(real, seat, rng)
+                if twin is not None:
+                    assert twin.to_dict() != real.to_dict()
+                    e.state, e._cache = twin, {}
+                    assert e.observe(agent)["observation"].tobytes() == vector.tobytes()
+                    e.state, e._cache = real, {}
+                    assert e.observe(agent)["observation"].tobytes() == vector.tobytes()
+                    checked += 1
+            mask = e.infos[agent]["action_mask"]
+            e.step(play.choice(np.flatnonzero(mask).tolist()))
+    assert checked >= 10

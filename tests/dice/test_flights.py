@@ -361,3 +361,27 @@ def test_each_special_flight_announces_the_reward_it_moves() -> None:
     # from the stakes (17 left); the weakest flight leads (Tiamat): seat 1, 12 < 15.
     assert earned == [(0, "god", 20), (1, "triplet", 4), (1, "allied", 4), (1, "leader", 17)]
     assert s.hoards == [20 + 20 - 4, 20 + 8 + 4 + 17, 20 - 4]
+
+
+def test_a_roll_off_uses_each_d20_once_and_only_for_its_own_tie() -> None:
+    """Dice Gambit, Tie Breakers: "Break any ties in this order of precedence: largest dragon
+    hoard, most dragon gods played, most good dragons in dragon flight, unmodified d20
+    rolls".  The Leader Flight tie (11 against 11, one good dragon each) goes to a d20
+    roll-off, rolled again while tied (7 and 7, then 3 against 18); each d20 decides only
+    its own roll-off, and none is left over to weigh on anything after it: the game runs
+    to its end with every law of the table kept."""
+    from dragonante.dice import apply
+    from dragonante.dice.invariants import violations
+
+    s = end_gambit(
+        position(
+            hoards=[10, 10], stakes=20, flights=[[(GOLD, 6), (RED, 4)], [(SILVER, 5), (BLUE, 5)]]
+        )
+    )
+    for face in (7, 7, 3, 18):
+        apply(s, face)
+        assert violations(s) == []
+    assert events(s, "tie_broken", purpose="leader") == [
+        {"purpose": "leader", "seat": 1, "by": "d20"}
+    ]
+    assert s.over and s.winners == (1,)

@@ -10,13 +10,14 @@ mirrors it with the seats swapped.
 
 from __future__ import annotations
 
-from dragonante.dice import PHYSICAL, DiceConfig, new_game, run
+from dragonante.dice import PHYSICAL, DiceConfig, apply, new_game, run
 from dragonante.dice.core import push
 from dragonante.dice.decisions import ORDER_ROLL, ROLL, TURN
 from dragonante.dice.state import STAKES
 from dragonante.dice.table import BRASS
+from dragonante.dice.views import observe
 
-from .script import Script, events
+from .script import Script, events, saved
 
 
 def gambit_one(t: Script) -> None:
@@ -173,3 +174,49 @@ def test_the_table_is_told_each_withdrawal_and_its_scope_and_each_rounds_end() -
         t.turn(0, BRASS, 1)
     assert t.s.over
     assert [e["round"] for e in events(t.s, "round_end")] == [1, 2, 3]
+
+
+def test_a_turn_order_roll_off_decides_only_who_goes_first() -> None:
+    """Dice Gambit, Turns & Starting Ante: "All players roll 1d12. The player that rolled
+    the highest value goes first ... Every player antes gold equal to the largest value
+    rolled"; Tie Breakers: "... unmodified d20 rolls".  Both roll 7: equal hoards, no gods,
+    no dragons yet, so a d20 roll-off (4 against 10) puts seat 1 first; the ante is the
+    d12's 7 (4 for the first player, half rounded up), and the d20s are spent: the first
+    turn asks for nothing else."""
+    t = Script(players=2)
+    t.rolls(7, 7)
+    t.rolls(4, 10)
+    assert events(t.s, "tie_broken") == [{"purpose": "first", "seat": 1, "by": "d20"}]
+    assert (t.s.order, t.s.hoards, t.s.stakes) == ([1, 0], [43, 46], 11)
+    assert t.d.kind == TURN and t.d.seat == 1
+
+
+def test_until_the_turn_order_is_rolled_nobody_is_first_and_no_round_has_begun() -> None:
+    """Dice Gambit, Turns & Starting Ante: "All players roll 1d12. The player that rolled
+    the highest value goes first".  While the d12s are being rolled, every seat's view of
+    the table shows no first player yet, round 0 and no turn-order roll; once they are in,
+    the first player, the rolls and round 1."""
+    t = Script(players=2, gambits=2, lone_player_plays_on=False)
+    for gambit in (1, 2):
+        seen = observe(t.s)
+        assert (seen["gambit"], seen["first"], seen["round"]) == (gambit, -1, 0)
+        assert (seen["first_rolls"], seen["order"]) == ([0, 0], [])
+        t.rolls(5)
+        assert observe(t.s)["first_rolls"] == [0, 0]  # seat 1 has not rolled yet
+        t.rolls(3)
+        seen = observe(t.s)
+        assert (seen["first"], seen["round"], seen["first_rolls"]) == (0, 1, [5, 3])
+        t.turn(0, BRASS, 2)
+        t.withdraw(1)
+    assert t.s.over
+
+
+def test_a_long_session_ends_after_its_last_gambit() -> None:
+    """Dice Gambit, Game Ends or Repeat: "Optionally, players can continue playing
+    additional gambits by repeating the gameplay steps."  A session of 300 gambits (seeded
+    dice, every player always playing) ends after the 300th, not before nor after."""
+    s = new_game(saved(DiceConfig(players=2, gambits=300)), seed=3)
+    while not s.over and s.gambit <= 300:
+        assert s.pending is not None
+        apply(s, s.pending.options[0])
+    assert (s.over, s.gambit, len(s.gambit_winners)) == (True, 300, 300)

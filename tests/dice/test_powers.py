@@ -8,6 +8,8 @@ antes 5: hoards 47 and 45, stakes 8.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from dragonante.dice import DiceConfig, IllegalAnswer, apply, new_game, run
@@ -23,8 +25,9 @@ from dragonante.dice.decisions import (
     TIEBREAK_ROLL,
     TURN,
     TYPE_ROLL,
+    WITHDRAW,
 )
-from dragonante.dice.state import STAKES, DiceState
+from dragonante.dice.state import SEEDED, STAKES, DiceState
 from dragonante.dice.table import (
     BAHAMUT,
     BLACK,
@@ -40,6 +43,7 @@ from dragonante.dice.table import (
     WHITE,
     dragon,
 )
+from dragonante.dice.views import observe
 
 from .script import Script, end_gambit, events, position
 
@@ -388,24 +392,24 @@ def test_seeded_dice_show_every_face_of_their_die_and_nothing_else() -> None:
 
 
 @pytest.mark.parametrize(
-    ("face", "name", "alignment", "die", "fixed"),
+    ("face", "name", "alignment", "die", "fixed", "strength"),
     [
-        (TIAMAT, "Tiamat", "evil", 0, 1),
-        (BRASS, "Brass", "good", 4, 0),
-        (WHITE, "White", "evil", 4, 0),
-        (COPPER, "Copper", "good", 6, 0),
-        (BLACK, "Black", "evil", 6, 0),
-        (BRONZE, "Bronze", "good", 8, 0),
-        (GREEN, "Green", "evil", 8, 0),
-        (SILVER, "Silver", "good", 10, 0),
-        (BLUE, "Blue", "evil", 10, 0),
-        (GOLD, "Gold", "good", 12, 0),
-        (RED, "Red", "evil", 12, 0),
-        (BAHAMUT, "Bahamut", "good", 0, 13),
+        (TIAMAT, "Tiamat", "evil", 0, 1, "1"),
+        (BRASS, "Brass", "good", 4, 0, "1d4"),
+        (WHITE, "White", "evil", 4, 0, "1d4"),
+        (COPPER, "Copper", "good", 6, 0, "1d6"),
+        (BLACK, "Black", "evil", 6, 0, "1d6"),
+        (BRONZE, "Bronze", "good", 8, 0, "1d8"),
+        (GREEN, "Green", "evil", 8, 0, "1d8"),
+        (SILVER, "Silver", "good", 10, 0, "1d10"),
+        (BLUE, "Blue", "evil", 10, 0, "1d10"),
+        (GOLD, "Gold", "good", 12, 0, "1d12"),
+        (RED, "Red", "evil", 12, 0, "1d12"),
+        (BAHAMUT, "Bahamut", "good", 0, 13, "13"),
     ],
 )
 def test_the_dragon_card_table_row_by_row(
-    face: int, name: str, alignment: str, die: int, fixed: int
+    face: int, name: str, alignment: str, die: int, fixed: int, strength: str
 ) -> None:
     """Dice Gambit, Dragon Card Table: "D12 Type Alignment Strength: 1 Tiamat [god] Evil 1,
     2 Brass Good 1d4, 3 White Evil 1d4, 4 Copper Good 1d6, 5 Black Evil 1d6, 6 Bronze Good
@@ -416,6 +420,7 @@ def test_the_dragon_card_table_row_by_row(
     t.answer(PLAY, TURN, 0)
     t.answer(face, ROLL, 0)
     assert (dragon(face).name, dragon(face).alignment) == (name, alignment)
+    assert dragon(face).strength_text == strength  # the table's Strength column
     if fixed:  # a dragon god: "a set strength, thus no roll is needed"
         assert t.s.flights[0] == [(face, fixed)]
         assert t.s.gods_played == [1, 0]
@@ -547,3 +552,119 @@ def test_bahamut_destroying_its_owners_own_later_tiamat() -> None:
     assert t.s.flights[0] == [(GOLD, 7), (RED, 5)]
     placed = [(e["face"], e["replacement"]) for e in t.events("dragon", seat=0)]
     assert placed == [(BAHAMUT, False), (TIAMAT, False), (RED, True), (GOLD, True)]
+
+
+# What the table is shown, and how the engine rolls (mutation testing, docs/mutation.md) ---
+
+
+def test_a_replacement_slot_is_shown_empty_until_its_dragon_enters_play() -> None:
+    """Dice Gambit, Bahamut: "the owner may choose to sacrifice him at any time to destroy a
+    Tiamat of choice that is in play.  Each player immediately plays a replacement card
+    ... The owner rolls the new dragon's strength as it enters play."  While the Red
+    dragon's strength is being rolled, both gods have left play and neither replacement
+    has entered it: every seat's tracker shows the two slots empty (no type, alignment,
+    god or strength), and the flights count no strength for them."""
+    t = start()
+    t.turn(0, BAHAMUT)
+    t.turn(1, TIAMAT)
+    t.answer(1, SACRIFICE, 0)
+    assert t.d.kind == ROLL and t.d.seat == 1
+    empty = {
+        "face": 0,
+        "type": "(replacement pending)",
+        "alignment": "",
+        "god": False,
+        "strength": 0,
+        "pending": True,
+    }
+    seen = observe(t.s)
+    for seat in (0, 1):
+        sheet = seen["sheets"][seat]
+        assert (sheet["dragons"], sheet["total_strength"]) == ([empty], 0)
+    t.rolls(9)  # the Red dragon enters play; Bahamut's slot still waits for its Gold
+    assert [d["type"] for d in observe(t.s)["sheets"][1]["dragons"]] == ["Red"]
+    assert observe(t.s)["sheets"][0]["dragons"] == [empty]
+
+
+def test_every_question_is_shown_with_its_own_number_and_no_card_asks() -> None:
+    """Dice Gambit, Turns & Starting Ante: "All players roll 1d12".  Each question the
+    table asks is shown to every seat numbered in turn (1, 2, 3 ...: an answer names the
+    number of the question it answers) and with no card as its source - the Dice Gambit
+    has dice, not cards."""
+    t = Script(players=2)
+    assert observe(t.s)["pending"] == {
+        "id": 1,
+        "seat": 0,
+        "kind": ROLL,
+        "options": list(range(1, 13)),
+        "source": -1,
+        "ctx": [12, ORDER_ROLL, 1, 1],
+    }
+    t.rolls(5)
+    assert observe(t.s)["pending"]["id"] == 2
+    t.rolls(3)
+    assert observe(t.s)["pending"] == {
+        "id": 3,
+        "seat": 0,
+        "kind": TURN,
+        "options": [PLAY, WITHDRAW],
+        "source": -1,
+        "ctx": [],
+    }
+    t.answer(PLAY, TURN, 0)
+    t.answer(BRASS, ROLL, 0)
+    t.answer(1, ROLL, 0)  # nobody has an evil dragon: no demand
+    assert observe(t.s)["pending"] is not None
+    assert (observe(t.s)["pending"]["id"], observe(t.s)["pending"]["source"]) == (6, -1)
+
+
+def test_an_impossible_die_face_is_refused_in_the_dice_words() -> None:
+    """Dice Gambit, Dragon Card Table: "D12 ... Strength 1d4": a d4 shows 1 to 4, so a 5
+    typed in for a Brass dragon's strength is refused, naming the die; a turn's answer
+    that is neither play nor withdraw is refused naming the choices."""
+    t = start()
+    d = t.d
+    with pytest.raises(
+        IllegalAnswer, match=r"^7 is not an answer to 'turn'; choose from \[0, 1\]$"
+    ):
+        apply(t.s, 7, d.id)
+    t.answer(PLAY, TURN, 0)
+    t.answer(BRASS, ROLL, 0)
+    with pytest.raises(IllegalAnswer, match=r"^a d4 shows 1 to 4; 5 is impossible$"):
+        apply(t.s, 5, t.d.id)
+
+
+def test_seeded_dice_are_the_engines_seeded_stream_and_no_seed_is_seed_0() -> None:
+    """Dice Gambit, Turns & Starting Ante: "All players roll 1d12. The player that rolled
+    the highest value goes first".  Seeded dice are how the engine rolls: a game replays
+    exactly from its seed (the same faces for the same seed, pinned here for seed 0), and a
+    game started without one is seed 0's game, whichever way the setting reached it."""
+    s = new_game(DiceConfig(players=4), seed=0)
+    rolls = [(e["seat"], e["faces"]) for e in events(s, "roll")]
+    assert rolls == [(0, [5]), (1, [2]), (2, [12]), (3, [7])]
+    assert s.first == 2 and s.pending is not None and s.pending.seat == 2
+    unseeded = new_game(DiceConfig(players=4))
+    assert unseeded.to_dict() == s.to_dict()
+    # The dice setting as a save file or the web lobby hands it over (read from JSON).
+    restored = new_game(DiceConfig(players=4), seed=0, dice=json.loads(json.dumps(SEEDED)))
+    assert restored.to_dict() == s.to_dict()
+    for _ in range(30):
+        if s.over:
+            break
+        assert s.pending is not None and unseeded.pending is not None
+        apply(s, s.pending.options[0])
+        apply(unseeded, unseeded.pending.options[0])
+    assert unseeded.to_dict() == s.to_dict()
+
+
+def test_a_player_is_never_its_own_opponent_wherever_it_sits_in_turn_order() -> None:
+    """Dice Gambit, Good Dragons: "the player can choose an opponent that has an evil dragon
+    in their flight".  Four players, seat 1 the second in turn order, with an evil Blue in
+    its own flight: its Gold may make seats 2, 3 and 0 (each with an evil dragon) return
+    gold, never itself."""
+    flights = [[(RED, 2)], [(BLUE, 1), (GOLD, 5)], [(GREEN, 2)], [(BLACK, 3)]]
+    s = position(4, hoards=[20, 20, 20, 20], stakes=10, flights=flights)
+    push(s, ("demand", 1, 6))
+    run(s)
+    assert s.pending is not None and s.pending.kind == DEMAND
+    assert s.pending.options == (2, 3, 0, PASS)

@@ -103,7 +103,7 @@ def test_special_abilities_exactly_covering_the_pool_are_accepted_one_more_refus
         (
             {"system": "skills", "qualified": [["fast_hands"]]},
             "abilities_other_system",
-            "'fast_hands' is not one of the skills abilities \\(a Legendary ability\\)",
+            "'fast_hands' is not one of the skills abilities \\(one of the Legendary abilities\\)",
         ),
         (
             {"system": "disks", "qualified": [[], ["bogus"]]},
@@ -143,7 +143,8 @@ def test_special_abilities_exactly_covering_the_pool_are_accepted_one_more_refus
         (
             {"system": "disks", "assign": "fixed", "seats": [["streetwise"]]},
             "abilities_other_system",
-            "'streetwise' is not one of the disks abilities \\(a Emperor's Gambit ability\\)",
+            "'streetwise' is not one of the disks abilities "
+            "\\(one of the Emperor's Gambit abilities\\)",
         ),
         (
             {"system": "disks", "qualified": [["versatile_trickster", "versatile_trickster"]]},
@@ -262,4 +263,4 @@ def test_options_read_from_json_text_are_checked_the_same(text: str, code: str) 
 
 def test_the_hint_names_the_other_book_for_options_read_from_json_text() -> None:
     e = _refused(json.loads('{"system": "skills", "qualified": [["fast_hands"]]}'))
-    assert "(a Legendary ability)" in str(e)
+    assert "(one of the Legendary abilities)" in str(e)

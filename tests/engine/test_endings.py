@@ -140,3 +140,36 @@ def test_ending_validation() -> None:
         GameConfig(players=4, ending=Ending(players_remaining=4)).validate()
     with pytest.raises(ConfigError, match="cannot be negative"):
         GameConfig(ending=Ending(gambits=-1)).validate()
+
+
+def _play_series(seed: int) -> tuple[Series, list[list[int]], list[int]]:
+    """A 3-game series played to its end: the series, each game's ending gold, and
+    the winner(s) of each game in turn."""
+    series = Series(GameConfig(players=3, ending=Ending(series_games=3)), seed=seed, log=False)
+    ending_gold: list[list[int]] = []
+    game_winners: list[int] = []
+    while not series.over:
+        game = series.current
+        finish(game, series.index)
+        ending_gold.append(list(game.hoards))
+        game_winners.extend(game.winners)
+        series.next_game()
+    return series, ending_gold, game_winners
+
+
+def test_a_series_is_won_by_the_highest_gold_total_of_all_its_games() -> None:
+    """Emperor's Gambit, Optional Rules: "Play a set number of games in a row (such as
+    three). The player who has the highest ending gold total from all those games
+    combined is the winner." Among real series, one where a seat wins two of the three
+    games but another seat's ending gold adds up higher: that other seat wins."""
+    for seed in range(200):
+        series, ending_gold, game_winners = _play_series(seed)
+        combined = [sum(g[p] for g in ending_gold) for p in range(3)]
+        top = max(combined)
+        assert series.totals() == combined
+        assert series.winners() == tuple(p for p in range(3) if combined[p] == top)
+        twice = [p for p in range(3) if game_winners.count(p) >= 2]
+        if twice and combined[twice[0]] < top:
+            assert twice[0] not in series.winners()  # the gold decides, not the games won
+            return
+    raise AssertionError("no series in 200 where the most games and the most gold differ")

@@ -234,3 +234,123 @@ def test_pending_source_is_the_card_that_asks() -> None:
     assert result.failures == [
         "expect.pending: the question comes from no card, expected 'L-std-red-2'"
     ]
+
+
+REFUSED = """
+title = "Five ability disks are more than a character may have"
+refused = "at most 4 abilities per character"
+[config]
+players = 2
+abilities = { system = "disks", assign = "fixed", seats = [["desperation", "fast_hands", \
+"practice_counts", "cutting_words", "gambling_background"], []] }
+"""
+
+
+def test_refused_passes_when_the_table_is_refused_with_that_text() -> None:
+    result = run(parse(REFUSED))
+    assert result.passed, result.failures
+    assert result.state is None and result.events == []
+
+
+def test_refused_fails_when_the_table_is_accepted() -> None:
+    text = REFUSED.replace(', "gambling_background"', "")
+    result = run(parse(text))
+    assert result.failures == [
+        "refused: the table was accepted, expected a refusal: 'at most 4 abilities per character'"
+    ]
+
+
+def test_refused_fails_when_the_message_says_something_else() -> None:
+    text = REFUSED.replace("at most 4 abilities", "at most 3 abilities")
+    result = run(parse(text))
+    assert len(result.failures) == 1
+    assert "at most 4 abilities per character" in result.failures[0]
+    assert "does not contain 'at most 3 abilities per character'" in result.failures[0]
+
+
+def test_refused_builds_the_config_at_every_run() -> None:
+    # Parsed once, run twice: the config is built by each run (the mutation
+    # runners parse the files once and change the engine between runs).
+    scenario = parse(REFUSED)
+    assert run(scenario).passed and run(scenario).passed
+    assert scenario.raw_config["abilities"]["system"] == "disks"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('[table]\nstart = "new"\n', "never played; remove \\['table'\\]"),
+        ('[[step]]\nseat = 0\nask = "play"\nanswer = "pass"\n', "remove \\['step'\\]"),
+        ("[expect]\nstakes = 0\n", "remove \\['expect'\\]"),
+    ],
+)
+def test_a_refused_table_is_never_played(extra: str, message: str) -> None:
+    with pytest.raises(ScenarioError, match=message):
+        parse(REFUSED + extra)
+
+
+def test_refused_needs_the_text() -> None:
+    with pytest.raises(ScenarioError, match="refused must be the text"):
+        parse(REFUSED.replace('refused = "at most 4 abilities per character"', 'refused = ""'))
+    with pytest.raises(ScenarioError, match="refused must be the text"):
+        parse(REFUSED.replace('refused = "at most 4 abilities per character"', "refused = 1"))
+
+
+ABILITIES_SHOWN = """
+title = "Seat 1's hidden Fast Hands is shown to its owner only"
+[config]
+players = 2
+abilities = { system = "disks", assign = "fixed", seats = [["draconic_ancestry"], ["fast_hands"]], \
+ancestry = ["red", ""], visibility = "hidden" }
+[table]
+hands = [["L-std-white-4"], ["L-std-white-6"]]
+[expect.shown.0]
+abilities = { held = [[2], []], ancestry = ["red", "none"] }
+"""
+
+
+def test_shown_abilities_compares_the_sub_keys_given() -> None:
+    assert run(parse(ABILITIES_SHOWN)).passed
+    wrong = ABILITIES_SHOWN.replace("held = [[2], []]", "held = [[2], [3]]")
+    result = run(parse(wrong))
+    assert result.failures == [
+        "expect.shown.0.abilities: seat 0 is shown {'held': [[2], []], 'ancestry': ['red', None]}, "
+        "expected {'held': [[2], [3]], 'ancestry': ['red', None]}"
+    ]
+    with pytest.raises(ScenarioError, match=r"unknown keys \['colors'\]"):
+        run(parse(ABILITIES_SHOWN.replace('ancestry = ["red", "none"]', "colors = []")))
+
+
+def test_refused_checks_the_message_a_player_reads_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An interface shows the catalog's message for the error's code: a wrong code
+    # (another message) fails the scenario even when the English text is right.
+    import dragonante.scenarios.runner as runner
+
+    monkeypatch.setattr(runner, "error_reason", lambda e: "abilities.seats[0]: too many")
+    result = run(parse(REFUSED))
+    assert result.failures == [
+        "refused: 'abilities.seats[0]: too many' does not contain "
+        "'at most 4 abilities per character'"
+    ]
+
+
+def test_shown_config_is_what_the_seat_is_told_of_the_settings() -> None:
+    # Hidden abilities: seat 0 is told seat 1 has one ability, not which.
+    good = ABILITIES_SHOWN + (
+        '[expect.shown.0.config.abilities]\nseats = [["draconic_ancestry"], ["random"]]\n'
+        'ancestry = ["red", ""]\n'
+    )
+    assert run(parse(good)).passed
+    leak = good.replace('["random"]]', '["fast_hands"]]')
+    result = run(parse(leak))
+    assert len(result.failures) == 1
+    assert (
+        "seat 0 is shown {'abilities': {'seats': [['draconic_ancestry'], ['random']]"
+        in (result.failures[0])
+    )
+
+
+def test_time_up_must_be_true_or_false() -> None:
+    text = BASE + '[[step]]\nseat = 0\nask = "play"\nanswer = "L-std-red-2"\ntime_up = "yes"\n'
+    with pytest.raises(ScenarioError, match="time_up: expected true or false"):
+        parse(text)

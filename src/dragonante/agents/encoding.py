@@ -91,6 +91,7 @@ byte along whole games.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from struct import Struct
 from typing import Any, Final
 
@@ -174,6 +175,13 @@ def to_answer(kind: str, action: int) -> int:
 
 def action_mask(d: Decision | None) -> npt.NDArray[np.int8]:
     """1 at the actions of ``d``'s legal answers (all 0 when nothing is asked)."""
+    return np.frombuffer(mask_bytes(d), dtype=np.int8)
+
+
+def mask_bytes(d: Decision | None) -> bytearray:
+    """:func:`action_mask` as the bytes under it: ``mask_bytes(d)[action]`` is 1
+    exactly for the legal actions (how the environments check an action in
+    O(1) without numpy's indexing)."""
     # Filled as a bytearray and then viewed by numpy: about half the cost of
     # np.zeros plus a fancy assignment, on a path taken once per step.
     buf = bytearray(_EMPTY_MASK)
@@ -182,7 +190,23 @@ def action_mask(d: Decision | None) -> npt.NDArray[np.int8]:
         codes = _CODE_ACTION
         for a in d.options:
             buf[codes[a] if a < 0 else first + a] = 1
-    return np.frombuffer(buf, dtype=np.int8)
+    return buf
+
+
+def legal_answer(d: Decision, legal: bytes | bytearray, action: Any) -> int | None:
+    """The engine answer that ``action`` stands for, if ``legal = mask_bytes(d)``
+    allows it, else None: the mask is the validation (one answer per action,
+    ``tests/agents/test_encoding.py``), so the answer may go to the engine's
+    unchecked ``advance``.  Like :func:`to_answer`, any integer-like action
+    (a numpy integer from a sampler) is accepted."""
+    try:
+        a = int(action)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not 0 <= a < N_ACTIONS or not legal[a]:
+        return None
+    code = _ACTION_CODE.get(a)
+    return code if code is not None else a - _BLOCKS[d.kind][0]
 
 
 _EMPTY_MASK: Final = bytes(N_ACTIONS)
@@ -501,7 +525,7 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
 #: one or a few fields of the view write; they never share an entry.
 (
     _G_HAND,
-    _G_ROUND_CARD,
+    _G_ROUND_CARD,  # unused: the round cards are kept seat by seat
     _G_KNOWN,
     _G_ANTE,
     _G_REVEALED,
@@ -532,10 +556,52 @@ _HAND_SIZES = _O["hand_sizes"]
 _GLOBALS = _O["globals"]
 _ABILITY_COUNTS = _O["ability_counts"]
 _ABILITY_WINS = _O["ability_wins"]
+_IS_ME = _O["is_me"]
+_TO_ACT = _O["to_act"]
+_QUESTION_SOURCE = _O["question_source"]
+#: The fields of the view that change at most steps, compared one by one
+#: (:meth:`_LastVector.update`), and those the vector does not encode (the
+#: hints for people: ``observe(..., hints=False)`` leaves them empty).
+_FREQUENT: Final = (
+    "seat",
+    "hand",
+    "known_in_hands",
+    "question",
+    "hand_sizes",
+    "round_card",
+    "flights",
+    "hoards",
+)
+_NOT_ENCODED: Final = ("totals", "hints", "completes")
+#: The fields that change with the ante, the round's end and the draws
+#: (about one step in three), compared at once: ``_ROUND(obs)`` is their tuple.
+_ROUND_FIELDS: Final = (
+    "phase",
+    "round",
+    "leader",
+    "stakes",
+    "ante",
+    "ante_placed",
+    "my_ante",
+    "deck_size",
+    "discard",
+    "discard_size",
+)
+_ROUND: Final = itemgetter(*(Observation._fields.index(f) for f in _ROUND_FIELDS))
+#: The view's other fields (about one step in twelve), compared at once too.
+_RARE_FIELDS: Final = tuple(
+    f
+    for f in Observation._fields
+    if f not in _FREQUENT and f not in _ROUND_FIELDS and f not in _NOT_ENCODED
+)
+_RARE: Final = itemgetter(*(Observation._fields.index(f) for f in _RARE_FIELDS))
 
 
 #: ``struct`` packers of 1 to 30 float32 entries, by count.
 _PACK: Final = [Struct(f"{k}f").pack_into for k in range(31)]
+_FLOATS6: Final = Struct(f"{MAX_PLAYERS}f").pack
+#: The hand sizes block's bytes, by the sizes (:meth:`_LastVector._hand_sizes`).
+_HAND_SIZE_BYTES: dict[tuple[int, ...], bytes] = {}
 
 
 class _Unseen:
@@ -557,7 +623,19 @@ _NEVER_SEEN = Observation(*[_UNSEEN] * len(Observation._fields))
 class _LastVector:
     """The last view encoded and its vector, kept up to date block by block."""
 
-    __slots__ = ("debts", "effect_scalars", "flights", "hot", "mv", "prev", "raw", "v")
+    __slots__ = (
+        "debts",
+        "effect_scalars",
+        "flights",
+        "hot",
+        "mv",
+        "prev",
+        "rare",
+        "raw",
+        "round_cards",
+        "round_level",
+        "v",
+    )
 
     def __init__(self) -> None:
         self.v: npt.NDArray[np.float32] = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -569,6 +647,10 @@ class _LastVector:
         self.raw = self.mv.cast("B")
         #: The last view encoded; at first one that no view equals.
         self.prev: Observation = _NEVER_SEEN
+        #: ``_RARE(prev)``: at first a value no tuple equals.
+        self.rare: Any = _UNSEEN
+        #: ``_ROUND(prev)``, the same way.
+        self.round_level: Any = _UNSEEN
         #: Per hot group, the entries it set to 1.
         self.hot: list[list[int]] = [[] for _ in range(_N_GROUPS)]
         #: The scalar entries the effects in force wrote (flags, counts, amounts).
@@ -577,6 +659,8 @@ class _LastVector:
         self.debts = False
         #: Each seat's flight as last encoded (views are never changed in place).
         self.flights: list[list[int]] = [[] for _ in range(MAX_PLAYERS)]
+        #: Each seat's round card as last encoded (-1: none).
+        self.round_cards: list[int] = [-1] * MAX_PLAYERS
 
     def _swap(self, group: int, new: list[int]) -> None:
         """Clear the entries ``group`` had set and set ``new`` instead."""
@@ -603,13 +687,52 @@ class _LastVector:
             self._swap(group, new)
 
     def _flights(self, flights: list[list[int]]) -> None:
-        """Each seat's flight whose cards changed (seats a table lacks: none)."""
+        """Each seat's flight whose cards changed: a flight that only grew (a
+        card played on it, the usual change) gets only its new cards.  Seats
+        the table lacks were cleared by :meth:`_rare_fields` (the table size
+        is one of the rare fields)."""
         last = self.flights
-        for i in range(MAX_PLAYERS):
-            cards = flights[i] if i < len(flights) else []
-            if cards != last[i]:
-                self._grow(_G_FLIGHT + i, _FLIGHTS[i], cards)
+        for i, cards in enumerate(flights):
+            old = last[i]
+            if cards != old:
+                k = len(old)
+                if len(cards) > k and cards[:k] == old:
+                    b = _FLIGHTS[i]
+                    added = [b + c for c in cards[k:]]
+                    mv = self.mv
+                    for j in added:
+                        mv[j] = 1.0
+                    self.hot[_G_FLIGHT + i] += added
+                else:
+                    b = _FLIGHTS[i]
+                    self._swap(_G_FLIGHT + i, [b + c for c in cards])
                 last[i] = cards
+
+    def _round_cards(self, cards: list[int]) -> None:
+        """The round's cards, seat by seat: a play changes one seat's card, so
+        only that entry is cleared and set (seats the table lacks were cleared
+        by :meth:`_rare_fields`)."""
+        last = self.round_cards
+        mv = self.mv
+        for i, c in enumerate(cards):
+            old = last[i]
+            if c != old:
+                if old >= 0:
+                    mv[_ROUND_CARD[i] + old] = 0.0
+                if c >= 0:
+                    mv[_ROUND_CARD[i] + c] = 1.0
+                last[i] = c
+
+    def _hand_sizes(self, sizes: list[int]) -> None:
+        """The hand sizes block, from a cache of its bytes by sizes (a few
+        hundred tuples of sizes ever occur at a table)."""
+        key = tuple(sizes)
+        packed = _HAND_SIZE_BYTES.get(key)
+        if packed is None:
+            if len(_HAND_SIZE_BYTES) > 4096:
+                _HAND_SIZE_BYTES.clear()
+            packed = _HAND_SIZE_BYTES[key] = _FLOATS6(*_scaled(sizes, 10))
+        self.raw[4 * _HAND_SIZES : 4 * _HAND_SIZES + 4 * MAX_PLAYERS] = packed
 
     def _write(self, first: int, values: list[float]) -> None:
         """Write ``values`` from entry ``first`` on, in one call (``struct``
@@ -622,81 +745,134 @@ class _LastVector:
         Each block is written exactly as :func:`encode` writes it, so the
         vector stays equal to ``encode(obs)`` (``tests/agents`` checks it
         against the reference encoder along whole games).
+
+        Between two steps about eight of the view's fields change, nearly
+        always among the same few (the seat, its hand and question, the hand
+        sizes, the round's cards, the flights, the known cards, the hoards).
+        Those are compared one by one; the other 26 in two tuples, each
+        compared at once (one comparison in C) and field by field only when
+        it differs: :data:`_ROUND`, the ten that change with the ante, the
+        draws and the round's end (about one step in three), and
+        :data:`_RARE`, the rest (about one step in twelve).
         """
         p = self.prev
         swap = self._swap
-        o = _O
         # ``(x := a) is not (y := b) and x != y``: a field that is the very
         # same object (views made with ``observe(..., public=)`` share their
         # lists) is not even compared.
         x: Any
         y: Any
 
+        rare = _RARE(obs)
+        gold = False
+        if rare != self.rare:
+            gold = self._rare_fields(obs, p)
+            self.rare = rare
+        round_level = _ROUND(obs)
+        if round_level != self.round_level:
+            gold = self._round_fields(obs, p) or gold
+            self.round_level = round_level
+        if (me := obs.seat) != p.seat:
+            swap(_G_SEAT, [] if me is None else [_IS_ME + me])
         if (x := obs.hand) is not (y := p.hand) and x != y:
-            hand = obs.hand
-            swap(_G_HAND, [_HAND + c for c in hand if c >= 0] if hand else [])
-        if (x := obs.flights) is not (y := p.flights) and x != y:
-            self._flights(x)
-        if (x := obs.round_card) is not (y := p.round_card) and x != y:
-            swap(
-                _G_ROUND_CARD,
-                [b + c for b, c in zip(_ROUND_CARD, obs.round_card, strict=False) if c >= 0],
-            )
+            swap(_G_HAND, [_HAND + c for c in x if c >= 0] if x else [])
         if (x := obs.known_in_hands) is not (y := p.known_in_hands) and x != y:
             hot = []
-            for seat, cs in obs.known_in_hands.items():
+            for seat, cs in x.items():
                 b = _KNOWN[seat]
                 hot += [b + c for c in cs]
             swap(_G_KNOWN, hot)
-        if (x := obs.ante) is not (y := p.ante) and x != y:
-            b = o["ante"]
-            swap(_G_ANTE, [b + c for c in obs.ante if c >= 0])
-        if (x := obs.revealed) is not (y := p.revealed) and x != y:
-            b = o["revealed"]
-            swap(_G_REVEALED, [b + c for c in obs.revealed if c >= 0])
-        if (x := obs.private_look) is not (y := p.private_look) and x != y:
-            b = o["private_look"]
-            swap(_G_LOOK, [b + c for c in obs.private_look if c >= 0])
-        if (x := obs.discard) is not (y := p.discard) and x != y:
-            self._grow(_G_DISCARD, o["discard"], x)
-        if obs.my_ante != p.my_ante:
-            swap(_G_MY_ANTE, [o["my_ante"] + obs.my_ante] if obs.my_ante >= 0 else [])
-        specials = obs.specials
-        if (x := specials) is not (y := p.specials) and x != y:
-            b = o["specials"]
-            swap(_G_SPECIALS, [b + c for c in specials if c >= 0] if specials else [])
-            self.mv[_GLOBALS + 8] = float(specials is not None)
         q = obs.question
         if (x := q) is not (y := p.question) and x != y:
             if q is None:
                 hot = [_KIND_AT[None]]
             else:
-                hot = [o["to_act"] + q.seat, _KIND_AT.get(q.kind, _PRIVATE_KIND)]
+                hot = [_TO_ACT + q.seat, _KIND_AT.get(q.kind, _PRIVATE_KIND)]
                 if q.source >= 0:
-                    hot.append(o["question_source"] + q.source)
+                    hot.append(_QUESTION_SOURCE + q.source)
             swap(_G_QUESTION, hot)
-        n = obs.players
-        if n != p.players:
-            swap(_G_SEATED, list(_SEATED[n]))
-            self.mv[_GLOBALS + 7] = n / MAX_PLAYERS
-        if (me := obs.seat) != p.seat:
-            swap(_G_SEAT, [] if me is None else [o["is_me"] + me])
+        if (x := obs.hand_sizes) is not (y := p.hand_sizes) and x != y:
+            self._hand_sizes(x)
+        if (x := obs.round_card) is not (y := p.round_card) and x != y:
+            self._round_cards(x)
+        if (x := obs.flights) is not (y := p.flights) and x != y:
+            self._flights(x)
+        if gold or ((x := obs.hoards) is not (y := p.hoards) and x != y):
+            self._gold(obs)
+        self.prev = obs
+
+    def _round_fields(self, obs: Observation, p: Observation) -> bool:
+        """:meth:`update` for the fields of :data:`_ROUND` that differ from
+        ``p``'s; True when the gold block must be rewritten (the stakes changed)."""
+        swap = self._swap
+        mv = self.mv
+        o = _O
+        x: Any
+        y: Any
+        if (x := obs.ante) is not (y := p.ante) and x != y:
+            b = o["ante"]
+            swap(_G_ANTE, [b + c for c in x if c >= 0])
+        if (x := obs.discard) is not (y := p.discard) and x != y:
+            self._grow(_G_DISCARD, o["discard"], x)
+        if obs.my_ante != p.my_ante:
+            swap(_G_MY_ANTE, [o["my_ante"] + obs.my_ante] if obs.my_ante >= 0 else [])
         if obs.leader != p.leader:
             swap(_G_LEADER, [o["leader"] + obs.leader])
         if (x := obs.ante_placed) is not (y := p.ante_placed) and x != y:
             b = o["ante_placed"]
-            swap(_G_ANTE_PLACED, [b + i for i, placed in enumerate(obs.ante_placed) if placed])
+            swap(_G_ANTE_PLACED, [b + i for i, placed in enumerate(x) if placed])
+        if obs.phase != p.phase:
+            swap(_G_PHASE, [_PHASE_AT[obs.phase]])
+        if obs.deck_size != p.deck_size:
+            mv[_GLOBALS + 3] = min(obs.deck_size, N_CARDS) / N_CARDS
+        if obs.discard_size != p.discard_size:
+            mv[_GLOBALS + 4] = min(obs.discard_size, N_CARDS) / N_CARDS
+        if obs.round != p.round:
+            mv[_GLOBALS + 6] = min(obs.round, 50) / 50
+        return obs.stakes != p.stakes
+
+    def _rare_fields(self, obs: Observation, p: Observation) -> bool:
+        """:meth:`update` for the fields of :data:`_RARE` that differ from ``p``'s;
+        True when the gold block must be rewritten (a gold field other than
+        the hoards and the stakes changed)."""
+        swap = self._swap
+        mv = self.mv
+        o = _O
+        x: Any
+        y: Any
+        if (x := obs.revealed) is not (y := p.revealed) and x != y:
+            b = o["revealed"]
+            swap(_G_REVEALED, [b + c for c in x if c >= 0])
+        if (x := obs.private_look) is not (y := p.private_look) and x != y:
+            b = o["private_look"]
+            swap(_G_LOOK, [b + c for c in x if c >= 0])
+        specials = obs.specials
+        if (x := specials) is not (y := p.specials) and x != y:
+            b = o["specials"]
+            swap(_G_SPECIALS, [b + c for c in specials if c >= 0] if specials else [])
+            mv[_GLOBALS + 8] = float(specials is not None)
+        n = obs.players
+        if n != p.players:
+            swap(_G_SEATED, list(_SEATED[n]))
+            mv[_GLOBALS + 7] = n / MAX_PLAYERS
+            flights = self.flights
+            round_cards = self.round_cards
+            for i in range(n, MAX_PLAYERS):  # the seats this table lacks
+                if flights[i]:
+                    swap(_G_FLIGHT + i, [])
+                    flights[i] = []
+                if round_cards[i] >= 0:
+                    mv[_ROUND_CARD[i] + round_cards[i]] = 0.0
+                    round_cards[i] = -1
         if (x := obs.out) is not (y := p.out) and x != y:
             b = o["out"]
-            swap(_G_OUT, [b + i for i in obs.out if i >= 0])
+            swap(_G_OUT, [b + i for i in x if i >= 0])
         if (x := obs.winners) is not (y := p.winners) and x != y:
             b = o["winners"]
-            swap(_G_WINNERS, [b + i for i in obs.winners if i >= 0])
+            swap(_G_WINNERS, [b + i for i in x if i >= 0])
         if obs.gambit_winner != p.gambit_winner:
             w = obs.gambit_winner
             swap(_G_GAMBIT_WINNER, [o["gambit_winner"] + w] if w >= 0 else [])
-        if obs.phase != p.phase:
-            swap(_G_PHASE, [_PHASE_AT[obs.phase]])
         colors, strengths = obs.collected_colors, obs.collected_strengths
         if ((x := colors) is not (y := p.collected_colors) and x != y) or (
             (x := strengths) is not (y := p.collected_strengths) and x != y
@@ -711,33 +887,18 @@ class _LastVector:
                     hot += [b + x for x in _bit_indices(strengths[i])]
             swap(_G_COLLECTED, hot)
         if (x := obs.effects) is not (y := p.effects) and x != y:
-            self._effects(obs.effects)
+            self._effects(x)
         if (x := obs.abilities) is not (y := p.abilities) and x != y:
-            self._abilities(obs.abilities)
-
-        # Scalars.
-        mv = self.mv
-        if (
-            ((x := obs.hoards) is not (y := p.hoards) and x != y)
-            or obs.stakes != p.stakes
-            or obs.hole != p.hole
-            or ((x := obs.hole_owed) is not (y := p.hole_owed) and x != y)
-            or ((x := obs.debts) is not (y := p.debts) and x != y)
-        ):
-            self._gold(obs)
-        if (x := obs.hand_sizes) is not (y := p.hand_sizes) and x != y:
-            self._write(_HAND_SIZES, _scaled(obs.hand_sizes, 10))
-        if obs.deck_size != p.deck_size:
-            mv[_GLOBALS + 3] = min(obs.deck_size, N_CARDS) / N_CARDS
-        if obs.discard_size != p.discard_size:
-            mv[_GLOBALS + 4] = min(obs.discard_size, N_CARDS) / N_CARDS
+            self._abilities(x)
         if obs.gambit != p.gambit:
             mv[_GLOBALS + 5] = min(obs.gambit, 50) / 50
-        if obs.round != p.round:
-            mv[_GLOBALS + 6] = min(obs.round, 50) / 50
         if obs.last_gambit != p.last_gambit:
             mv[_GLOBALS + 9] = float(bool(obs.last_gambit))
-        self.prev = obs
+        return (
+            obs.hole != p.hole
+            or ((x := obs.hole_owed) is not (y := p.hole_owed) and x != y)
+            or ((x := obs.debts) is not (y := p.debts) and x != y)
+        )
 
     def _gold(self, obs: Observation) -> None:
         """The gold block: hoards, hole owed, debts, stakes, hole, debts to the stakes.
@@ -866,6 +1027,8 @@ __all__ = [
     "action_mask",
     "answer_block",
     "encode",
+    "legal_answer",
+    "mask_bytes",
     "to_action",
     "to_answer",
 ]

@@ -47,9 +47,10 @@ from dragonante.agents.encoding import (
     OBS_SIZE,
     IncrementalEncoder,
     action_mask,
-    to_answer,
+    legal_answer,
+    mask_bytes,
 )
-from dragonante.engine import GameConfig, apply, new_game
+from dragonante.engine import GameConfig, advance, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, Rules
 from dragonante.engine.state import GameState
@@ -131,6 +132,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         #: The agent being asked and its mask (computed once per decision).
         self._asked: str | None = None
         self._mask: npt.NDArray[np.int8] = _no_actions()
+        #: A copy of the bytes of ``_mask``: ``_legal[action]`` checks an action in O(1).
+        self._legal = bytes(N_ACTIONS)
         self._shown = 0
         self.state: GameState = self._deal()
 
@@ -175,13 +178,17 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
             agent = self.possible_agents[d.seat]
             self.agent_selection = agent
             self._asked = agent
-            self._mask = action_mask(d)
+            buf = mask_bytes(d)
+            # The check reads its own copy: the caller may write into the mask.
+            self._legal = bytes(buf)
+            self._mask = np.frombuffer(buf, dtype=np.int8)
             self.infos[agent]["action_mask"] = self._mask
             if before is not None and before != agent:
                 self.infos[before]["action_mask"] = _no_actions()
             return
         self._asked = None
         self._mask = _no_actions()
+        self._legal = bytes(N_ACTIONS)
         if before is not None:
             self.infos[before]["action_mask"] = _no_actions()
         for p, r in enumerate(final_rewards(self.state, self.gold_reward)):
@@ -191,27 +198,31 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         self.agent_selection = self.agents[0]
 
     def step(self, action: int | None) -> None:
-        """Answer the selected agent's question with ``action`` (None once it is done)."""
+        """Answer the selected agent's question with ``action`` (None once it is done).
+
+        The action is checked against the mask built for this question (one
+        lookup: the mask has exactly one action per legal answer), and the
+        answer then goes to the engine's unchecked ``advance``: validating it
+        again in ``apply`` would repeat the same check at a higher cost.
+        """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        d = self.state.pending
-        assert d is not None and self.possible_agents[d.seat] == agent
+        s = self.state
+        d = s.pending
+        assert d is not None and agent == self._asked
         if action is None:
             raise ValueError(f"{agent} must answer {d.kind!r}: None is not an action")
-        try:
-            answer = to_answer(d.kind, action)
-        except (KeyError, ValueError):
-            answer = None
-        if answer is None or answer not in d.options:
+        answer = legal_answer(d, self._legal, action)
+        if answer is None:
             legal = [int(a) for a in np.flatnonzero(action_mask(d))]
             raise ValueError(
                 f"action {action} is not legal for {agent}'s {d.kind!r} question; "
                 f"legal actions: {legal}"
             )
         self._cumulative_rewards[agent] = 0.0
-        apply(self.state, answer)
+        advance(s, answer)
         self._cache = {}
         self._select()
         if self.state.pending is None:
@@ -230,7 +241,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         cached = self._cache.get(agent)
         if cached is None:
             vector = self._encoder.encode(observe(self.state, self._seat[agent], hints=False))
-            cached = {"observation": vector, "action_mask": self.action_mask(agent)}
+            mask = self._mask if agent == self._asked else NO_ACTIONS
+            cached = {"observation": vector, "action_mask": mask}
             self._cache[agent] = cached
         return cached
 

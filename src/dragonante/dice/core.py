@@ -65,11 +65,11 @@ def players_in(s: DiceState) -> list[int]:
 
 
 def opponents(s: DiceState, seat: int) -> list[int]:
-    """The other seats still in the gambit, in turn order starting after ``seat``."""
+    """The other seats still in the gambit, in turn order starting after ``seat``
+    (a seat that plays or earns a flight is always in the turn order)."""
     order = s.order
-    i = order.index(seat) if seat in order else 0
-    rotated = order[i + 1 :] + order[: i + 1]
-    return [p for p in rotated if p != seat and not s.withdrawn[p]]
+    i = order.index(seat)
+    return [p for p in order[i + 1 :] + order[:i] if not s.withdrawn[p]]
 
 
 def flight_in_play(s: DiceState, seat: int) -> list[Dragon]:

@@ -33,7 +33,7 @@ from dragonante.dice.state import (
     DiceState,
     Dragon,
 )
-from dragonante.dice.table import EMPTY, dragon
+from dragonante.dice.table import dragon
 from dragonante.kernel import Step
 
 
@@ -43,15 +43,19 @@ def total_strength(flight: list[Dragon]) -> int:
 
 
 def is_god_flight(s: DiceState, seat: int) -> bool:
-    """A dragon god rolled at the start of each of the gambit's turns (sacrificed or not)."""
-    rounds = s.config.rounds_per_gambit
-    return s.turns_taken[seat] == rounds and s.god_turns[seat] == rounds
+    """A dragon god rolled at the start of each of the gambit's turns (sacrificed or not).
+
+    A god is counted on the turn that rolls it, so gods on every turn of the
+    gambit are as many gods as it has rounds (a player who withdrew has no
+    God Flight: it is skipped).
+    """
+    return s.god_turns[seat] == s.config.rounds_per_gambit
 
 
 def triplet_strength(flight: list[Dragon]) -> int:
     """The strength three dragons share (0: none).  With more than three
     rounds two triplets are possible; the stronger one is rewarded."""
-    counts = Counter(strength for face, strength in flight if face != EMPTY)
+    counts = Counter(strength for _, strength in flight)
     return max((strength for strength, n in counts.items() if n >= 3), default=0)
 
 
@@ -64,16 +68,14 @@ def allied_strength(flight: list[Dragon]) -> int:
     """
     best = 0
     for alignment in ("good", "evil"):
-        allied = [
-            st for face, st in flight if face != EMPTY and dragon(face).alignment == alignment
-        ]
+        allied = [st for face, st in flight if dragon(face).alignment == alignment]
         if len(allied) >= 3:
             best = max(best, *allied)
     return best
 
 
 def good_dragons(flight: list[Dragon]) -> int:
-    return sum(1 for face, _ in flight if face != EMPTY and dragon(face).good)
+    return sum(1 for face, _ in flight if dragon(face).good)
 
 
 @step("special_flights")

@@ -37,7 +37,7 @@ def _gambit_start(s: DiceState, st: Step) -> None:
         push(s, ("game_end",))
         return
     s.gambit += 1
-    if s.gambit > 1 and cfg.multi_gambit_hoard == "reset":
+    if cfg.multi_gambit_hoard == "reset":  # (gambit 1 starts from the starting hoard anyway)
         for p in seats:
             s.hoards[p] = cfg.starting_hoard
     n = s.n

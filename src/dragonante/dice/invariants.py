@@ -4,9 +4,10 @@ Gold is conserved: hoards + stakes + gold out of play equals what the
 gambit started with.  Debts are accounted: every gold piece ever owed is
 paid, cancelled or still owed.  Nobody holds negative gold; nobody owes a
 debt after settlement; a withdrawn player owes nothing; a flight never
-holds more dragons than turns taken; and a slot awaits a replacement only
-while its roll is being asked.  :func:`violations` returns a description of
-each broken law (empty when all hold), for the soak tests and simulations.
+holds more dragons than turns taken; a slot awaits a replacement, and a
+rolled value waits on ``state.rolls``, only while a roll is being asked;
+and gold comes in whole pieces.  :func:`violations` returns a description
+of each broken law (empty when all hold), for the soak tests and simulations.
 """
 
 from __future__ import annotations
@@ -19,6 +20,14 @@ from dragonante.dice.table import EMPTY
 def violations(s: DiceState) -> list[str]:
     out: list[str] = []
     n = s.n
+    if any(type(h) is not int for h in s.hoards) or type(s.stakes) is not int:
+        # Gold comes in whole pieces: halves are "rounded up" (the first ante) or
+        # "rounded down" (the God Flight), and every other amount is a die's.
+        out.append(f"gold in fractions: hoards {s.hoards}, stakes {s.stakes}")
+    if s.rolls and (s.pending is None or s.pending.kind != ROLL):
+        # Each roll's value waits on the stack only for the step that asked for
+        # it, which takes it at once: between questions of other kinds it is empty.
+        out.append(f"roll values {s.rolls} left over with no roll asked")
     if any(h < 0 for h in s.hoards):
         out.append(f"negative hoard: {s.hoards}")
     if s.stakes < 0:

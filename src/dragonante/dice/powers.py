@@ -126,7 +126,7 @@ def _window(s: DiceState, st: Step) -> None:
         return
     seat = st[1]
     order = s.order
-    i = order.index(seat) if seat in order else 0
+    i = order.index(seat)  # the seat whose turn just ended: always in the turn order
     push(s, *(("offer", p) for p in order[i:] + order[:i]))
 
 

@@ -25,11 +25,11 @@ class DragonType:
     face: int
     name: str
     alignment: str
-    #: Sides of the strength die (0 for dragon gods, whose strength is fixed).
-    die: int
-    #: The fixed strength of a dragon god (0 for regular dragons).
-    fixed: int
-    god: bool
+    #: Sides of the strength die (none for dragon gods, whose strength is fixed).
+    die: int = 0
+    #: The fixed strength of a dragon god (none for regular dragons).
+    fixed: int = 0
+    god: bool = False
 
     @property
     def half_die(self) -> int:
@@ -65,19 +65,19 @@ BAHAMUT: Final = 12
 
 #: The table, indexed by d12 face (index 0: an empty slot).
 DRAGONS: Final[tuple[DragonType, ...]] = (
-    DragonType(EMPTY, "(replacement pending)", "", 0, 0, False),
-    DragonType(TIAMAT, "Tiamat", EVIL, 0, 1, True),
-    DragonType(BRASS, "Brass", GOOD, 4, 0, False),
-    DragonType(WHITE, "White", EVIL, 4, 0, False),
-    DragonType(COPPER, "Copper", GOOD, 6, 0, False),
-    DragonType(BLACK, "Black", EVIL, 6, 0, False),
-    DragonType(BRONZE, "Bronze", GOOD, 8, 0, False),
-    DragonType(GREEN, "Green", EVIL, 8, 0, False),
-    DragonType(SILVER, "Silver", GOOD, 10, 0, False),
-    DragonType(BLUE, "Blue", EVIL, 10, 0, False),
-    DragonType(GOLD, "Gold", GOOD, 12, 0, False),
-    DragonType(RED, "Red", EVIL, 12, 0, False),
-    DragonType(BAHAMUT, "Bahamut", GOOD, 0, 13, True),
+    DragonType(EMPTY, "(replacement pending)", ""),
+    DragonType(TIAMAT, "Tiamat", EVIL, fixed=1, god=True),
+    DragonType(BRASS, "Brass", GOOD, die=4),
+    DragonType(WHITE, "White", EVIL, die=4),
+    DragonType(COPPER, "Copper", GOOD, die=6),
+    DragonType(BLACK, "Black", EVIL, die=6),
+    DragonType(BRONZE, "Bronze", GOOD, die=8),
+    DragonType(GREEN, "Green", EVIL, die=8),
+    DragonType(SILVER, "Silver", GOOD, die=10),
+    DragonType(BLUE, "Blue", EVIL, die=10),
+    DragonType(GOLD, "Gold", GOOD, die=12),
+    DragonType(RED, "Red", EVIL, die=12),
+    DragonType(BAHAMUT, "Bahamut", GOOD, fixed=13, god=True),
 )
 
 #: The die that names a dragon, and the die of the tie-breaker roll-off.

@@ -219,6 +219,8 @@ def _effects_off(n: int) -> tuple[tuple[str, Any], ...]:
 
 #: ``tuple.__new__``: makes an :class:`Observation` from one tuple of all its fields.
 _new_observation: Callable[[type[Observation], tuple[Any, ...]], Observation] = tuple.__new__
+#: The same for a :class:`Question` (all six fields, ``None`` for those it lacks).
+_new_question: Callable[[type[Question], tuple[Any, ...]], Question] = tuple.__new__
 _SPECIAL = frozenset({"effects", "question", "known_in_hands", "completes"})
 #: The fields of an :class:`Observation` that depend on who looks (seat or
 #: game-master), from their ``SEAT`` mark; every other one is the same for everyone.
@@ -385,9 +387,11 @@ def _question(s: GameState, seat: int | None, gm: bool) -> Question | None:
         return None
     ab = s.abilities
     kind = d.kind if ab is None or gm else ab.question_for(d, seat)
+    # Made without the named tuple's ``__new__`` (a Python function), as
+    # :func:`observe` makes the view: the learning environments make one per step.
     if seat == d.seat:
-        return Question(d.id, d.seat, kind, d.source, list(d.options), list(d.ctx))
-    return Question(d.id, d.seat, kind, d.source)
+        return _new_question(Question, (d.id, d.seat, kind, d.source, list(d.options), list(d.ctx)))
+    return _new_question(Question, (d.id, d.seat, kind, d.source, None, None))
 
 
 def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
@@ -397,26 +401,36 @@ def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
     reveal: listing it elsewhere would leak the ante.  ``s.known`` holds a
     few cards (two or three in a typical game) and the hands a dozen or more,
     so this looks for the seat's known cards in the hands, not the other
-    way round (a card is in one place only).
+    way round (a card is in one place only), skipping those in the seat's
+    own hand or ante.  One plain loop, no comprehension: the learning
+    environments call this at every step (issue 24: about a third less).
     """
     bit = 1 << seat
-    mine = [c for c, mask in s.known.items() if mask & bit]
-    if not mine:
-        return {}
-    if len(mine) > 1:
-        mine.sort()
-    known_in_hands: dict[int, list[int]] = {}
+    hands = s.hands
+    own = hands[seat]
     ante = s.ante_choice
-    for c in mine:
-        for p, hand in enumerate(s.hands):
-            if p != seat and (c in hand or c == ante[p]):
-                cards = known_in_hands.get(p)
-                if cards is None:
-                    known_in_hands[p] = [c]
+    own_ante = ante[seat]
+    found: dict[int, list[int]] | None = None
+    for c, mask in s.known.items():
+        if not mask & bit or c in own or c == own_ante:
+            continue
+        for p, hand in enumerate(hands):
+            if c in hand or c == ante[p]:
+                if found is None:
+                    found = {p: [c]}
+                elif p in found:
+                    found[p].append(c)
                 else:
-                    cards.append(c)
+                    found[p] = [c]
                 break
-    return known_in_hands if len(known_in_hands) < 2 else dict(sorted(known_in_hands.items()))
+    if found is None:
+        return {}
+    if len(found) > 1:
+        found = dict(sorted(found.items()))
+    for cards in found.values():
+        if len(cards) > 1:
+            cards.sort()
+    return found
 
 
 def config_for(config: GameConfig, seat: int | None) -> GameConfig:
@@ -433,17 +447,25 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
     """The discard pile as ``seat`` knows it: cards discarded face down (the Silver
     Seer's two, an eliminated player's hand) only for the seats that saw them."""
     known = s.known
-    if not known:
-        return list(s.discard)
-    # The few known cards this seat has not seen (usually none is discarded).
+    discard = s.discard
+    if not known or not discard:
+        return list(discard)
+    # The few known cards this seat has not seen (usually none is discarded);
+    # a plain loop, no set made when there is none (called at every step).
+    unseen: set[int] | None = None
     if seat is None:
         unseen = set(known)
     else:
         bit = 1 << seat
-        unseen = {c for c, mask in known.items() if not mask & bit}
-    if not unseen or unseen.isdisjoint(s.discard):
-        return list(s.discard)
-    return [c for c in s.discard if c not in unseen]
+        for c, mask in known.items():
+            if not mask & bit:
+                if unseen is None:
+                    unseen = {c}
+                else:
+                    unseen.add(c)
+    if unseen is None or unseen.isdisjoint(discard):
+        return list(discard)
+    return [c for c in discard if c not in unseen]
 
 
 def visible(event: Event, seat: int | None) -> bool:

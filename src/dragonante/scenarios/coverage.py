@@ -239,14 +239,17 @@ def scenario_rules(paths: Iterable[Path]) -> list[tuple[str, str]]:
 #: The Dice Gambit's rules tables (``tests/dice/test_<name>.py``): its rules tests
 #: (``test_rules.py``: the book's clauses that no other table quotes).
 DICE_TABLES = ("powers", "flights", "gambits", "debts", "rules")
+#: The card game's rules tests in Python, for what one scenario cannot play (a
+#: series of several games): ``tests/engine/test_endings.py``.
+CARD_TABLES = ("endings",)
 
 
 def table_quotes(paths: Iterable[Path]) -> list[tuple[str, str]]:
-    """``(file, text)`` of every string in the Dice Gambit's rules tables given or
-    below a folder given (:data:`DICE_TABLES`): they quote the book in their
-    docstrings, as scenario files do in ``rule``.  Other Python files (the
+    """``(file, text)`` of every string in the Python rules tables given or below a
+    folder given (:data:`DICE_TABLES`, :data:`CARD_TABLES`): they quote the book in
+    their docstrings, as scenario files do in ``rule``.  Other Python files (the
     runner's own tests) quote nothing."""
-    names = {f"test_{n}.py" for n in DICE_TABLES}
+    names = {f"test_{n}.py" for n in DICE_TABLES + CARD_TABLES}
     files: list[Path] = []
     for p in paths:
         found = sorted(p.rglob("test_*.py")) if p.is_dir() else [p]

@@ -142,6 +142,10 @@ class Step:
     answer_text: str
     options: tuple[int, ...] | None = None
     expect: dict[str, Any] = field(default_factory=dict)
+    #: The table's time limit runs out just before this answer (Emperor's
+    #: Gambit optional rule: "play one final gambit after reaching that time
+    #: limit"): the engine is told, as the clock would tell it.
+    time_up: bool = False
 
 
 @dataclass(slots=True)
@@ -155,6 +159,11 @@ class Scenario:
     steps: list[Step]
     expect: dict[str, Any]
     stop: str = "boundary"  # boundary | any
+    #: A table that must be refused: the text its ConfigError's message contains
+    #: (then nothing is played, ``config`` is the default and ``raw_config`` is the
+    #: ``[config]`` as written, built by the runner each time it runs).
+    refused: str = ""
+    raw_config: dict[str, Any] = field(default_factory=dict)
 
 
 def card(value: Any, where: str) -> int:
@@ -377,7 +386,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path}: not valid TOML: {e}") from e
-    known = {"title", "rule", "config", "table", "step", "expect", "stop"}
+    known = {"title", "rule", "config", "table", "step", "expect", "stop", "refused"}
     for key in data:
         if key not in known:
             raise ScenarioError(f"{path}: unknown top-level key {key!r}")
@@ -387,6 +396,8 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
     rule = data.get("rule", "")
     if not isinstance(rule, str):
         raise ScenarioError(f"{path}: rule must be a string")
+    if "refused" in data:
+        return _refused(data, path, title, rule)
     try:
         config = config_from_dict(data.get("config", {}))
     except ConfigError as e:
@@ -414,7 +425,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
     for i, st in enumerate(raw_steps):
         where = f"{path}: step {i + 1}"
         for key in st:
-            if key not in ("seat", "ask", "answer", "options", "expect"):
+            if key not in ("seat", "ask", "answer", "options", "expect", "time_up"):
                 raise ScenarioError(f"{where}: unknown key {key!r}")
         if "seat" not in st or "ask" not in st or "answer" not in st:
             raise ScenarioError(f"{where}: needs seat, ask and answer")
@@ -425,6 +436,9 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
             raise ScenarioError(
                 f"{where}.ask: unknown question {st['ask']!r}; known: {', '.join(q.KINDS)}"
             )
+        time_up = st.get("time_up", False)
+        if not isinstance(time_up, bool):
+            raise ScenarioError(f"{where}.time_up: expected true or false")
         options = None
         if "options" in st:
             if not isinstance(st["options"], list):
@@ -440,6 +454,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
                 answer_text=str(st["answer"]),
                 options=options,
                 expect=_expect(st.get("expect", {}), f"{where}.expect"),
+                time_up=time_up,
             )
         )
     stop = data.get("stop", "boundary")
@@ -455,6 +470,37 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
         steps=steps,
         expect=_expect(data.get("expect", {}), f"{path}: expect"),
         stop=stop,
+    )
+
+
+def _refused(data: dict[str, Any], path: str, title: str, rule: str) -> Scenario:
+    """A scenario whose table must be refused (``refused = "text"``).
+
+    Why apart: every other scenario plays a valid table, so nothing could say
+    that a table the books do not allow is refused.  The ``[config]`` is kept
+    as written and not built here: the runner builds it each time it runs
+    (the mutation runners parse the files once, then change the engine).
+    """
+    text = data["refused"]
+    if not isinstance(text, str) or not text:
+        raise ScenarioError(f"{path}: refused must be the text the refusal's message contains")
+    extra = sorted(set(data) & {"table", "step", "expect", "stop"})
+    if extra:
+        raise ScenarioError(f"{path}: a refused table is never played; remove {extra}")
+    raw = data.get("config", {})
+    if not isinstance(raw, dict):
+        raise ScenarioError(f"{path}: config must be a table")
+    return Scenario(
+        path=path,
+        title=title,
+        rule=rule,
+        config=GameConfig(),
+        position=None,
+        seed=0,
+        steps=[],
+        expect={},
+        refused=text,
+        raw_config=raw,
     )
 
 

@@ -12,6 +12,7 @@ end of every scenario as well.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,15 +24,17 @@ from dragonante.engine.abilities.catalog import KEY as ABILITY_KEY
 from dragonante.engine.abilities.disks import DiskTable
 from dragonante.engine.abilities.skills import SkillTable
 from dragonante.engine.abilities.table import AbilityTable
+from dragonante.engine.config import ConfigError, config_from_dict
 from dragonante.engine.core import flight_total
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.effects import BY_NAME as EFFECT
 from dragonante.engine.effects import CARDS, SEATS, shown
-from dragonante.engine.game import apply, new_game
+from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.invariants import violations
 from dragonante.engine.position import PositionError, build_position
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
+from dragonante.i18n import error_reason
 from dragonante.scenarios.format import (
     ABILITY_ID,
     Scenario,
@@ -86,6 +89,8 @@ def describe_options(kind: str, options: tuple[int, ...]) -> str:
 
 def run(scenario: Scenario) -> Result:
     """Play ``scenario`` and collect every mismatch with its expectations."""
+    if scenario.refused:
+        return run_refused(scenario)
     result = Result(scenario)
     try:
         if scenario.position is None:
@@ -115,6 +120,8 @@ def run(scenario: Scenario) -> Result:
                 f"{where}: options are {describe_options(d.kind, d.options)}, "
                 f"expected {describe_options(d.kind, st.options)}"
             )
+        if st.time_up:
+            call_last_gambit(s)
         try:
             apply(s, st.answer, d.id)
         except IllegalAnswer:
@@ -135,6 +142,23 @@ def run(scenario: Scenario) -> Result:
     deck = scenario.position is None  # a position's cards are its own, not a deck's
     result.failures.extend(f"invariant: {v}" for v in violations(s, deck=deck))
     result.events = s.log[start:]
+    return result
+
+
+def run_refused(scenario: Scenario) -> Result:
+    """A table that must be refused: building it (the config, then a new game)
+    must raise a ConfigError whose message contains ``scenario.refused``, both
+    its own text and the one a player reads (the catalog's, by its code)."""
+    result = Result(scenario)
+    want = scenario.refused
+    try:
+        new_game(config_from_dict(copy.deepcopy(scenario.raw_config)), scenario.seed)
+    except ConfigError as e:
+        for told in dict.fromkeys((str(e), error_reason(e))):
+            if want not in told:
+                result.failures.append(f"refused: {told!r} does not contain {want!r}")
+        return result
+    result.failures.append(f"refused: the table was accepted, expected a refusal: {want!r}")
     return result
 
 

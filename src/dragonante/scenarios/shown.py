@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from dragonante.cards import ALL_CARDS
+from dragonante.engine.config import config_to_dict
 from dragonante.engine.state import GameState
-from dragonante.engine.views import observe
+from dragonante.engine.views import config_for, observe
 from dragonante.scenarios.format import ScenarioError, card, cards
 
 #: Fields holding a collection of cards whose order the rules do not fix
@@ -65,7 +66,31 @@ def _normal(key: str, got: Any, want: Any, at: str) -> tuple[Any, Any]:
         )
     if key == "question":
         return _question(got, want, at)
+    if key in ("abilities", "config") and isinstance(want, dict) and isinstance(got, dict):
+        return _some_keys(got, want, at)
     return got, want
+
+
+def _some_keys(got: dict[str, Any], want: dict[str, Any], at: str) -> tuple[Any, Any]:
+    """A table field (the abilities, the config) compared on the sub-keys the
+    scenario names, at every depth; ``"none"`` inside a list stands for a value
+    not shown (TOML has no null), e.g. ``ancestry = ["black", "none", "none"]``."""
+    unknown = set(want) - set(got)
+    if unknown:
+        raise ScenarioError(f"{at}: unknown keys {sorted(unknown)}; keys: {', '.join(got)}")
+
+    def null(v: Any) -> Any:
+        if isinstance(v, list):
+            return [null(x) for x in v]
+        return None if v == "none" else v
+
+    mine, theirs = {}, {}
+    for k, v in want.items():
+        if isinstance(v, dict) and isinstance(got[k], dict):
+            mine[k], theirs[k] = _some_keys(got[k], v, f"{at}.{k}")
+        else:
+            mine[k], theirs[k] = got[k], null(v)
+    return mine, theirs
 
 
 def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:
@@ -105,6 +130,8 @@ def check_shown(s: GameState, want: Any, at: str, out: list[str]) -> None:
         if not isinstance(fields, dict):
             raise ScenarioError(f"{where}: expected a table of view fields")
         view = observe(s, seat).to_dict()
+        if "config" in fields:  # the table's settings as this seat is told them
+            view["config"] = config_to_dict(config_for(s.config, seat))
         for key, value in fields.items():
             if key not in view:
                 raise ScenarioError(

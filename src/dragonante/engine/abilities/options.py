@@ -26,7 +26,6 @@ here too; ``docs/abilities.md`` explains each one.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any
 
 from dragonante.engine.abilities.catalog import (
@@ -159,7 +158,7 @@ class AbilityOptions:
                         continue
                     if key not in own:
                         other = "Emperor's Gambit" if self.system != SKILLS else "Legendary"
-                        hint = f" (a {other} ability)" if key in ID else ""
+                        hint = f" (one of the {other} abilities)" if key in ID else ""
                         raise ConfigError(
                             f"abilities.{field}[{seat}]: {key!r} is not one of the "
                             f"{self.system} abilities{hint}",
@@ -271,8 +270,8 @@ class AbilityOptions:
         return _qualified(self.system, keys)
 
 
-@cache
 def _qualified(system: str, keys: tuple[str, ...]) -> tuple[int, ...]:
+    """Called only while abilities are dealt or drafted (a few times a game): no cache."""
     if not keys:
         return tuple(a.id for a in ABILITIES if a.system == system)
     return tuple(sorted(ID[k] for k in keys))

@@ -237,10 +237,12 @@ def _rules_coverage(
     """``scenario coverage --rules``: the rules clauses of the books no scenario quotes.
 
     The quotes are the scenario files' ``rule`` fields and the strings of the
-    Python rules tables (the Dice Gambit's ``tests/dice/test_*.py``) under the
-    paths given (default: ``tests/scenarios`` and ``tests/dice``).
+    Python rules tables (the Dice Gambit's, and ``tests/engine/test_endings.py``
+    for a series of games) under the paths given (default: ``tests/scenarios``,
+    ``tests/dice`` and ``tests/engine``).
     """
-    given = paths or [p for p in (Path("tests/scenarios"), Path("tests/dice")) if p.exists()]
+    default = (Path("tests/scenarios"), Path("tests/dice"), Path("tests/engine"))
+    given = paths or [p for p in default if p.exists()]
     for p in given:
         if not p.exists():
             raise UserError(t("scenario.error.no_file", lang, path=p))

@@ -245,8 +245,12 @@ def test_completed_now_and_kept_flights() -> None:
     s.dirty = 1
     assert detect_flight_rewards(s, 0, None, snap) == [("color_reward", 0, copper, 5)]
     assert (s.collected_colors[0] >> copper) & 1
+    # Collected once per gambit: a snapshot is taken when a card is played and
+    # holds only uncollected flights, so a later play's snapshot has nothing.
+    s.flights[0][1] = card_number("L-std-copper-3")
+    assert completed_now(s, 0) == ()
     s.dirty = 1
-    assert detect_flight_rewards(s, 0, None, snap) == []  # collected once per gambit
+    assert detect_flight_rewards(s, 0, None, completed_now(s, 0)) == []
 
 
 def test_only_powers_that_can_change_other_cards_of_the_flight_reshape() -> None:

@@ -354,3 +354,15 @@ def test_time_up_must_be_true_or_false() -> None:
     text = BASE + '[[step]]\nseat = 0\nask = "play"\nanswer = "L-std-red-2"\ntime_up = "yes"\n'
     with pytest.raises(ScenarioError, match="time_up: expected true or false"):
         parse(text)
+
+
+def test_shown_question_compares_its_number_and_context() -> None:
+    played = run(parse(SHOWN))
+    assert played.state is not None and played.state.pending is not None
+    n, ctx = played.state.pending.id, list(played.state.pending.ctx or ())
+    good = SHOWN + f"[expect.shown.1]\nquestion = {{ id = {n}, ctx = {ctx} }}\n"
+    assert run(parse(good)).passed
+    bad = run(parse(SHOWN + f"[expect.shown.1]\nquestion = {{ id = {n + 1} }}\n"))
+    assert bad.failures == [
+        f"expect.shown.1.question: seat 1 is shown {{'id': {n}}}, expected {{'id': {n + 1}}}"
+    ]

@@ -111,21 +111,19 @@ def ask(
     options: tuple[int, ...],
     source: int = -1,
     ctx: tuple[int, ...] = (),
-) -> bool:
+) -> None:
     """Put a question to ``seat``.
 
-    Returns True if the question is now pending.  With ``auto_single`` a
-    question with one legal answer is answered at once (and logged) and this
-    returns False after resolving it.
+    With ``auto_single`` a question with one legal answer is answered at
+    once (and logged) instead of becoming pending.
     """
     if len(options) == 1 and s.config.auto_single:
         d = Decision(-1, seat, kind, options, source, ctx)
         ev(s, "auto_answer", (seat,), seat=seat, question=kind, answer=options[0])
         _RESOLVERS[kind](s, d, options[0])
-        return False
+        return
     s.decision_count += 1
     s.pending = Decision(s.decision_count, seat, kind, options, source, ctx)
-    return True
 
 
 def push(s: GameState, *steps: Step) -> None:
@@ -514,18 +512,18 @@ def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:
 # --- the ante and ante effects (Emperor's Gambit) ---------------------------
 
 
-def put_into_ante(s: GameState, card: int, seat: int, active: int = -1) -> None:
+def put_into_ante(s: GameState, card: int, seat: int, active: int) -> None:
     """``seat`` puts ``card`` into the ante mid-gambit (Exarch, Purple, Sorcerer).
 
     The card brings its ante effect with it; one that acts "when this card is
     put into the ante" (the Dragon Turtle) resolves at once (A48), clockwise
-    from the ``active`` player whose power it is (A36; default ``seat``).
+    from the ``active`` player whose power it is (A36; -1: ``seat``).
     """
     put_cards_into_ante(s, [card], seat, active)
 
 
 def put_cards_into_ante(
-    s: GameState, cards: list[int], seat: int, active: int = -1, effects: bool = True
+    s: GameState, cards: list[int], seat: int, active: int, effects: bool = True
 ) -> None:
     """Several cards put into the ante at once (the Sorcerer's two): all are in
     the ante before an ante effect among them that acts "when this card is put

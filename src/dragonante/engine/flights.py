@@ -29,7 +29,6 @@ from dragonante.engine.state import GameState
 from dragonante.engine.tables import COLOR_INDEXES, COLOR_MASK, COLORS, IS_EVIL, IS_MORTAL, STRENGTH
 from dragonante.kernel import Step
 
-_N_COLORS = len(COLORS)
 _MORTAL = COLORS.index("mortal")
 
 
@@ -56,10 +55,9 @@ def completed_colors(
         else:
             for ci in COLOR_INDEXES[c]:
                 counts[ci] = counts.get(ci, 0) + 1
-    if n_wild >= 3:
-        candidates = list(range(_N_COLORS))
-    else:
-        candidates = [ci for ci, k in counts.items() if k + n_wild >= 3]
+    # At most two cards are ever wild (the Legendary and the Emperor's Gambit
+    # Wyrmpriest), so a color needs at least one card of its own.
+    candidates = [ci for ci, k in counts.items() if k + n_wild >= 3]
     if not candidates:
         return []
     collected = s.collected_colors[seat]
@@ -152,7 +150,10 @@ def detect_flight_rewards(
     ``kept`` (from :func:`completed_now`) adds the flights ``first`` completed
     when it played its card and that its power then broke up: they are still
     collected, at the payout they had when completed (a flight still standing
-    pays what it pays now).
+    pays what it pays now).  ``first``'s flight is always examined then: the
+    card played marked it, and no power leaves it under three cards (a power
+    that discards from it, the Dragonslayer, only takes a dragon weaker than
+    itself, never one of the cards it completed a flight with).
     """
     n = s.n
     rewards: list[Step] = []
@@ -161,27 +162,22 @@ def detect_flight_rewards(
     s.dirty = 0
     for i in range(n):
         p = (first + i) % n
-        if i == 0 and kept:
-            dirty |= 1 << p
-        elif not (dirty >> p) & 1 or len(flights[p]) < 3:
+        if not (dirty >> p) & 1 or len(flights[p]) < 3:
             continue
+        keep = kept if i == 0 else ()
         colors = completed_colors(s, p)
         strengths = completed_strengths(s, p, override)
-        if i == 0 and kept:
+        if keep:
+            # The snapshot holds only flights uncollected when the card was
+            # played, and nothing is collected between then and this check.
             have = {ci for ci, _ in colors}
-            for j in range(1, len(kept), 2):
-                ci = kept[j]
-                if ci not in have and not (s.collected_colors[p] >> ci) & 1:
-                    colors.append((ci, kept[j + 1]))
+            for j in range(1, len(keep), 2):
+                if keep[j] not in have:
+                    colors.append((keep[j], keep[j + 1]))
             colors.sort()
-            mask = kept[0]
+            mask = keep[0]
             strengths = sorted(
-                {*strengths}
-                | {
-                    st
-                    for st in range(mask.bit_length())
-                    if (mask >> st) & 1 and not (s.collected_strengths[p] >> st) & 1
-                }
+                {*strengths} | {st for st in range(mask.bit_length()) if (mask >> st) & 1}
             )
         for ci, amount in colors:
             s.collected_colors[p] |= 1 << ci
@@ -192,13 +188,11 @@ def detect_flight_rewards(
     return rewards
 
 
-def queue_flight_rewards(s: GameState, first: int, override: dict[int, int] | None = None) -> bool:
-    """Detect new special flights and schedule their rewards; True if any."""
+def queue_flight_rewards(s: GameState, first: int, override: dict[int, int] | None = None) -> None:
+    """Detect new special flights and schedule their rewards."""
     rewards = detect_flight_rewards(s, first, override)
     if rewards:
         push(s, *rewards)
-        return True
-    return False
 
 
 @step("color_reward", "seat", "color", "amount")

@@ -98,10 +98,10 @@ def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:
     if want == "":
         return got, None
     if not isinstance(want, dict):
-        raise ScenarioError(f'{at}: expected a table (kind, seat, source, options) or ""')
+        raise ScenarioError(f'{at}: expected a table (kind, seat, source, options, id, ctx) or ""')
     if got is None:
         return None, want
-    unknown = set(want) - {"kind", "seat", "source", "options"}
+    unknown = set(want) - {"kind", "seat", "source", "options", "id", "ctx"}
     if unknown:
         raise ScenarioError(f"{at}: unknown question keys {sorted(unknown)}")
     mine = {k: got.get(k) for k in want}
@@ -112,6 +112,8 @@ def _question(got: Any, want: Any, at: str) -> tuple[Any, Any]:
     if "options" in want:
         mine["options"] = sorted(got.get("options") or ())
         theirs["options"] = sorted(want["options"])
+    if "ctx" in want:  # the question's context as the seat is shown it (numbers)
+        mine["ctx"] = list(got.get("ctx") or ())
     return mine, theirs
 
 

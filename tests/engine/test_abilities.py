@@ -83,7 +83,7 @@ def test_ability_options_round_trip_through_a_config_dict() -> None:
         ({"system": "disks", "seats": [["fast_hands"]]}, "only used with assign = 'fixed'"),
         (
             {"system": "disks", "assign": "fixed", "seats": [["bluff"]]},
-            "not one of the disks abilities \\(a Emperor's Gambit ability\\)",
+            "not one of the disks abilities \\(one of the Emperor's Gambit abilities\\)",
         ),
         (
             {"system": "skills", "assign": "fixed", "seats": [["bluff"], ["bluff"]]},

@@ -15,7 +15,10 @@ each seed, that the re-dealt state
 * could be dealt: each character holds as many abilities as before, of the
   table's system, none twice, none shared when the book makes them exclusive
   (special abilities), a Draconic Ancestry color only with Draconic Ancestry
-  (and one whenever the real table's dragonborn have theirs).
+  (and one whenever the real table's dragonborn have theirs);
+* does not depend on what the seat cannot see: a twin of the real game whose
+  other characters hold other secret abilities (and colors), made here
+  without the engine's re-deal, imagines the very same world.
 """
 
 from __future__ import annotations
@@ -58,6 +61,40 @@ def _abilities_dealable(real: AbilityTable, imagined: AbilityTable) -> list[str]
     return out
 
 
+def _twin(s: GameState, seat: int) -> GameState | None:
+    """The real game with every ability ``seat`` cannot see swapped for another
+    dealable one (None when nothing is hidden from it)."""
+    tbl = s.abilities
+    if not isinstance(tbl, AbilityTable) or tbl.options.public:
+        return None
+    twin = s.clone()
+    ttbl = twin.abilities
+    assert isinstance(ttbl, AbilityTable)
+    exclusive = tbl._exclusive()
+    taken = set(tbl.held[seat]) if exclusive else set()
+    kept = [[a for a in h if (tbl.revealed[p] >> a) & 1] for p, h in enumerate(tbl.held)]
+    if exclusive:
+        taken.update(a for k in kept for a in k)
+    changed = False
+    for p in range(s.n):
+        if p == seat:
+            continue
+        hidden = len(tbl.held[p]) - len(kept[p])
+        # The last dealable abilities of the catalog: another deal than the engine's.
+        spare = [a.id for a in reversed(of_system(tbl.system)) if a.id not in taken]
+        new = [*kept[p], *[a for a in spare if a not in kept[p]][:hidden]]
+        if exclusive:
+            taken.update(new)
+        ttbl.give(p, tuple(sorted(new)))
+        color = tbl.ancestry[p]
+        if _ANCESTRY not in new:
+            ttbl.ancestry[p] = -1
+        elif not (tbl.revealed[p] >> _ANCESTRY) & 1:
+            ttbl.ancestry[p] = (max(color, 0) + 1) % len(ANCESTRY_COLORS)
+        changed = changed or (ttbl.held[p], ttbl.ancestry[p]) != (tbl.held[p], color)
+    return twin if changed else None
+
+
 def check_determinized(s: GameState, want: Any, at: str, out: list[str]) -> None:
     """Re-deal what ``want["seat"]`` cannot see, for each seed, and check the result
     (``want``: one table, or a list of them for several seats)."""
@@ -83,3 +120,9 @@ def check_determinized(s: GameState, want: Any, at: str, out: list[str]) -> None
         out.extend(f"{where}: {v}" for v in violations(c, deck=False))
         if isinstance(s.abilities, AbilityTable) and isinstance(c.abilities, AbilityTable):
             out.extend(f"{where}: {v}" for v in _abilities_dealable(s.abilities, c.abilities))
+        twin = _twin(s, seat)
+        if twin is not None and determinize(twin, seat, seed).to_dict() != c.to_dict():
+            out.append(
+                f"{where}: the imagined game depends on the others' secret abilities "
+                "(a twin holding other secret abilities imagines another world)"
+            )

@@ -222,7 +222,7 @@ class AbilityTable(AbilityHooks[GameState]):
             mask = self.revealed[p]
             keep = [a for a in held[p] if (mask >> a) & 1]
             hidden = len(held[p]) - len(keep)
-            if not hidden and (self.ancestry[p] < 0 or (mask >> 2) & 1):
+            if not hidden:  # all revealed: a Draconic Ancestry (and its color) too
                 continue
             choices = [a for a in pool if a not in keep and a not in taken]
             new = list(keep)

@@ -3,6 +3,8 @@ wrong expectations all fail, and malformed files give clear errors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from typer.testing import CliRunner
 
@@ -366,3 +368,48 @@ def test_shown_question_compares_its_number_and_context() -> None:
     assert bad.failures == [
         f"expect.shown.1.question: seat 1 is shown {{'id': {n}}}, expected {{'id': {n + 1}}}"
     ]
+
+
+DETERMINIZED = """
+title = "t"
+[config]
+players = 3
+[config.abilities]
+system = "disks"
+assign = "fixed"
+seats = [["fast_hands"], ["gambling_background"], ["draconic_ancestry"]]
+ancestry = ["", "", "red"]
+visibility = "hidden"
+[table]
+leader = 0
+stakes = 10
+hands = [["L-std-white-4"], ["L-std-black-2"], ["L-std-green-5"]]
+[expect]
+determinized = { seat = 0, seeds = [1, 2] }
+"""
+
+
+def test_determinized_checks_the_imagined_worlds_of_a_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert run(parse(DETERMINIZED)).passed
+    from dragonante.engine.abilities.table import AbilityTable
+    from dragonante.engine.determinize import determinize
+    from dragonante.scenarios import determinized as module
+
+    def leaky(s: Any, seat: int, seed: int) -> Any:
+        c = determinize(s, seat, seed)
+        tbl = c.abilities
+        assert isinstance(tbl, AbilityTable)
+        tbl.held[1] = (*tbl.held[1], 3)  # an ability too many
+        return c
+
+    monkeypatch.setattr(module, "determinize", leaky)
+    failures = run(parse(DETERMINIZED)).failures
+    assert "expect.determinized (seat 0, seed 1): seat 1 holds 2 abilities, really 1" in failures
+    assert any("shows the seat other abilities" in f for f in failures)
+
+
+def test_determinized_names_a_bad_seat() -> None:
+    with pytest.raises(ScenarioError, match=r"determinized\.seat: no seat 5"):
+        run(parse(DETERMINIZED.replace("seat = 0, seeds", "seat = 5, seeds")))

@@ -110,6 +110,7 @@ EXPECT_KEYS = frozenset(
         "totals",
         "pending",
         "shown",
+        "determinized",
         "events",
         "events_absent",
         "triggered",

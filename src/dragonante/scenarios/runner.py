@@ -35,6 +35,7 @@ from dragonante.engine.position import PositionError, build_position
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
 from dragonante.i18n import error_reason
+from dragonante.scenarios.determinized import check_determinized
 from dragonante.scenarios.format import (
     ABILITY_ID,
     Scenario,
@@ -317,6 +318,8 @@ def _check(
             _check_pending(s, want, at, out)
         elif key == "shown":
             check_shown(s, want, at, out)
+        elif key == "determinized":
+            check_determinized(s, want, at, out)
         elif key in ("events", "events_absent"):
             _check_events(events, key, want, at, out)
         elif key in ("triggered", "not_triggered"):

@@ -5,8 +5,9 @@ clauses) of the books no scenario quotes yet."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -17,7 +18,11 @@ from dragonante.interfaces.cli.run_options import JSON, LANG, LangOpt, check_lan
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.scenarios import ScenarioError, load, run
 from dragonante.scenarios.coverage import (
+    Clause,
+    Coverage,
     CoverageError,
+    Paragraph,
+    Q,
     all_paragraphs,
     coverage,
     rule_clauses,
@@ -164,71 +169,17 @@ def coverage_command(
     wanted = _card_keys(cards, lang) if cards else None
     paragraphs = [p for p in all_paragraphs() if wanted is None or p.card in wanted]
     result = coverage(rules, paragraphs)
-    for p, q in result.quoted.items():
-        share = round(100 * q.share)
+
+    def card_fields(p: Paragraph) -> tuple[dict[str, Any], dict[str, Any]]:
         kind, _, n = p.part.partition(" ")
         if kind == "explanation":  # "explanation 2"
             part = t("scenario.coverage.part.explanation", lang, n=n)
         else:  # power, dragon god, ante effect
             part = t(f"scenario.coverage.part.{p.part.replace(' ', '_')}", lang)
-        if as_json:
-            if q.covered and not show_all:
-                continue
-            typer.echo(
-                json.dumps(
-                    {
-                        "card": p.card,
-                        "name": p.name,
-                        "book": p.book,
-                        "part": p.part,
-                        "covered": q.covered,
-                        "share": round(q.share, 3),
-                        "files": list(q.files),
-                        "text": p.text,
-                    }
-                )
-            )
-        elif not q.covered:
-            text = p.text if len(p.text) <= 100 else p.text[:97] + "..."
-            typer.echo(
-                t(
-                    "scenario.coverage.missing",
-                    lang,
-                    card=p.card,
-                    name=p.name,
-                    book=p.book,
-                    part=part,
-                    share=share,
-                    text=text,
-                )
-            )
-        elif show_all:
-            typer.echo(
-                t(
-                    "scenario.coverage.covered",
-                    lang,
-                    card=p.card,
-                    name=p.name,
-                    part=part,
-                    share=share,
-                    files=", ".join(q.files),
-                )
-            )
-    missing = result.total - result.covered
-    if not as_json:
-        percent = f"{100 * result.covered / result.total:.1f}" if result.total else "100.0"
-        typer.echo(
-            t(
-                "scenario.coverage.summary",
-                lang,
-                covered=result.covered,
-                total=result.total,
-                percent=percent,
-                missing=missing,
-            )
-        )
-    if strict and missing:
-        raise typer.Exit(1)
+        shown = {"card": p.card, "name": p.name, "book": p.book}
+        return {**shown, "part": p.part}, {**shown, "part": part}
+
+    _report(result, card_fields, "scenario.coverage.", show_all, strict, as_json, lang)
 
 
 def _rules_coverage(
@@ -252,49 +203,50 @@ def _rules_coverage(
     except CoverageError as e:
         raise UserError(t("scenario.error", lang, message=e)) from e
     result = coverage(quotes, rule_clauses())
-    for c, q in result.quoted.items():
-        share = round(100 * q.share)
+
+    def clause_fields(c: Clause) -> tuple[dict[str, Any], dict[str, Any]]:
+        shown = {"book": c.book, "section": c.section}
+        return shown, shown
+
+    _report(result, clause_fields, "scenario.coverage.rule_", show_all, strict, as_json, lang)
+
+
+def _report(
+    result: Coverage[Q],
+    fields: Callable[[Q], tuple[dict[str, Any], dict[str, Any]]],
+    messages: str,
+    show_all: bool,
+    strict: bool,
+    as_json: bool,
+    lang: str,
+) -> None:
+    """Print each paragraph not covered (all of them with ``show_all``), as JSON lines
+    or sentences, then the summary; exit 1 under ``strict`` if any is missing.
+
+    ``fields(item)``: the item's JSON fields and its message's parameters;
+    ``messages``: the catalog prefix of the ``missing``/``covered``/``summary``
+    sentences (``scenario.coverage.`` for card text, ``scenario.coverage.rule_``).
+    """
+    for item, q in result.quoted.items():
+        record, params = fields(item)
         if as_json:
             if q.covered and not show_all:
                 continue
-            record = {
-                "book": c.book,
-                "section": c.section,
-                "covered": q.covered,
-                "share": round(q.share, 3),
-                "files": list(q.files),
-                "text": c.text,
-            }
+            record = {**record, "covered": q.covered, "share": round(q.share, 3)}
+            record.update(files=list(q.files), text=item.text)
             typer.echo(json.dumps(record, ensure_ascii=False))
-        elif not q.covered:
-            text = c.text if len(c.text) <= 100 else c.text[:97] + "..."
-            typer.echo(
-                t(
-                    "scenario.coverage.rule_missing",
-                    lang,
-                    book=c.book,
-                    section=c.section,
-                    share=share,
-                    text=text,
-                )
-            )
-        elif show_all:
-            typer.echo(
-                t(
-                    "scenario.coverage.rule_covered",
-                    lang,
-                    book=c.book,
-                    section=c.section,
-                    share=share,
-                    files=", ".join(q.files),
-                )
-            )
+        elif not q.covered or show_all:
+            text = item.text if len(item.text) <= 100 else item.text[:97] + "..."
+            extra = {"text": text} if not q.covered else {"files": ", ".join(q.files)}
+            key = "missing" if not q.covered else "covered"
+            share = round(100 * q.share)
+            typer.echo(t(f"{messages}{key}", lang, share=share, **params, **extra))
     missing = result.total - result.covered
     if not as_json:
         percent = f"{100 * result.covered / result.total:.1f}" if result.total else "100.0"
         typer.echo(
             t(
-                "scenario.coverage.rule_summary",
+                f"{messages}summary",
                 lang,
                 covered=result.covered,
                 total=result.total,

@@ -34,7 +34,6 @@ applies again (with ``patch``) to re-test them after new tables.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import resource
@@ -51,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kill_dice import RULES_TABLES, cases
 from mutate_fast import _Mutated, body_lines, in_place, mutants, saved_mutants
-from mutate_steps import annotation_spans, save
+from mutate_steps import annotation_spans, save, survivor
 from mutation_equivalents import classify, record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,20 +167,7 @@ def main(argv: list[str]) -> int:
             killer = pipe.read()
         if os.WIFEXITED(wait) and os.WEXITSTATUS(wait) == 0:
             counts["survived"] += 1
-            head = f"### survived: line {m['pos'][0]} {m['op']} #{m['occ']}"
-            if m["fn"]:
-                head += f" in {m['fn']}"
-            head = m.get("head", head)
-            diff = "\n".join(
-                difflib.unified_diff(
-                    source.split("\n"),
-                    code.split("\n"),
-                    fromfile="a/" + rel,
-                    tofile="b/" + rel,
-                    lineterm="",
-                )
-            )
-            survivors.append((head, diff))
+            survivors.append(survivor(m, source, code, rel))
         else:
             counts["killed"] += 1
             if os.WIFSIGNALED(wait):

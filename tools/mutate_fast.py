@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ast
 import copy
-import difflib
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -50,7 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutate_steps import HEADER, annotation_spans, load_saved, save
+from mutate_steps import HEADER, annotation_spans, load_saved, save, survivor
 from mutation_equivalents import classify, record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -304,21 +303,7 @@ def main(argv: list[str]) -> int:
         if os.WIFEXITED(wait) and os.WEXITSTATUS(wait) == 0:
             counts["survived"] += 1
             verdicts.append((m["op"], m["occ"], "survived"))
-            row, _col = m["pos"]
-            head = f"### survived: line {row} {m['op']} #{m['occ']}"
-            if m["fn"]:
-                head += f" in {m['fn']}"
-            head = m.get("head", head)
-            diff = "\n".join(
-                difflib.unified_diff(
-                    source.split("\n"),
-                    code.split("\n"),
-                    fromfile="a/" + rel,
-                    tofile="b/" + rel,
-                    lineterm="",
-                )
-            )
-            survivors.append((head, diff))
+            survivors.append(survivor(m, source, code, rel))
         else:
             counts["killed"] += 1
             verdicts.append((m["op"], m["occ"], "killed"))

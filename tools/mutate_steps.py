@@ -29,6 +29,7 @@ reported as stale and kept.
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 import shutil
 import subprocess
@@ -155,6 +156,18 @@ def save(module: str, survivors: list[tuple[str, str]]) -> Path:
     path.parent.mkdir(exist_ok=True)
     path.write_text("".join(f"{h}\n{d.rstrip()}\n\n" for h, d in survivors), encoding="utf-8")
     return path
+
+
+def survivor(m: dict[str, Any], source: str, code: str, rel: str) -> tuple[str, str]:
+    """A surviving mutant as it is printed and saved: its header (line, operator,
+    occurrence, function; a re-tested one keeps its saved header) and its diff."""
+    head = f"### survived: line {m['pos'][0]} {m['op']} #{m['occ']}"
+    if m["fn"]:
+        head += f" in {m['fn']}"
+    diff = difflib.unified_diff(
+        source.split("\n"), code.split("\n"), fromfile="a/" + rel, tofile="b/" + rel, lineterm=""
+    )
+    return m.get("head", head), "\n".join(diff)
 
 
 def load_saved(module: str) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, Rules
 from dragonante.engine.decisions import ABILITY_KINDS
+from dragonante.engine.state import GameState
 from dragonante.engine.views import observe
 from tests.agents.reference_encoding import reference_encode, reference_observe
 from tests.bots.test_information import _ability_twin, _hidden_twin
@@ -212,27 +214,37 @@ def test_the_incremental_encoder_matches_the_reference_byte_for_byte(config: Gam
     last view it encoded: along whole games, views of random seats (several
     per state, a spectator, none at some states) must still give exactly the
     reference vector, and a fresh array each time."""
-    config = config.validate()
     encoder = IncrementalEncoder()
     compared = 0
-    for seed in range(4):
-        s = new_game(config, 2000 + seed)
+    for seed, s, rng in whole_games(config, 2000, 4):
+        seats = [p for p in (*range(config.players), None) if rng.random() < 0.45]
+        for seat in seats:
+            view = observe(s, seat, hints=False)
+            fast = encoder.encode(view)
+            assert fast.tobytes() == reference_encode(view).tobytes(), (seed, seat)
+            assert encoder.last is view
+            fast[:] = 1.0  # the caller's array: changing it changes nothing kept
+            compared += 1
+    assert compared > 100
+
+
+def whole_games(
+    config: GameConfig, first_seed: int, games: int
+) -> Iterator[tuple[int, GameState, random.Random]]:
+    """Every state of ``games`` games of ``config`` played at random, the
+    finished one included, each with the game's number and random stream
+    (the caller may draw from it: the game stays a function of the seed)."""
+    config = config.validate()
+    for seed in range(games):
+        s = new_game(config, first_seed + seed)
         rng = random.Random(seed)
         while True:
-            seats = [p for p in (*range(config.players), None) if rng.random() < 0.45]
-            for seat in seats:
-                view = observe(s, seat, hints=False)
-                fast = encoder.encode(view)
-                assert fast.tobytes() == reference_encode(view).tobytes(), (seed, seat)
-                assert encoder.last is view
-                fast[:] = 1.0  # the caller's array: changing it changes nothing kept
-                compared += 1
+            yield seed, s, rng
             if s.over:
                 break
             d = s.pending
             assert d is not None
             apply(s, rng.choice(d.options))
-    assert compared > 100
 
 
 def test_one_incremental_encoder_serves_any_table() -> None:

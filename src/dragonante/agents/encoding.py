@@ -351,6 +351,20 @@ def _bit_indices(mask: int) -> tuple[int, ...]:
     return bits
 
 
+def _collected_hot(n: int, colors: list[int], strengths: list[int]) -> list[int]:
+    """The entries of the special flights each of ``n`` seats has scored this
+    gambit (Emperor's Gambit): bit masks of colors and of strengths per seat."""
+    hot: list[int] = []
+    for p in range(n):
+        if colors[p]:
+            b = _COLLECTED_COLORS[p]
+            hot += [b + i for i in _bit_indices(colors[p])]
+        if strengths[p]:
+            b = _COLLECTED_STRENGTHS[p]
+            hot += [b + i for i in _bit_indices(strengths[p])]
+    return hot
+
+
 def _scaled(values: list[int], top: int) -> list[float]:
     """``values`` each clipped to ``top`` and divided by it, padded to ``MAX_PLAYERS``.
 
@@ -443,14 +457,7 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
     if obs.gambit_winner >= 0:
         hot.append(o["gambit_winner"] + obs.gambit_winner)
     hot.append(_PHASE_AT[obs.phase])
-    colors, strengths = obs.collected_colors, obs.collected_strengths
-    for p in range(n):
-        if colors[p]:
-            b = _COLLECTED_COLORS[p]
-            hot += [b + i for i in _bit_indices(colors[p])]
-        if strengths[p]:
-            b = _COLLECTED_STRENGTHS[p]
-            hot += [b + i for i in _bit_indices(strengths[p])]
+    hot += _collected_hot(n, obs.collected_colors, obs.collected_strengths)
     # The running effects in force (none in almost every state): one-hot ones
     # here, the rest written once the vector exists.
     later: list[tuple[int, int, Any]] = []
@@ -877,14 +884,7 @@ class _LastVector:
         if ((x := colors) is not (y := p.collected_colors) and x != y) or (
             (x := strengths) is not (y := p.collected_strengths) and x != y
         ):
-            hot = []
-            for i in range(n):
-                if colors[i]:
-                    b = _COLLECTED_COLORS[i]
-                    hot += [b + x for x in _bit_indices(colors[i])]
-                if strengths[i]:
-                    b = _COLLECTED_STRENGTHS[i]
-                    hot += [b + x for x in _bit_indices(strengths[i])]
+            hot = _collected_hot(n, colors, strengths)
             swap(_G_COLLECTED, hot)
         if (x := obs.effects) is not (y := p.effects) and x != y:
             self._effects(x)
@@ -901,18 +901,28 @@ class _LastVector:
         )
 
     def _gold(self, obs: Observation) -> None:
+        """The gold block of ``obs`` (:meth:`gold`)."""
+        self.gold(obs.hoards, obs.stakes, obs.hole, obs.hole_owed, obs.debts)
+
+    def gold(
+        self,
+        hoards: list[int],
+        stakes: int,
+        hole: int,
+        hole_owed: list[int],
+        debts: list[Any],
+    ) -> None:
         """The gold block: hoards, hole owed, debts, stakes, hole, debts to the stakes.
 
         Debts exist only in Emperor's Gambit: without any, the debt entries
-        are zeros, written once when the last debt went.
+        are zeros, written once when the last debt went.  (Also written
+        straight from the engine state by
+        :class:`dragonante.agents.state_encoding.StateEncoder`.)
         """
-        hoards = obs.hoards
-        stakes, hole = obs.stakes, obs.hole
         total = max(1, sum(hoards) + stakes + hole)
         to_stakes = 0
         raw = self.raw
-        debts = obs.debts
-        values = _scaled(hoards, total) + _scaled(obs.hole_owed, total)
+        values = _scaled(hoards, total) + _scaled(hole_owed, total)
         if debts or self.debts:
             owed = [0] * MAX_PLAYERS
             due = [0] * MAX_PLAYERS

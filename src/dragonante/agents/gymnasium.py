@@ -47,11 +47,11 @@ from gymnasium import spaces
 from dragonante.agents.encoding import (
     N_ACTIONS,
     OBS_SIZE,
-    IncrementalEncoder,
     action_mask,
     to_answer,
 )
 from dragonante.agents.pettingzoo import Obs, final_rewards, make_config
+from dragonante.agents.state_encoding import StateEncoder
 from dragonante.bots import make_bot
 from dragonante.bots.base import Bot, SeatView
 from dragonante.cards import ALL_CARDS
@@ -169,7 +169,7 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
         #: True once an illegal action has lost the episode (the game is not over).
         self._forfeit = False
         #: The agent's seat is observed at every step: re-encode only what changed.
-        self._encoder = IncrementalEncoder()
+        self._encoder = StateEncoder()
         self.state: GameState = new_game(self.config, 0)
 
     def _checked(self, opponents: Sequence[str] | str) -> list[str]:
@@ -255,7 +255,7 @@ class ThreeDragonAnteEnv(gym.Env[Obs, int]):
 
     def _observation(self) -> Obs:
         return {
-            "observation": self._encoder.encode(observe(self.state, self.seat, hints=False)),
+            "observation": self._encoder.encode(self.state, self.seat),
             "action_mask": self._mask(),
         }
 

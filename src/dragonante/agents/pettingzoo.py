@@ -45,16 +45,16 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from dragonante.agents.encoding import (
     N_ACTIONS,
     OBS_SIZE,
-    IncrementalEncoder,
     action_mask,
     legal_answer,
     mask_bytes,
 )
+from dragonante.agents.state_encoding import StateEncoder
 from dragonante.engine import GameConfig, advance, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, Rules
 from dragonante.engine.state import GameState
-from dragonante.engine.views import events_for, observe
+from dragonante.engine.views import events_for
 
 Obs = dict[str, npt.NDArray[Any]]
 
@@ -127,8 +127,9 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
         self._seeds = random.Random(seed)
         self._cache: dict[str, Obs] = {}
-        #: Each seat's last view and vector: a step re-encodes only what changed.
-        self._encoder = IncrementalEncoder()
+        #: The observations, kept up to date from the state: a step re-encodes
+        #: only what changed.
+        self._encoder = StateEncoder()
         #: The agent being asked and its mask (computed once per decision).
         self._asked: str | None = None
         self._mask: npt.NDArray[np.int8] = _no_actions()
@@ -240,7 +241,7 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         """
         cached = self._cache.get(agent)
         if cached is None:
-            vector = self._encoder.encode(observe(self.state, self._seat[agent], hints=False))
+            vector = self._encoder.encode(self.state, self._seat[agent])
             mask = self._mask if agent == self._asked else NO_ACTIONS
             cached = {"observation": vector, "action_mask": mask}
             self._cache[agent] = cached

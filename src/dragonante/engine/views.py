@@ -277,7 +277,7 @@ def observe(
     n = s.n
     d = s.pending
     ab = s.abilities
-    known_in_hands = _known_in_hands(s, seat) if seat is not None and s.known else {}
+    known = known_in_hands(s, seat) if seat is not None and s.known else {}
     private_look: list[int] = []
     if d is not None and d.kind == SEER_KEEP and seat == d.seat:
         private_look = list(d.options)
@@ -304,7 +304,7 @@ def observe(
             [list(d) for d in s.debts] if s.debts else [],
             list(s.hands[seat]) if seat is not None else None,
             list(map(len, s.hands)),
-            known_in_hands,
+            known,
             [list(f) for f in s.flights],
             list(s.ante),
             [c >= 0 for c in s.ante_choice],
@@ -370,7 +370,7 @@ def _seat_part(
         d = s.pending
         fields[_I_SEAT] = seat
         fields[_I_HAND] = list(s.hands[seat])
-        fields[_I_KNOWN] = _known_in_hands(s, seat) if s.known else {}
+        fields[_I_KNOWN] = known_in_hands(s, seat) if s.known else {}
         fields[_I_MY_ANTE] = s.ante_choice[seat]
         fields[_I_LOOK] = (
             list(d.options) if d is not None and d.kind == SEER_KEEP and seat == d.seat else []
@@ -394,7 +394,7 @@ def _question(s: GameState, seat: int | None, gm: bool) -> Question | None:
     return _new_question(Question, (d.id, d.seat, kind, d.source, None, None))
 
 
-def _known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
+def known_in_hands(s: GameState, seat: int) -> dict[int, list[int]]:
     """The cards ``seat`` knows in other hands (``s.known`` not empty).
 
     A known card anted face down is still "in that player's hand" until the
@@ -466,6 +466,16 @@ def visible_discards(s: GameState, seat: int | None) -> list[int]:
     if unseen is None or unseen.isdisjoint(discard):
         return list(discard)
     return [c for c in discard if c not in unseen]
+
+
+def seen_face_down(s: GameState, seat: int) -> list[int]:
+    """The cards of the discard pile that ``seat`` saw discarded face down: what
+    its :func:`visible_discards` holds and a spectator's does not (a known
+    card is forgotten once it reaches a public zone, so every known card in
+    the pile went there face down)."""
+    bit = 1 << seat
+    discard = s.discard
+    return [c for c, mask in s.known.items() if mask & bit and c in discard]
 
 
 def visible(event: Event, seat: int | None) -> bool:

@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dragonante.agents.encoding import _NOT_ENCODED, OBS_SIZE, encode
-from dragonante.agents.state_encoding import COVERED_FIELDS, StateEncoder
+from dragonante.agents import state_encoding
+from dragonante.agents.encoding import _NOT_ENCODED, N_ACTIONS, OBS_SIZE, action_mask, encode
+from dragonante.agents.state_encoding import COVERED_FIELDS, StateEncoder, legal_actions
 from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.config import DeckOptions, Rules
-from dragonante.engine.decisions import SEER_KEEP
+from dragonante.engine.decisions import SEER_KEEP, Decision
 from dragonante.engine.effects import VISIBLE, seen_effects
 from dragonante.engine.position import build_position
 from dragonante.engine.state import GameState
@@ -224,3 +225,44 @@ def test_the_c_encoder_refuses_bad_input_with_a_clear_error() -> None:
     # And the encoder still works after each refusal.
     fast.encode(s, 0, out)
     assert out.tobytes() == _reference(s, 0)
+
+
+def test_the_legal_actions_are_the_masks_of_every_question(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``legal_actions`` (the C mask when built) gives exactly ``action_mask``,
+    as a fresh writable array, and the bytes the environments check against."""
+    if not compiled:
+        monkeypatch.setattr(state_encoding, "_FAST", None)
+    kinds: set[str] = set()
+    for name, s in itertools.chain(_scenario_states(), _random_states()):
+        d = s.pending
+        if d is None:
+            continue
+        mask, legal = legal_actions(d)
+        want = action_mask(d)
+        assert mask.dtype == np.int8 and mask.tobytes() == want.tobytes(), (name, d)
+        assert legal == want.tobytes()
+        mask[:] = 1  # the caller's array: the bytes kept for the check do not change
+        assert legal == want.tobytes()
+        kinds.add(d.kind)
+    assert len(kinds) > 20
+
+
+def test_the_c_mask_refuses_bad_input_with_a_clear_error() -> None:
+    if not COMPILED:
+        pytest.skip("the C encoder is not built here (see tests/agents/test_compiled.py)")
+    fast = StateEncoder()._compiled
+    assert fast is not None
+    d = new_game(GameConfig(players=3).validate(), 1).pending
+    assert d is not None
+    with pytest.raises(TypeError, match="Decision"):
+        fast.mask(object(), np.zeros(N_ACTIONS, dtype=np.int8))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="int8 entries"):
+        fast.mask(d, np.zeros(3, dtype=np.int8))
+    bad = Decision(d.id, d.seat, d.kind, (10**6,), d.source, d.ctx)
+    with pytest.raises(ValueError, match="has no action"):
+        fast.mask(bad, np.zeros(N_ACTIONS, dtype=np.int8))
+    bad = Decision(d.id, d.seat, "no such question", d.options, d.source, d.ctx)
+    with pytest.raises(ValueError, match="unknown question kind"):
+        fast.mask(bad, np.zeros(N_ACTIONS, dtype=np.int8))

@@ -71,6 +71,11 @@ static Py_ssize_t o_hand, o_flights, o_round_card, o_known, o_ante, o_my_ante, o
 static PyObject *kind_at;  /* dict: question kind -> entry */
 static PyObject *phase_at; /* dict: phase -> entry */
 static PyObject *seer_keep; /* the Silver Seer's "keep" question kind */
+/* The action mask: each kind's first action, the negative answers' actions. */
+#define MAX_CODES 8
+static Py_ssize_t n_actions;
+static PyObject *first_action; /* dict: question kind -> its block's first action */
+static Py_ssize_t code_action[MAX_CODES + 1]; /* answer -c -> action, -1: none */
 static effect_spec effects[MAX_EFFECTS];
 static int n_effects = 0;
 
@@ -572,6 +577,62 @@ error:
     return NULL;
 }
 
+/* --- mask -------------------------------------------------------------------- */
+
+static PyObject *fastobs_mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "mask(question, out) takes 2 arguments");
+        return NULL;
+    }
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastobs.setup() was not called");
+        return NULL;
+    }
+    PyObject *d = args[0];
+    if (!PyObject_TypeCheck(d, decision_type)) {
+        PyErr_Format(PyExc_TypeError, "mask: a %s, not %s", decision_type->tp_name,
+                     Py_TYPE(d)->tp_name);
+        return NULL;
+    }
+    Py_buffer buf;
+    if (PyObject_GetBuffer(args[1], &buf, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    PyObject *kind = NULL;
+    if (buf.len != n_actions) {
+        PyErr_Format(PyExc_ValueError, "out must hold %zd int8 entries", n_actions);
+        goto error;
+    }
+    char *m = (char *)buf.buf;
+    memset(m, 0, (size_t)n_actions);
+    kind = get(d, &a_kind);
+    if (kind == NULL) goto error;
+    Py_ssize_t first = lookup(first_action, kind);
+    if (first < 0) {
+        if (first == -1) PyErr_SetString(PyExc_ValueError, "mask: an unknown question kind");
+        goto error;
+    }
+    long options[MAX_ZONE];
+    Py_ssize_t k = attr_ints(d, &a_options, options);
+    if (k < 0) goto error;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long a = options[i];
+        Py_ssize_t at = a >= 0 ? first + a : (-a <= MAX_CODES ? code_action[-a] : -1);
+        if (at < 0 || at >= n_actions) {
+            PyErr_Format(PyExc_ValueError, "mask: answer %ld has no action", a);
+            goto error;
+        }
+        m[at] = 1;
+    }
+    Py_DECREF(kind);
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
+
+error:
+    Py_XDECREF(kind);
+    PyBuffer_Release(&buf);
+    return NULL;
+}
+
 /* --- setup ------------------------------------------------------------------- */
 
 /* The offset of ``type``'s __slots__ attribute ``a->name``. */
@@ -655,6 +716,7 @@ static PyObject *fastobs_setup(PyObject *self, PyObject *spec) {
         {"no_question", &o_no_question},
         {"private_kind", &o_private_kind},
         {"system_none", &o_system_none},
+        {"n_actions", &n_actions},
     };
     for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
         if (spec_int(spec, ints[i].key, ints[i].field) < 0) return NULL;
@@ -671,6 +733,31 @@ static PyObject *fastobs_setup(PyObject *self, PyObject *spec) {
     }
     Py_XSETREF(kind_at, kinds);
     Py_XSETREF(phase_at, phases);
+    PyObject *firsts = spec_dict(spec, "first_action");
+    if (firsts == NULL) return NULL;
+    Py_XSETREF(first_action, firsts);
+    PyObject *codes = spec_dict(spec, "code_action");
+    if (codes == NULL) return NULL;
+    for (int c = 0; c <= MAX_CODES; c++) code_action[c] = -1;
+    {
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(codes, &pos, &key, &value)) {
+            long code = PyLong_AsLong(key);
+            Py_ssize_t action = PyLong_AsSsize_t(value);
+            if (PyErr_Occurred()) {
+                Py_DECREF(codes);
+                return NULL;
+            }
+            if (code >= 0 || -code > MAX_CODES) {
+                Py_DECREF(codes);
+                PyErr_Format(PyExc_ValueError, "setup: answer code %ld out of range", code);
+                return NULL;
+            }
+            code_action[-code] = action;
+        }
+    }
+    Py_DECREF(codes);
     PyObject *seer = PyDict_GetItemString(spec, "seer_keep");
     if (seer == NULL || !PyUnicode_Check(seer)) {
         PyErr_SetString(PyExc_KeyError, "setup: the spec's seer_keep must be a str");
@@ -746,6 +833,9 @@ static PyObject *fastobs_setup(PyObject *self, PyObject *spec) {
 static PyMethodDef fastobs_methods[] = {
     {"setup", (PyCFunction)fastobs_setup, METH_O,
      "setup(spec): the vector's layout, question kinds, phases and running effects."},
+    {"mask", (PyCFunction)(void (*)(void))fastobs_mask, METH_FASTCALL,
+     "mask(question, out): 1 in out (int8, zeroed first) at the actions of question's legal "
+     "answers."},
     {"encode", (PyCFunction)(void (*)(void))fastobs_encode, METH_FASTCALL,
      "encode(state, seat, out): write seat's observation of state into out (float32, zeroed "
      "first)."},

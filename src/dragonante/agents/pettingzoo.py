@@ -47,9 +47,8 @@ from dragonante.agents.encoding import (
     OBS_SIZE,
     action_mask,
     legal_answer,
-    mask_bytes,
 )
-from dragonante.agents.state_encoding import StateEncoder
+from dragonante.agents.state_encoding import StateEncoder, legal_actions
 from dragonante.engine import GameConfig, advance, new_game
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions, Rules
@@ -179,10 +178,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
             agent = self.possible_agents[d.seat]
             self.agent_selection = agent
             self._asked = agent
-            buf = mask_bytes(d)
             # The check reads its own copy: the caller may write into the mask.
-            self._legal = bytes(buf)
-            self._mask = np.frombuffer(buf, dtype=np.int8)
+            self._mask, self._legal = legal_actions(d)
             self.infos[agent]["action_mask"] = self._mask
             if before is not None and before != agent:
                 self.infos[before]["action_mask"] = _no_actions()

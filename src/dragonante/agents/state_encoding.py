@@ -44,6 +44,8 @@ import numpy as np
 import numpy.typing as npt
 
 from dragonante.agents.encoding import (
+    _BLOCKS,
+    _CODE_ACTION,
     _FLIGHTS,
     _G_ANTE,
     _G_ANTE_PLACED,
@@ -73,6 +75,7 @@ from dragonante.agents.encoding import (
     _TO_ACT,
     _UNSEEN,
     MAX_PLAYERS,
+    N_ACTIONS,
     N_CARDS,
     N_FLIGHT_COLORS,
     N_STRENGTHS,
@@ -80,6 +83,7 @@ from dragonante.agents.encoding import (
     IncrementalEncoder,
     _collected_hot,
     _LastVector,
+    mask_bytes,
 )
 from dragonante.engine.config import DeckOptions, GameConfig
 from dragonante.engine.decisions import SEER_KEEP, Decision
@@ -196,6 +200,9 @@ def compiled_spec() -> dict[str, Any]:
         phases=dict(_PHASE_AT),
         seer_keep=SEER_KEEP,
         effects=tuple((e.name, _SHAPE_CODE[e.shape], _O[e.name]) for e in VISIBLE),
+        n_actions=N_ACTIONS,
+        first_action={kind: first for kind, (first, _) in _BLOCKS.items()},
+        code_action=dict(_CODE_ACTION),
         state_type=GameState,
         decision_type=Decision,
         config_type=GameConfig,
@@ -211,6 +218,8 @@ class CompiledEncoder(Protocol):
 
     def encode(self, state: GameState, seat: int, out: npt.NDArray[np.float32]) -> None: ...
 
+    def mask(self, question: Decision, out: npt.NDArray[np.int8]) -> None: ...
+
 
 def _compiled_encoder() -> CompiledEncoder | None:
     """The C encoder, set up, or None when it is not built."""
@@ -221,6 +230,22 @@ def _compiled_encoder() -> CompiledEncoder | None:
     _fastobs.setup(compiled_spec())
     encoder: CompiledEncoder = _fastobs
     return encoder
+
+
+#: The C encoder, set up, when it is built and current; else None.
+_FAST: Final = _compiled_encoder()
+
+
+def legal_actions(d: Decision) -> tuple[npt.NDArray[np.int8], bytes]:
+    """The action mask of ``d`` (:func:`~dragonante.agents.encoding.action_mask`,
+    a fresh writable array) and a copy of its bytes, which the environments
+    check an action against in O(1) (the caller may write into the array)."""
+    if _FAST is not None:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        _FAST.mask(d, mask)
+        return mask, mask.tobytes()
+    buf = mask_bytes(d)
+    return np.frombuffer(buf, dtype=np.int8), bytes(buf)
 
 
 class StateEncoder:
@@ -260,7 +285,7 @@ class StateEncoder:
         #: The encoder of the views, for the tables this one does not cover.
         self._views = IncrementalEncoder()
         #: The C encoder when it is built and current (``compiled=False``: never).
-        self._compiled = _compiled_encoder() if compiled else None
+        self._compiled = _FAST if compiled else None
         self._state: GameState | None = None
         self._restart()
 
@@ -467,4 +492,4 @@ class StateEncoder:
         self._strengths = strengths[:]
 
 
-__all__ = ["COVERED_FIELDS", "StateEncoder"]
+__all__ = ["COVERED_FIELDS", "StateEncoder", "legal_actions"]

@@ -77,10 +77,22 @@ def _can_build_extensions() -> bool:
     return True
 
 
-CAN_BUILD = _can_build_extensions()
-needs_compiler = pytest.mark.skipif(
-    not CAN_BUILD, reason="no working C compiler with Python headers on this machine"
-)
+NO_COMPILER = "no working C compiler with Python headers on this machine"
+
+
+@pytest.fixture(scope="session")
+def extensions_build() -> bool:
+    """Whether extensions compile here; asked once, before any test changes ``CC``."""
+    return _can_build_extensions()
+
+
+@pytest.fixture
+def compiler(extensions_build: bool) -> None:
+    if not extensions_build:
+        pytest.skip(NO_COMPILER)
+
+
+needs_compiler = pytest.mark.usefixtures("compiler")
 
 
 @pytest.fixture
@@ -331,12 +343,12 @@ def test_the_package_status_is_decided_once_and_printed_by_the_module():
     not REAL_SOURCE.is_file(),
     reason="src/dragonante/agents/_fastobs.c is not in this tree yet (the coordinator adds it)",
 )
-def test_the_projects_extension_is_built_and_current():
+def test_the_projects_extension_is_built_and_current(extensions_build):
     """Where a compiler works, the synced environment must hold a current build:
     a C file that does not compile, or a build hook that did not run, fails
     here instead of silently leaving everyone on the slow path."""
-    if not CAN_BUILD:
-        pytest.skip("no working C compiler with Python headers: the pure-Python encoder is used")
+    if not extensions_build:
+        pytest.skip(f"{NO_COMPILER}: the pure-Python encoder is used, as designed")
     loaded = compiled.load(compiled.MODULE, REAL_SOURCE, honour_env=False)
     assert loaded.module is not None, (
         f"the compiled observation encoder is {loaded.reason}; the build hook's warning "

@@ -90,7 +90,11 @@ def load(name: str, source: Path | None, *, honour_env: bool = True) -> Extensio
 
 @functools.cache
 def status() -> Extension:
-    """The package's own extension, loaded once per process (see the module docstring)."""
+    """The package's own extension, loaded once per process (see the module docstring).
+
+    A test that changes ``DRAGONANTE_PURE_PYTHON`` in-process calls
+    ``status.cache_clear()`` before and after, or uses :func:`load`.
+    """
     return load(MODULE, SOURCE)
 
 

@@ -38,7 +38,7 @@ same vector.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -65,19 +65,36 @@ from dragonante.agents.encoding import (
     _KNOWN,
     _O,
     _PHASE_AT,
+    _PRIVATE_KIND,
     _QUESTION_SOURCE,
     _ROUND_CARD,
     _SEATED,
+    _SYSTEM_AT,
     _TO_ACT,
     _UNSEEN,
     MAX_PLAYERS,
     N_CARDS,
+    N_FLIGHT_COLORS,
+    N_STRENGTHS,
+    OBS_SIZE,
     IncrementalEncoder,
     _collected_hot,
     _LastVector,
 )
-from dragonante.engine.decisions import SEER_KEEP
-from dragonante.engine.effects import OWNER, VISIBLE, bits, seen_effects
+from dragonante.engine.config import DeckOptions, GameConfig
+from dragonante.engine.decisions import SEER_KEEP, Decision
+from dragonante.engine.effects import (
+    AMOUNT,
+    CARDS,
+    COUNTS,
+    FLAG,
+    OWNER,
+    SEAT,
+    SEATS,
+    VISIBLE,
+    bits,
+    seen_effects,
+)
 from dragonante.engine.state import GameState
 from dragonante.engine.views import known_in_hands, observe, seen_face_down, visible_discards
 
@@ -137,9 +154,10 @@ COVERED_FIELDS: Final = (
     "round_card",
     "question",
 )
-#: The running effects only their owner sees: a seat's vector would differ
-#: from the spectator's there, so a state with one in force goes through the view.
-_OWNER_EFFECTS: Final = tuple(e.name for e in VISIBLE if e.seen_by == OWNER)
+#: Running effects only their owner sees would make a seat's vector differ
+#: from the spectator's in more than its own entries: while any exists, every
+#: table goes through the view (none does today).
+_VIEW_ONLY: Final = any(e.seen_by == OWNER for e in VISIBLE)
 #: The visible effects' stored values, as one tuple (ints, flags and lists of
 #: counts: the copy kept of it holds copies of the lists).
 _EFFECT_VALUES: Final = attrgetter(*(e.name for e in VISIBLE))
@@ -147,6 +165,62 @@ _EFFECT_VALUES: Final = attrgetter(*(e.name for e in VISIBLE))
 _TABLE: Final = attrgetter(
     "phase", "round", "leader", "gambit", "gambit_winner", "out", "last_gambit", "winners"
 )
+
+
+#: The effects' shapes as the C encoder numbers them.
+_SHAPE_CODE: Final = {SEATS: 0, SEAT: 1, FLAG: 2, CARDS: 3, COUNTS: 4, AMOUNT: 5}
+
+
+def compiled_spec() -> dict[str, Any]:
+    """What the C encoder (``_fastobs.c``) is told of the vector at set-up:
+    every slice's first entry, the question kinds' and phases' entries and
+    the running effects seats may see, so the layout is written only in
+    :mod:`dragonante.agents.encoding`."""
+    slices = (
+        *("hand", "flights", "round_card", "known_in_hands", "ante", "my_ante", "revealed"),
+        *("private_look", "discard", "specials", "question_source", "is_me", "seated"),
+        *("to_act", "leader", "ante_placed", "out", "winners", "gambit_winner", "hoards"),
+        *("hole_owed", "debts_owed", "debts_due", "hand_sizes", "collected_colors"),
+        *("collected_strengths", "globals"),
+    )
+    spec: dict[str, Any] = {name: _O[name] for name in slices}
+    spec.update(
+        obs_size=OBS_SIZE,
+        n_cards=N_CARDS,
+        n_flight_colors=N_FLIGHT_COLORS,
+        n_strengths=N_STRENGTHS,
+        no_question=_KIND_AT[None],
+        private_kind=_PRIVATE_KIND,
+        system_none=_SYSTEM_AT[None],
+        kinds={k: i for k, i in _KIND_AT.items() if k is not None},
+        phases=dict(_PHASE_AT),
+        seer_keep=SEER_KEEP,
+        effects=tuple((e.name, _SHAPE_CODE[e.shape], _O[e.name]) for e in VISIBLE),
+        state_type=GameState,
+        decision_type=Decision,
+        config_type=GameConfig,
+        deck_type=DeckOptions,
+    )
+    return spec
+
+
+class CompiledEncoder(Protocol):
+    """The C encoder's functions (``_fastobs.c``)."""
+
+    def setup(self, spec: dict[str, Any]) -> None: ...
+
+    def encode(self, state: GameState, seat: int, out: npt.NDArray[np.float32]) -> None: ...
+
+
+def _compiled_encoder() -> CompiledEncoder | None:
+    """The C encoder, set up, or None when it is not built."""
+    try:
+        from dragonante.agents import _fastobs  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    _fastobs.setup(compiled_spec())
+    encoder: CompiledEncoder = _fastobs
+    return encoder
 
 
 class StateEncoder:
@@ -163,6 +237,7 @@ class StateEncoder:
         "_ante",
         "_choices",
         "_colors",
+        "_compiled",
         "_debts",
         "_deck_size",
         "_discard",
@@ -181,9 +256,11 @@ class StateEncoder:
         "_views",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool = True) -> None:
         #: The encoder of the views, for the tables this one does not cover.
         self._views = IncrementalEncoder()
+        #: The C encoder when it is built and current (``compiled=False``: never).
+        self._compiled = _compiled_encoder() if compiled else None
         self._state: GameState | None = None
         self._restart()
 
@@ -210,10 +287,13 @@ class StateEncoder:
 
     def encode(self, s: GameState, seat: int) -> npt.NDArray[np.float32]:
         """The observation vector of ``seat`` in ``s`` (a fresh array)."""
-        if s.abilities is not None or (
-            _OWNER_EFFECTS and any(getattr(s, name) for name in _OWNER_EFFECTS)
-        ):
+        if s.abilities is not None or _VIEW_ONLY:
             return self._views.encode(observe(s, seat, hints=False))
+        compiled = self._compiled
+        if compiled is not None:
+            out = np.empty(OBS_SIZE, dtype=np.float32)
+            compiled.encode(s, seat, out)
+            return out
         if s is not self._state:
             self._restart()
             self._state = s

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from dragonante.agents import state_encoding
+from dragonante.agents.compiled import status
 from dragonante.agents.encoding import _NOT_ENCODED, N_ACTIONS, OBS_SIZE, action_mask, encode
 from dragonante.agents.state_encoding import COVERED_FIELDS, StateEncoder, legal_actions
 from dragonante.engine import GameConfig, apply, new_game
@@ -34,13 +35,14 @@ from tests.bots.test_information import _hidden_twin
 #: The C encoder when it is built (``tests/agents/test_compiled.py`` fails when
 #: a compiler is at hand and it is not, or is stale).
 COMPILED = StateEncoder()._compiled is not None
+NOT_IN_USE = f"the C encoder is not in use: {status().reason} (see tests/agents/test_compiled.py)"
 
 
 @pytest.fixture(params=[True, False], ids=["compiled", "python"])
 def compiled(request: pytest.FixtureRequest) -> bool:
     """Each test runs with the C encoder and with the pure-Python one."""
     if request.param and not COMPILED:
-        pytest.skip("the C encoder is not built here (see tests/agents/test_compiled.py)")
+        pytest.skip(NOT_IN_USE)
     return bool(request.param)
 
 
@@ -201,7 +203,7 @@ def test_the_c_encoder_refuses_bad_input_with_a_clear_error() -> None:
     """Wrong objects, seats and buffers, and a corrupt state, raise a Python
     error: the C code never writes outside the vector."""
     if not COMPILED:
-        pytest.skip("the C encoder is not built here (see tests/agents/test_compiled.py)")
+        pytest.skip(NOT_IN_USE)
     fast = StateEncoder()._compiled
     assert fast is not None
     s = new_game(GameConfig(players=3).validate(), 1)
@@ -251,7 +253,7 @@ def test_the_legal_actions_are_the_masks_of_every_question(
 
 def test_the_c_mask_refuses_bad_input_with_a_clear_error() -> None:
     if not COMPILED:
-        pytest.skip("the C encoder is not built here (see tests/agents/test_compiled.py)")
+        pytest.skip(NOT_IN_USE)
     fast = StateEncoder()._compiled
     assert fast is not None
     d = new_game(GameConfig(players=3).validate(), 1).pending

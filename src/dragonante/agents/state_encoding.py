@@ -43,6 +43,7 @@ from typing import Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from dragonante.agents.compiled import fastobs
 from dragonante.agents.encoding import (
     _BLOCKS,
     _CODE_ACTION,
@@ -222,13 +223,13 @@ class CompiledEncoder(Protocol):
 
 
 def _compiled_encoder() -> CompiledEncoder | None:
-    """The C encoder, set up, or None when it is not built."""
-    try:
-        from dragonante.agents import _fastobs  # type: ignore[attr-defined]
-    except ImportError:
+    """The C encoder, set up, or None when it is not built, stale or turned off
+    (:func:`~dragonante.agents.compiled.fastobs` says which)."""
+    module = fastobs()
+    if module is None:
         return None
-    _fastobs.setup(compiled_spec())
-    encoder: CompiledEncoder = _fastobs
+    encoder: CompiledEncoder = module  # the tests check its functions
+    encoder.setup(compiled_spec())
     return encoder
 
 

@@ -19,7 +19,12 @@ import pytest
 from dragonante.agents import state_encoding
 from dragonante.agents.compiled import status
 from dragonante.agents.encoding import _NOT_ENCODED, N_ACTIONS, OBS_SIZE, action_mask, encode
-from dragonante.agents.state_encoding import COVERED_FIELDS, StateEncoder, legal_actions
+from dragonante.agents.state_encoding import (
+    COVERED_FIELDS,
+    StateEncoder,
+    encode_into,
+    legal_actions,
+)
 from dragonante.engine import GameConfig, apply, new_game
 from dragonante.engine.config import DeckOptions, Rules
 from dragonante.engine.decisions import SEER_KEEP, Decision
@@ -179,14 +184,23 @@ def _random_states() -> Iterator[tuple[str, GameState]]:
             yield f"{config.players} players, game {seed}", s
 
 
-def test_every_state_of_every_rules_scenario(compiled: bool) -> None:
+def test_every_state_of_every_rules_scenario(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every seat of every state of the 900-odd rules scenarios (and of some
-    random games): between them they reach every corner of the vector."""
+    random games): between them they reach every corner of the vector.
+    ``encode_into`` (OpenSpiel's tensors) too, into a dirty buffer."""
+    if not compiled:
+        monkeypatch.setattr(state_encoding, "_FAST", None)
     encoder = StateEncoder(compiled)
     reached: set[str] = set()
+    scratch = np.full(OBS_SIZE, 7.0, dtype=np.float32)
     for name, s in itertools.chain(_scenario_states(), _random_states()):
         for seat in range(s.n):
-            assert encoder.encode(s, seat).tobytes() == _reference(s, seat), (name, seat)
+            want = _reference(s, seat)
+            assert encoder.encode(s, seat).tobytes() == want, (name, seat)
+            encode_into(s, seat, scratch)
+            assert scratch.tobytes() == want, (name, seat)
         d = s.pending
         if d is not None and d.kind == SEER_KEEP:
             reached.add("the Seer's private look")

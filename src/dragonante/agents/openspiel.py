@@ -112,6 +112,7 @@ from dragonante.agents.encoding import (
     to_answer,
 )
 from dragonante.agents.pettingzoo import final_rewards, make_config
+from dragonante.agents.state_encoding import encode_into
 from dragonante.cards import ALL_CARDS
 from dragonante.engine import GameConfig, answered, apply, new_game
 from dragonante.engine.abilities import AbilityOptions
@@ -584,7 +585,7 @@ class ThreeDragonAnteObserver:
         if s is None:
             tensor[:] = 0.0
         elif self.kind == "view":
-            tensor[:] = encode(observe(s, player, hints=False))
+            encode_into(s, player, tensor)
         elif self.kind == "public":
             tensor[:] = encode(observe(s, None, hints=False))
         else:

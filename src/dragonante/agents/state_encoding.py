@@ -84,6 +84,7 @@ from dragonante.agents.encoding import (
     IncrementalEncoder,
     _collected_hot,
     _LastVector,
+    encode,
     mask_bytes,
 )
 from dragonante.engine.config import DeckOptions, GameConfig
@@ -247,6 +248,17 @@ def legal_actions(d: Decision) -> tuple[npt.NDArray[np.int8], bytes]:
         return mask, mask.tobytes()
     buf = mask_bytes(d)
     return np.frombuffer(buf, dtype=np.int8), bytes(buf)
+
+
+def encode_into(s: GameState, seat: int, out: npt.NDArray[np.float32]) -> None:
+    """``out[:] = encode(observe(s, seat, hints=False))``: in C, without making
+    the view, when the C encoder is in use and covers the table (for states
+    seen once each, like OpenSpiel's copies, where :class:`StateEncoder`'s
+    kept copies would not help)."""
+    if _FAST is not None and s.abilities is None and not _VIEW_ONLY:
+        _FAST.encode(s, seat, out)
+    else:
+        out[:] = encode(observe(s, seat, hints=False))
 
 
 class StateEncoder:
@@ -493,4 +505,4 @@ class StateEncoder:
         self._strengths = strengths[:]
 
 
-__all__ = ["COVERED_FIELDS", "StateEncoder", "legal_actions"]
+__all__ = ["COVERED_FIELDS", "StateEncoder", "encode_into", "legal_actions"]

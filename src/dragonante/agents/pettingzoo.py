@@ -11,9 +11,10 @@ Questions with a single legal answer are applied by the engine itself
   action_mask=Box(0, 1, (N_ACTIONS,), int8))``, the seat's view only
   (:mod:`dragonante.agents.encoding`); the mask is all zeros for an agent
   that is not being asked.  The observation is encoded only when asked for
-  (``observe``, ``last()``), once per agent and step, and incrementally
-  (:class:`~dragonante.agents.encoding.IncrementalEncoder`: only what
-  changed since the last observation).
+  (``observe``, ``last()``), once per agent and step, straight from the
+  engine state (:class:`~dragonante.agents.state_encoding.StateEncoder`: in
+  C when the compiled encoder is built, else only what changed since the
+  last observation), equal byte for byte to encoding the seat's view.
 * ``infos[agent]["action_mask"]`` holds the same mask (PettingZoo's
   convention for masks outside the observation), so an agent that needs no
   observation can step with ``last(observe=False)`` and skip the encoding.

@@ -49,10 +49,14 @@ def _clean_env() -> dict[str, str]:
 
 
 def _copy_project(dest: Path) -> None:
-    for name in ("dev", "pyproject.toml", "uv.lock", "README.md"):
+    # What a clone has: the build hook too (the compiled encoder's), and no
+    # module built here (the copy's own install builds it, or does without).
+    for name in ("dev", "pyproject.toml", "uv.lock", "README.md", "hatch_build.py"):
         shutil.copy2(ROOT / name, dest / name)
     shutil.copytree(
-        ROOT / "src", dest / "src", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        ROOT / "src",
+        dest / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"),
     )
 
 

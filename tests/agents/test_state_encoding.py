@@ -8,7 +8,9 @@ every kind of table, its vector must be the reference encoder's vector of
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,8 @@ import pytest
 from dragonante.agents import state_encoding
 from dragonante.agents.compiled import status
 from dragonante.agents.encoding import _NOT_ENCODED, N_ACTIONS, OBS_SIZE, action_mask, encode
+from dragonante.agents.gymnasium import ThreeDragonAnteEnv as GymEnv
+from dragonante.agents.pettingzoo import raw_env
 from dragonante.agents.state_encoding import (
     COVERED_FIELDS,
     StateEncoder,
@@ -282,3 +286,28 @@ def test_the_c_mask_refuses_bad_input_with_a_clear_error() -> None:
     bad = Decision(d.id, d.seat, "no such question", d.options, d.source, d.ctx)
     with pytest.raises(ValueError, match="unknown question kind"):
         fast.mask(bad, np.zeros(N_ACTIONS, dtype=np.int8))
+
+
+def test_encoders_and_environments_pickle_and_copy() -> None:
+    """Multiprocessing vector environments pickle environments (SB3's
+    ``SubprocVecEnv`` sends their spaces, which refer back to them), and
+    some tools deep-copy them: the compiled module inside must not stop that."""
+    s = new_game(GameConfig(players=4).validate(), 2)
+    for compiled_kind in (True, False):
+        encoder = StateEncoder(compiled_kind)
+        first = encoder.encode(s, 1)
+        for twin in (pickle.loads(pickle.dumps(encoder)), copy.deepcopy(encoder)):
+            assert (twin._compiled is not None) == (encoder._compiled is not None)
+            assert twin.encode(s, 1).tobytes() == first.tobytes()
+    gym_env = GymEnv(players=3, opponents="random")
+    gym_env.reset(seed=4)
+    for twin_env in (pickle.loads(pickle.dumps(gym_env)), copy.deepcopy(gym_env)):
+        obs = twin_env._observation()["observation"]
+        assert obs.tobytes() == _reference(twin_env.state, twin_env.seat)
+    pz = raw_env(players=3)
+    pz.reset(seed=5)
+    twin_pz = pickle.loads(pickle.dumps(pz))
+    agent = twin_pz.agent_selection
+    assert twin_pz.observe(agent)["observation"].tobytes() == _reference(
+        twin_pz.state, twin_pz._seat[agent]
+    )

@@ -302,6 +302,14 @@ class StateEncoder:
         self._state: GameState | None = None
         self._restart()
 
+    def __reduce__(self) -> tuple[type[StateEncoder], tuple[bool]]:
+        """Pickled (and copied) as a new encoder of the same kind: a module
+        cannot be pickled, and what it kept is only a cache.  Environments
+        are pickled whole by multiprocessing vector environments
+        (Stable-Baselines3's ``SubprocVecEnv`` sends their spaces, which
+        refer back to them)."""
+        return (StateEncoder, (self._compiled is not None,))
+
     def _restart(self) -> None:
         """Forget everything: the next sync writes every block."""
         self._pub = _LastVector()

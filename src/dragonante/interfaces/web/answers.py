@@ -160,7 +160,14 @@ class Answers:
 
     def schedule_bot(self, table: LiveTable) -> None:
         """After every change of the question: re-arm the turn timer, and let a
-        bot move if the question is a bot's (one bot task per table)."""
+        bot move if the question is a bot's (one bot task per table).
+
+        Nothing for a table this process no longer runs (``Hub.evict``:
+        another process took it over): a bot retrying a refused answer
+        (below) has let go of its task, so the eviction could not cancel it,
+        and it would answer the lost table once a second for ever."""
+        if self.house.tables.get(table.code) is not table:
+            return
         self.turns.arm(table)  # every change of the question passes here
         state = table.state
         if table.status != PLAYING or state is None or state.pending is None:

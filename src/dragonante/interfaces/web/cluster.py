@@ -117,6 +117,10 @@ class Cluster:
             await self.lease.connect()
         except psycopg.Error as e:
             raise ClusterError(f"cannot open the relay connections: {e}") from None
+        # Before the first message can arrive: a relayed request or socket
+        # reaching a process that no client had reached directly found no
+        # app to run in, and its client waited out the relay's time-out.
+        self.relay.inner = below_router(self.relay.app)
         self.transport.start()
         await self.lease.look_alive()
         taken = await self.lease.claim_orphans(limit=None)
@@ -219,6 +223,25 @@ class Cluster:
             "moved_in": self.affinity.moved_in,
             "moved_out": self.affinity.moved_out,
         }
+
+
+def below_router(app: Any) -> ASGIApp | None:
+    """The app below the app's :class:`ClusterRouter` (what relayed requests run
+    through), from the middleware stack Starlette builds on the app's first
+    call, the lifespan's; None if there is no such stack or router.
+
+    The router learns it on its first request, but a process may own tables
+    before any client reaches it directly (a takeover, or a worker the
+    kernel never gives a connection); then every request relayed to it
+    found nothing to run and its client waited out the relay's time-out --
+    ``test_workers.py``, a worker woken after the other took its table over.
+    """
+    layer = getattr(app, "middleware_stack", None)
+    while layer is not None:
+        if isinstance(layer, ClusterRouter):
+            return layer.app
+        layer = getattr(layer, "app", None)
+    return None
 
 
 class ClusterRouter:

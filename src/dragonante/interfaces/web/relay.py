@@ -254,8 +254,8 @@ class Relay:
             elif message["type"] == "http.response.body":
                 chunks.append(bytes(message.get("body", b"")))
 
-        assert self.inner is not None
         try:
+            assert self.inner is not None, "no app to run relayed requests in"
             await self.inner(scope, receive, send)
         except Exception:
             log.exception("cluster: relayed request failed")
@@ -291,8 +291,10 @@ class Relay:
                 )  # fmt: skip
 
         async def run() -> None:
-            assert self.inner is not None
+            # Inside the try: a failure here must close the client's socket,
+            # not leave it waiting for an accept that never comes.
             try:
+                assert self.inner is not None, "no app to run relayed sockets in"
                 match = TABLE_PATH.match(scope["path"])
                 if match and await self.route(match.group(1)) is not None:
                     post(reply, {"k": Kind.SOCKET_CLOSE, "c": cid, "code": SERVICE_RESTART})

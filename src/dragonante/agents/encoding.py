@@ -697,7 +697,9 @@ class _LastVector:
         """Each seat's flight whose cards changed: a flight that only grew (a
         card played on it, the usual change) gets only its new cards.  Seats
         the table lacks were cleared by :meth:`_rare_fields` (the table size
-        is one of the rare fields)."""
+        is one of the rare fields).  It keeps a copy of each flight that
+        changed: :class:`~dragonante.agents.state_encoding.StateEncoder`
+        passes the engine's own lists, which change in place."""
         last = self.flights
         for i, cards in enumerate(flights):
             old = last[i]
@@ -713,7 +715,7 @@ class _LastVector:
                 else:
                     b = _FLIGHTS[i]
                     self._swap(_G_FLIGHT + i, [b + c for c in cards])
-                last[i] = cards
+                last[i] = cards[:]
 
     def _round_cards(self, cards: list[int]) -> None:
         """The round's cards, seat by seat: a play changes one seat's card, so

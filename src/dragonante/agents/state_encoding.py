@@ -47,12 +47,10 @@ from dragonante.agents.compiled import fastobs
 from dragonante.agents.encoding import (
     _BLOCKS,
     _CODE_ACTION,
-    _FLIGHTS,
     _G_ANTE,
     _G_ANTE_PLACED,
     _G_COLLECTED,
     _G_DISCARD,
-    _G_FLIGHT,
     _G_GAMBIT_WINNER,
     _G_LEADER,
     _G_OUT,
@@ -409,7 +407,7 @@ class StateEncoder:
         last = pub.flights
         flights = s.flights
         if flights != last[: len(flights)]:  # one comparison in C when none changed
-            self._flights(flights)
+            pub._flights(flights)
         gold_key = (s.stakes, s.hole)
         if (
             gold_key != self._gold_key
@@ -450,26 +448,6 @@ class StateEncoder:
             swap(_G_SPECIALS, [_SPECIALS + c for c in specials if c >= 0] if specials else [])
             mv[_GLOBALS + 8] = float(specials is not None)
             self._specials = None if specials is None else specials[:]
-
-    def _flights(self, flights: list[list[int]]) -> None:
-        """Each seat's flight whose cards changed: a flight that only grew (a
-        card played on it, the usual change) gets only its new cards."""
-        pub = self._pub
-        mv = pub.mv
-        last = pub.flights
-        for i, cards in enumerate(flights):
-            old = last[i]
-            if cards != old:
-                b = _FLIGHTS[i]
-                k = len(old)
-                if len(cards) > k and cards[:k] == old:
-                    added = [b + c for c in cards[k:]]
-                    for j in added:
-                        mv[j] = 1.0
-                    pub.hot[_G_FLIGHT + i] += added
-                else:
-                    pub._swap(_G_FLIGHT + i, [b + c for c in cards])
-                last[i] = cards[:]
 
     def _table_fields(self, s: GameState, table: tuple[Any, ...]) -> None:
         """The blocks of :data:`_TABLE`'s fields that differ from the last

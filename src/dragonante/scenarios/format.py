@@ -169,6 +169,33 @@ class Scenario:
     raw_config: dict[str, Any] = field(default_factory=dict)
 
 
+def unplayed(path: str, title: str, rule: str, **fields: Any) -> Scenario:
+    """A scenario that plays no game (a refused table, a d20 skill check): the
+    default table, no position, steps or seed; ``fields`` say what it checks."""
+    return Scenario(
+        path=path,
+        title=title,
+        rule=rule,
+        config=GameConfig(),
+        position=None,
+        seed=0,
+        steps=[],
+        expect=fields.pop("expect", {}),
+        **fields,
+    )
+
+
+def title_and_rule(data: dict[str, Any], path: str) -> tuple[str, str]:
+    """A scenario's ``title`` (required) and the book's ``rule`` it quotes."""
+    title = data.get("title")
+    if not isinstance(title, str) or not title:
+        raise ScenarioError(f"{path}: a scenario needs a title")
+    rule = data.get("rule", "")
+    if not isinstance(rule, str):
+        raise ScenarioError(f"{path}: rule must be a string")
+    return title, rule
+
+
 def card(value: Any, where: str) -> int:
     """A card id to its engine number, or a clear error."""
     if not isinstance(value, str):
@@ -397,12 +424,7 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
     for key in data:
         if key not in known:
             raise ScenarioError(f"{path}: unknown top-level key {key!r}")
-    title = data.get("title")
-    if not isinstance(title, str) or not title:
-        raise ScenarioError(f"{path}: a scenario needs a title")
-    rule = data.get("rule", "")
-    if not isinstance(rule, str):
-        raise ScenarioError(f"{path}: rule must be a string")
+    title, rule = title_and_rule(data, path)
     if "refused" in data:
         return _refused(data, path, title, rule)
     try:
@@ -497,18 +519,7 @@ def _refused(data: dict[str, Any], path: str, title: str, rule: str) -> Scenario
     raw = data.get("config", {})
     if not isinstance(raw, dict):
         raise ScenarioError(f"{path}: config must be a table")
-    return Scenario(
-        path=path,
-        title=title,
-        rule=rule,
-        config=GameConfig(),
-        position=None,
-        seed=0,
-        steps=[],
-        expect={},
-        refused=text,
-        raw_config=raw,
-    )
+    return unplayed(path, title, rule, refused=text, raw_config=raw)
 
 
 def load(path: str | Path) -> Scenario:

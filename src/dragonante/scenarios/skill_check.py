@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from dragonante.engine.config import GameConfig
 from dragonante.engine.skill_check import (
     DIFFICULTIES,
     NORMAL,
@@ -41,7 +40,7 @@ from dragonante.engine.skill_check import (
     resolve,
     roll_d20s,
 )
-from dragonante.scenarios.format import Scenario, ScenarioError
+from dragonante.scenarios.format import Scenario, ScenarioError, title_and_rule, unplayed
 
 #: ``[skill_check]`` keys, with the type each holds.
 _CHECK_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -89,12 +88,7 @@ def parse_check(data: dict[str, Any], path: str) -> Scenario:
                 f"{path}: {key!r} has no place in a skill-check scenario "
                 "(title, rule, [skill_check], [expect])"
             )
-    title = data.get("title")
-    if not isinstance(title, str) or not title:
-        raise ScenarioError(f"{path}: a scenario needs a title")
-    rule = data.get("rule", "")
-    if not isinstance(rule, str):
-        raise ScenarioError(f"{path}: rule must be a string")
+    title, rule = title_and_rule(data, path)
     check = _typed(data["skill_check"], _CHECK_KEYS, f"{path}: skill_check")
     where = f"{path}: skill_check"
     if "skill" not in check:
@@ -117,17 +111,7 @@ def parse_check(data: dict[str, Any], path: str) -> Scenario:
     outcome = {"dc", "rolls", "roll", "total", "success"} & set(expect)
     if outcome and "seeds" in check:
         raise ScenarioError(f"{path}: expect.{min(outcome)} needs skill_check.rolls")
-    return Scenario(
-        path=path,
-        title=title,
-        rule=rule,
-        config=GameConfig(),
-        position=None,
-        seed=0,
-        steps=[],
-        expect=expect,
-        check=check,
-    )
+    return unplayed(path, title, rule, expect=expect, check=check)
 
 
 def check_failures(scenario: Scenario) -> list[str]:

@@ -49,8 +49,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kill_dice import RULES_TABLES, cases
-from mutate_fast import _Mutated, body_lines, in_place, mutants, saved_mutants
-from mutate_steps import annotation_spans, save, survivor
+from mutate_fast import _Mutated, body_lines, in_place, to_run
+from mutate_steps import save, survivor
 from mutation_equivalents import classify, record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,14 +120,7 @@ def main(argv: list[str]) -> int:
     importlib.import_module("dragonante.dice.game")  # every step registered
     calls = table_calls()
     cheap = body_lines(source)
-    spans = annotation_spans(source) if "from __future__ import annotations" in source else []
-    if retest:
-        todo = saved_mutants(rel, source)
-        in_annotation: list[dict[str, Any]] = []
-    else:
-        todo = mutants(path)
-        in_annotation = [m for m in todo if any(a <= m["pos"] < b for a, b in spans)]
-        todo = [m for m in todo if m not in in_annotation]
+    todo, in_annotation = to_run(path, rel, source, retest)
 
     warnings.simplefilter("ignore", SyntaxWarning)  # ``x is 1``: a mutant, not our code
     killers: list[str] = []  # table rows, the last killer first

@@ -121,6 +121,22 @@ def mutants(module_path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def to_run(
+    path: Path, rel: str, source: str, retest: bool
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The mutants to play (the saved survivors when ``retest``), and those left
+    out because they lie inside type annotations, which the module never
+    evaluates (``from __future__ import annotations``)."""
+    if retest:
+        return saved_mutants(rel, source), []
+    todo = mutants(path)
+    if "from __future__ import annotations" not in source:
+        return todo, []
+    spans = annotation_spans(source)
+    skipped = [m for m in todo if any(a <= m["pos"] < b for a, b in spans)]
+    return [m for m in todo if m not in skipped], skipped
+
+
 def _args(raw: str | None) -> dict[str, Any]:
     """An operator's arguments as stored by cosmic-ray (JSON, sometimes JSON of JSON)."""
     value: Any = json.loads(raw or "{}")
@@ -250,14 +266,7 @@ def main(argv: list[str]) -> int:
         sys.modules["dragonante.scenarios"].parse(x, str(f))
         for x, f in zip(texts, files, strict=True)
     ]
-    spans = annotation_spans(source) if "from __future__ import annotations" in source else []
-    if retest:
-        todo = saved_mutants(rel, source)
-        in_annotation = []
-    else:
-        todo = mutants(path)
-        in_annotation = [m for m in todo if any(a <= m["pos"] < b for a, b in spans)]
-        todo = [m for m in todo if m not in in_annotation]
+    todo, in_annotation = to_run(path, rel, source, retest)
 
     warnings.simplefilter("ignore", SyntaxWarning)  # ``x is 1``: a mutant, not our code
     killers: list[int] = []  # scenario indexes, the last killer first

@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from dragonante.interfaces.web.app import create_app
+from dragonante.interfaces.web.connection_guard import ConnectionLimits
 from dragonante.interfaces.web.hub import Hub, Settings
 from dragonante.interfaces.web.protocol import transport_options
 
@@ -41,9 +42,11 @@ class LiveServer:
         settings: Settings | None = None,
         port: int | None = None,
         compression: bool = False,
+        limits: ConnectionLimits | None = None,
     ) -> None:
         self.db = db
         self.compression = compression
+        self.limits = limits
         self.settings = settings or Settings(bot_delay=0)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -55,7 +58,10 @@ class LiveServer:
     def start(self) -> LiveServer:
         self.app = create_app(self.db, self.settings)
         config = uvicorn.Config(
-            self.app, **transport_options("127.0.0.1", self.port, "warning", self.compression)
+            self.app,
+            **transport_options(
+                "127.0.0.1", self.port, "warning", self.compression, limits=self.limits
+            ),
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -143,6 +143,15 @@ def serve(
     trusted_proxy: Annotated[
         list[str] | None, typer.Option(help=helptext("opt.serve_trusted_proxy"))
     ] = None,
+    max_header_bytes: Annotated[
+        int, typer.Option(help=helptext("opt.serve_max_header_bytes"), min=1024, max=1048576)
+    ] = 8192,
+    header_timeout: Annotated[
+        float, typer.Option(help=helptext("opt.serve_header_timeout"), min=0.5, max=600)
+    ] = 10.0,
+    max_connections_per_address: Annotated[
+        int, typer.Option(help=helptext("opt.serve_max_connections_per_address"), min=0)
+    ] = 64,
     workers: Annotated[int, WORKERS.option("opt.serve_workers", min=1, max=64)] = 1,
     lease: Annotated[float, typer.Option(help=helptext("opt.serve_lease"), min=1, max=600)] = 10.0,
     affinity: Annotated[bool, typer.Option(help=helptext("opt.serve_affinity"))] = False,
@@ -163,6 +172,7 @@ def serve(
 
     from dragonante.interfaces.web.app import create_app
     from dragonante.interfaces.web.cluster import ClusterSettings
+    from dragonante.interfaces.web.connection_guard import ConnectionLimits
     from dragonante.interfaces.web.db import database_url, open_database
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import transport_options
@@ -273,14 +283,22 @@ def serve(
         )
     else:
         typer.echo(t("serve.serving", lang, host=host, port=port, database=database))
-    transport = transport_options(host, port, log_level, ws_compression)
+    limits = ConnectionLimits(
+        max_head_bytes=max_header_bytes,
+        head_timeout=header_timeout,
+        per_address=max_connections_per_address,
+        trusted_proxies=proxies,
+    )
+    transport = transport_options(
+        host, port, log_level, ws_compression, limits=limits, by_name=workers > 1
+    )
     if workers == 1:
         uvicorn.run(create_app(settings=settings, engine=engine, cluster=cluster), **transport)
         return
     assert cluster is not None
     url = engine.url.render_as_string(hide_password=False)
     engine.dispose()  # each worker opens its own connections
-    os.environ[WORKER_ENV] = worker_config(url, settings, cluster)
+    os.environ[WORKER_ENV] = worker_config(url, settings, cluster, limits)
     uvicorn.run(
         "dragonante.interfaces.web.workers:worker_app",
         factory=True,

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from dragonante.interfaces.web.narration import LANGS
+
+if TYPE_CHECKING:
+    from dragonante.interfaces.web.connection_guard import ConnectionLimits
 
 #: The version of the protocol in ``docs/protocol.md``, announced in ``GET /api/meta``
 #: so a client (the terminal's ``play --join``) can refuse a server it would
@@ -34,7 +37,12 @@ PING_SECONDS = 20.0
 
 
 def transport_options(
-    host: str, port: int, log_level: str = "info", compression: bool = False
+    host: str,
+    port: int,
+    log_level: str = "info",
+    compression: bool = False,
+    limits: ConnectionLimits | None = None,
+    by_name: bool = False,
 ) -> dict[str, Any]:
     """How uvicorn carries the sockets (``serve``, and the tests' live server).
 
@@ -42,8 +50,23 @@ def transport_options(
     Off by default: a frame is a seat's whole view (~1.3 kB), and deflating
     each one for each socket took ~10 % of the server's CPU at a thousand
     tables, plus a zlib state per socket (``docs/web.md``, "Compression").
+
+    Every connection goes through :mod:`.connection_guard` with ``limits``
+    (bounded request heads, a deadline, a cap per address).  ``by_name``:
+    the protocol is named by import path, for ``--workers`` processes, which
+    set its limits themselves (:func:`.connection_guard.configure`).
     """
+    from dragonante.interfaces.web.connection_guard import (
+        IMPORT_PATH,
+        ConnectionLimits,
+        protocol_for,
+    )
+
+    http: Any = IMPORT_PATH if by_name else protocol_for(limits or ConnectionLimits())
     return {
+        "http": http,
+        # uvicorn's own keep-alive: an idle connection between requests.
+        "timeout_keep_alive": 5,
         "host": host,
         "port": port,
         "ws_max_size": TRANSPORT_MAX,
@@ -81,6 +104,7 @@ ERROR_CODES = (
     "chat_too_long",
     "chat_rate",
     "muted",
+    "runaway",
 )
 
 

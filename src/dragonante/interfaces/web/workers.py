@@ -16,6 +16,7 @@ from typing import Any
 
 from dragonante.interfaces.web.app import create_app
 from dragonante.interfaces.web.cluster import ClusterError, ClusterSettings
+from dragonante.interfaces.web.connection_guard import ConnectionLimits, configure
 from dragonante.interfaces.web.settings import Settings
 
 #: ``serve --workers N`` hands each worker its configuration in this variable
@@ -23,9 +24,14 @@ from dragonante.interfaces.web.settings import Settings
 WORKER_ENV = "DRAGONANTE_SERVE_WORKER"
 
 
-def worker_config(db: str, settings: Any, cluster: ClusterSettings) -> str:
+def worker_config(
+    db: str, settings: Any, cluster: ClusterSettings, limits: ConnectionLimits | None = None
+) -> str:
     """The JSON a worker reads back in :func:`worker_app`."""
-    return json.dumps({"db": db, "settings": asdict(settings), "lease": cluster.lease})
+    guard = asdict(limits or ConnectionLimits())
+    return json.dumps(
+        {"db": db, "settings": asdict(settings), "lease": cluster.lease, "connections": guard}
+    )
 
 
 def worker_app() -> Any:
@@ -37,4 +43,7 @@ def worker_app() -> Any:
     fields = conf["settings"]
     # JSON has no tuples: give back the ones Settings declares.
     fields["trusted_proxies"] = tuple(fields.get("trusted_proxies", ()))
+    guard = conf.get("connections", {})
+    guard["trusted_proxies"] = tuple(guard.get("trusted_proxies", ()))
+    configure(ConnectionLimits(**guard))  # the limits of this process's connections
     return create_app(conf["db"], Settings(**fields), cluster=ClusterSettings(lease=conf["lease"]))

@@ -17,7 +17,7 @@ from dragonante.engine import GameConfig, GameState, Rules, advance, answered, a
 from dragonante.engine import draws_on_chance as card_draws_on_chance
 from dragonante.engine.abilities import AbilityOptions
 from dragonante.engine.config import DeckOptions
-from dragonante.kernel import IllegalAnswer, Registry, Step
+from dragonante.kernel import IllegalAnswer, Registry, RunawayGame, Step
 
 #: Tables that between them reach every random step of the card game: the deck
 #: reshuffled, cards taken at random (Green, Black, the Emperor's Gambit
@@ -184,7 +184,7 @@ def test_a_step_budget_stops_a_loop() -> None:
 
     s = DiceState(DiceConfig(players=2), 0, dice.SEEDED)
     s.queue.append(("again",))
-    with pytest.raises(RuntimeError, match="the looping game did not reach a question"):
+    with pytest.raises(RunawayGame, match="the looping game ran 50 steps after one answer"):
         rules.run(s)
 
 

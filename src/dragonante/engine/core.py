@@ -25,11 +25,21 @@ from dragonante.kernel import Registry, Step, rng
 #: differ only when the Prophet resolves another dragon's text).
 Power = Callable[[GameState, int, int, int], None]
 
+#: The bound on the engine's work after one answer (issue 33: a table whose
+#: deck and discard pile held only Copper Dragons once looped for ever).  The
+#: longest legitimate run, a Copper chain through a whole deck with every
+#: ability hook, takes a few thousand steps; past this the answer raises
+#: :class:`~dragonante.kernel.RunawayGame` instead of hanging.
+MAX_STEPS_PER_ANSWER = 50_000
+#: The bound on questions in one game, checked as each gambit begins: random
+#: six-player games ask a few hundred; no table plays anywhere near this.
+MAX_QUESTIONS_PER_GAME = 1_000_000
+
 #: The card game's interpreter: its steps, resolvers and powers (by power
 #: family id), and the ``apply`` / ``advance`` that run them
 #: (:mod:`dragonante.engine.game` publishes those).  The Dice Gambit has its
 #: own registry, so the two games' names never meet.
-RULES: Registry[GameState, Power] = Registry("card game")
+RULES: Registry[GameState, Power] = Registry("card game", max_steps=MAX_STEPS_PER_ANSWER)
 step = RULES.step
 resolver = RULES.resolver
 _RESOLVERS = RULES.resolvers
@@ -495,6 +505,44 @@ def discard_from_flight(s: GameState, seat: int, card: int) -> None:
     s.dirty |= (1 << seat) | RESHAPED
     s.discard.append(card)
     end_card_effects(s, card)
+
+
+def replace_from_deck(s: GameState, seat: int, old: int) -> int:
+    """Discard ``old`` from ``seat``'s flight, then put the top card of the deck in its place.
+
+    L Appendix 4, Copper Dragon: "Discard this card and replace it with the top
+    card of the deck"; Copper Trickster: "Discard a different card in your
+    flight and replace it with the top card of the deck"; No Cards in Deck:
+    "Whenever the deck runs out of cards, shuffle the discard pile to form a
+    new deck."  In that order: the discarded card is in the discard pile
+    when the deck runs out, so it is shuffled into the new deck with the
+    rest (and may come straight back).  The new card takes ``old``'s place
+    and, if ``old`` was the card played this turn, becomes it (A33).
+
+    ``old`` joins :attr:`GameState.replaced`, the cards this turn's
+    replacements discarded: the caller ends the chain when the new card is
+    one of them (``docs/rules.md``, "Every game ends").  Returns the new
+    card; there is always one, since ``old`` itself is in the discard pile.
+    """
+    flight = s.flights[seat]
+    i = flight.index(old)
+    del flight[i]
+    s.dirty |= (1 << seat) | RESHAPED
+    s.discard.append(old)
+    s.replaced |= 1 << old
+    end_card_effects(s, old)
+    new = top_card(s)
+    flight.insert(i, new)
+    if s.round_card[seat] == old:
+        s.round_card[seat] = new
+    forget_card(s, new)
+    return new
+
+
+def repeats(s: GameState, card: int) -> bool:
+    """Did a replacement of this turn discard ``card``?  Then bringing it back ends
+    the chain: it stays in the flight and does not trigger (``docs/rules.md``)."""
+    return bool((s.replaced >> card) & 1)
 
 
 def replace_in_flight(s: GameState, seat: int, old: int, new: int) -> None:

@@ -17,6 +17,7 @@ from dragonante.engine.core import (
     ANTE_TRIGGERS,
     ANTE_WEAKEST_WINS,
     FINAL,
+    MAX_QUESTIONS_PER_GAME,
     RESHAPING,
     RULES,
     STAKES,
@@ -64,7 +65,7 @@ from dragonante.engine.tables import (
     SET,
     STRENGTH,
 )
-from dragonante.kernel import Step, rng
+from dragonante.kernel import RunawayGame, Step, rng
 
 #: The registry's power table, bound once: :func:`_trigger` is on the hot path.
 _POWERS = RULES.powers
@@ -174,6 +175,13 @@ def _finish_setup(s: GameState, st: Step) -> None:
 def _begin_gambit(s: GameState, st: Step) -> None:
     start = st[1]
     n = s.n
+    if s.decision_count > MAX_QUESTIONS_PER_GAME:
+        raise RunawayGame(
+            f"the game asked {s.decision_count} questions, more than the engine's bound"
+            f" of {MAX_QUESTIONS_PER_GAME} for one game",
+            "questions",
+            MAX_QUESTIONS_PER_GAME,
+        )
     s.gambit += 1
     s.round = 0
     s.leader = start
@@ -184,6 +192,7 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.collected_strengths = [0] * n
     reset_gambit(s, n)  # the running effects of last gambit's powers (engine/effects.py)
     s.stakes_emptied = False
+    s.replaced = 0
     s.dirty = 0
     s.gambit_winner = -1
     s.ante_choice = [-1] * n
@@ -451,6 +460,7 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
     if ab is not None and not (ab.play_seats >> seat) & 1:
         ab = None
     if fired:
+        s.replaced = 0  # a new turn's replacements (powers.replace_from_deck)
         q = s.queue
         if POWER[card] in RESHAPING and len(flight) >= 3 and not no_new_flight(s, flight):
             # The card completed a special flight: if its power changes the

@@ -28,6 +28,8 @@ from dragonante.engine.core import (
     power_draw,
     push,
     put_cards_into_ante,
+    repeats,
+    replace_from_deck,
     replace_in_flight,
     resolver,
     reveal_known,
@@ -178,14 +180,15 @@ def bronze_warlord(s: GameState, seat: int, text: int, this: int) -> None:
 
 @power("copper")
 def copper(s: GameState, seat: int, text: int, this: int) -> None:
-    """The top card replaces this card, becomes the card played, and triggers."""
+    """Discard this card; the top card takes its place, becomes the card played,
+    and triggers (unless it is a card this turn's replacements discarded)."""
     if this not in s.flights[seat]:
         return
-    new = top_card(s)
-    if new < 0:  # A37: nothing to draw
-        return
+    new = replace_from_deck(s, seat, this)
     ev(s, "replace", seat=seat, old=this, new=new, how="copper")
-    replace_in_flight(s, seat, this, new)
+    if repeats(s, new):
+        ev(s, "chain_ended", seat=seat, card=new)
+        return
     push(s, ("trigger", seat, new, new))
 
 
@@ -201,12 +204,12 @@ def copper_trickster(s: GameState, seat: int, text: int, this: int) -> None:
 @resolver(D.TRICKSTER_DISCARD)
 def _trickster_discard(s: GameState, d: Decision, old: int) -> None:
     seat = d.seat
-    new = top_card(s)
-    if new < 0:
-        return
+    new = replace_from_deck(s, seat, old)
     ev(s, "replace", seat=seat, old=old, new=new, how="trickster")
-    replace_in_flight(s, seat, old, new)
     if not POWER[new]:
+        return
+    if repeats(s, new):
+        ev(s, "chain_ended", seat=seat, card=new)
         return
     if s.config.rules.archmage_forces_optional_triggers and (s.archmage >> seat) & 1:
         push(s, ("trigger", seat, new, new))

@@ -74,6 +74,7 @@ class GameState(EffectSlots):
         "pending",
         "phase",
         "queue",
+        "replaced",
         "rng",
         "round",
         "round_card",
@@ -128,6 +129,10 @@ class GameState(EffectSlots):
         #: Legendary-only games skip every ante-effect check.
         self.has_ante_fx = False
         self.stakes_emptied = False
+        #: Cards a Copper Dragon or Copper Trickster replacement discarded this
+        #: turn (bit mask of card numbers): a replacement that brings one of
+        #: them back ends the chain (``powers.replace_from_deck``).
+        self.replaced = 0
         #: Seats whose flight changed since special flights were last checked.
         self.dirty = 0
         self.gambit_winner = -1
@@ -192,6 +197,7 @@ class GameState(EffectSlots):
             "collected_strengths": self.collected_strengths,
             "has_ante_fx": self.has_ante_fx,
             "stakes_emptied": self.stakes_emptied,
+            "replaced": self.replaced,
             "dirty": self.dirty,
             "gambit_winner": self.gambit_winner,
             "known": {str(c): m for c, m in sorted(self.known.items())},
@@ -222,6 +228,7 @@ _SHARED = (
     "leader",
     "has_ante_fx",
     "stakes_emptied",
+    "replaced",
     "dirty",
     "gambit_winner",
     "pending",

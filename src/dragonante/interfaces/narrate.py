@@ -63,6 +63,7 @@ SUBJECT: dict[str, str] = {
     "take_random_card": "taker",
     "take_random_none": "taker",
     "replace": "seat",
+    "chain_ended": "seat",
     "swap": "seat",
     "sorcerer_reveal": "seat",
     "to_ante": "seat",

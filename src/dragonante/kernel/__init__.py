@@ -19,7 +19,7 @@ kernel imports nothing but the standard library and nothing of either game.
 
 from dragonante.kernel import rng
 from dragonante.kernel.decisions import PASS, Decision, IllegalAnswer
-from dragonante.kernel.errors import ConfigError
+from dragonante.kernel.errors import ConfigError, RunawayGame
 from dragonante.kernel.interpreter import Apply, KernelState, Registry, Step
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "IllegalAnswer",
     "KernelState",
     "Registry",
+    "RunawayGame",
     "Step",
     "rng",
 ]

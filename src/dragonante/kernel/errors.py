@@ -10,7 +10,7 @@ Standard library only: the engines must not import anything heavier to get it.
 
 from __future__ import annotations
 
-__all__ = ["ConfigError", "RecordError"]
+__all__ = ["ConfigError", "RecordError", "RunawayGame"]
 
 
 class ConfigError(ValueError):
@@ -32,3 +32,21 @@ class ConfigError(ValueError):
 class RecordError(ValueError):
     """A saved game (a card game's record, a Dice Gambit save) that cannot be read
     or does not replay; the message says why."""
+
+
+class RunawayGame(RuntimeError):
+    """A game that exceeded the engine's bounds on work: too many steps without a
+    question after one answer, or too many questions in one game.
+
+    No table the books describe comes near either bound (every known endless
+    chain has a ruling that ends it: ``docs/rules.md``, "Every game ends"), so
+    this is a bug or a table the engine cannot finish; an interface stops that
+    one game with this message instead of hanging (the web server stops the
+    table, never the process).  The state is left where the bound was hit.
+    """
+
+    def __init__(self, message: str, bound: str, limit: int) -> None:
+        super().__init__(message)
+        #: Which bound: ``"steps"`` (per answer) or ``"questions"`` (per game).
+        self.bound = bound
+        self.limit = limit

@@ -48,6 +48,7 @@ from collections.abc import Callable
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from dragonante.kernel.decisions import Decision, IllegalAnswer
+from dragonante.kernel.errors import RunawayGame
 
 #: One interpreter step: its name first, then plain data (ints, tuples of ints).
 Step = tuple[Any, ...]
@@ -87,10 +88,11 @@ class Registry(Generic[S, P]):
     """One game's steps, resolvers and powers, and the interpreter that runs them.
 
     ``S`` is the game's state class, ``P`` the signature of its powers.
-    ``max_steps``: a safety net for a game whose steps could loop; ``run``
-    raises ``RuntimeError`` after that many steps without a question (None:
-    no count, the fastest loop).  ``explain`` words a refusal for the game's
-    own kinds (a die face out of range) before the generic message.
+    ``max_steps``: the bound on work per answer: ``run`` and ``advance``
+    raise :class:`~dragonante.kernel.errors.RunawayGame` after that many
+    steps without a question (None: no bound, for tests of the loop itself).
+    ``explain`` words a refusal for the game's own kinds (a die face out of
+    range) before the generic message.
 
     ``run``, ``apply`` and ``advance`` are plain functions made once per
     registry (closures over its tables), not methods: they are the engine's
@@ -235,18 +237,22 @@ def _loops(
 
         return run, advance
 
-    budget = max_steps
+    budget = range(max_steps)
+    message = (
+        f"the {name} ran {max_steps} steps after one answer without reaching a question"
+        " (a chain that does not end: a bug, or a table the engine cannot finish)"
+    )
 
     def run_counted(s: S) -> None:
         """Interpret queued steps until a question is pending or the game is over."""
         queue = s.queue
-        left = budget
-        while s.pending is None and queue:
+        for _ in budget:  # cheaper than a counter: the range's iterator counts in C
+            if s.pending is not None or not queue:
+                return
             st = queue.pop()
             steps[st[0]](s, st)
-            left -= 1
-            if left == 0:
-                raise RuntimeError(f"the {name} did not reach a question; this is a bug")
+        if s.pending is None and queue:
+            raise RunawayGame(message, "steps", max_steps)
 
     def advance_counted(s: S, answer: int) -> None:
         """Answer the pending question without checking the answer (search, self-play)."""
@@ -255,7 +261,14 @@ def _loops(
             raise IllegalAnswer("the game is over: there is no question to answer")
         s.pending = None
         resolvers[d.kind](s, d, answer)
-        run_counted(s)
+        queue = s.queue
+        for _ in budget:
+            if s.pending is not None or not queue:
+                return
+            st = queue.pop()
+            steps[st[0]](s, st)
+        if s.pending is None and queue:
+            raise RunawayGame(message, "steps", max_steps)
 
     return run_counted, advance_counted
 

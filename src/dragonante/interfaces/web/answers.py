@@ -40,6 +40,11 @@ from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING
 from dragonante.interfaces.web.tables import Client, LiveTable
 from dragonante.interfaces.web.turns import TurnClock
 from dragonante.interfaces.web.writer import StorageError
+from dragonante.kernel import RunawayGame
+
+#: ``ended`` of a table stopped by the engine's bound on one answer's work
+#: (``docs/web.md``, "A table that cannot finish"): that table stops, never the process.
+RUNAWAY = "runaway"
 
 log = logging.getLogger("dragonante.web")
 
@@ -119,11 +124,19 @@ class Answers:
             mark = len(log_)
             trial = state.clone()
             trial.log = log_
+            runaway: RunawayGame | None = None
             try:
                 apply(trial, answer, decision)
             except IllegalAnswer as e:  # checked above; kept so a rules bug cannot corrupt
                 del log_[mark:]
                 raise ProtocolError("illegal", str(e), current=d.id) from None
+            except RunawayGame as e:  # the engine's bound on one answer's work
+                del log_[mark:]
+                log.error("table %s: answer %d stopped the game: %s", table.code, decision, e)
+                runaway = e
+            if runaway is not None:
+                await self._end_locked(table, RUNAWAY)
+                raise ProtocolError("runaway", str(runaway), current=d.id)
             n = len(table.answers)
             over = trial.over
             final = digest(trial) if over else ""
@@ -155,6 +168,39 @@ class Answers:
             if over:
                 broadcast_table(table)
         self.schedule_bot(table)
+
+    async def end_early(self, table: LiveTable, ended: str) -> bool:
+        """End a started table before its game does (``ended``: ``idle``, ``runaway``).
+
+        Stored as finished (``ended`` says why, no winners) with its answers,
+        so its record and replay stay and a rematch can be offered from it;
+        its bots and clocks stop, and it leaves memory at once unless someone
+        is still looking (then like any finished table).  False if the table
+        was not being played.
+        """
+        async with table.lock:
+            return await self._end_locked(table, ended)
+
+    async def _end_locked(self, table: LiveTable, ended: str) -> bool:
+        state = table.state
+        if table.status != PLAYING or state is None:
+            return False
+        final = digest(state)
+        await self.house.write(
+            partial(store.finish_table, code=table.code, winners=[], digest=final, ended=ended)
+        )
+        table.status = FINISHED
+        table.ended = ended
+        table.finished_at = datetime.now(UTC)
+        table.touched = time.monotonic()
+        for task in (table.bot_task, table.timer_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.turns.stop(table)
+        if not table.clients:
+            self.house.tables.pop(table.code, None)
+        broadcast_table(table)
+        return True
 
     # ------------------------------------------------------------------- bots
 

@@ -25,7 +25,6 @@ from typing import Any
 
 from dragonante.engine.config import ConfigError
 from dragonante.engine.decisions import IllegalAnswer
-from dragonante.engine.records import digest
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.answers import Answers
 from dragonante.interfaces.web.errors import old_rules
@@ -246,34 +245,11 @@ class Lifecycle:
                     broadcast_table(table)
 
     async def _end_idle(self, table: LiveTable) -> None:
-        """End a started table nobody has played for ``idle_after`` seconds.
-
-        Stored as finished (``ended`` = ``idle``, no winners) with its answers,
-        so its record and replay stay and a rematch can be offered from it;
-        its bots and clocks stop, and it leaves memory at once unless someone
-        is still looking (then like any finished table).  Without this, one
-        address could fill ``max_tables`` with started games nobody plays.
-        """
-        async with table.lock:
-            state = table.state
-            if table.status != PLAYING or state is None:
-                return
-            final = digest(state)
-            await self.house.write(
-                partial(store.finish_table, code=table.code, winners=[], digest=final, ended="idle")
-            )
-            table.status = FINISHED
-            table.ended = "idle"
-            table.finished_at = datetime.now(UTC)
-            table.touched = time.monotonic()
+        """End a started table nobody has played for ``idle_after`` seconds
+        (``Answers.end_early``).  Without this, one address could fill
+        ``max_tables`` with started games nobody plays."""
+        if await self.answers.end_early(table, "idle"):
             self.ended_idle += 1
-            for task in (table.bot_task, table.timer_task):
-                if task is not None:
-                    task.cancel()
-            self.answers.turns.stop(table)
-            if not table.clients:
-                self.house.tables.pop(table.code, None)
-        broadcast_table(table)
 
     async def _expire(self, table: LiveTable) -> None:
         """Mark an open table expired (in the database first), drop it from

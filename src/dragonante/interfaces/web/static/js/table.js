@@ -301,6 +301,7 @@ export function mountTable(root, code) {
       table?.abilities ? h("p", { class: "muted", id: "abilities-info" }, abilitiesLine(table.abilities)) : null,
       gm && !isGm && mySeat === null && table && table.status !== "open" ? h("p", {}, h("a", { href: gmLink(code, gm), target: "_blank", rel: "noopener", id: "gm-link-play" }, t("table.gm_link"))) : null,
       table?.ended === "idle" ? h("p", { class: "banner", id: "idle-ended" }, t("table.idle_ended")) : null,
+      table?.ended === "runaway" ? h("p", { class: "banner", id: "runaway-ended" }, t("table.runaway_ended")) : null,
     );
   }
 

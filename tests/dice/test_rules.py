@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from dragonante.dice.decisions import DEMAND, PASS, ROLL, SACRIFICE, STRENGTH_ROLL, TURN
-from dragonante.dice.state import STAKES
+from dragonante.dice.state import FLIGHTS, STAKES
 from dragonante.dice.table import (
     BAHAMUT,
     BLACK,
@@ -30,6 +30,7 @@ from dragonante.dice.table import (
     WHITE,
     dragon,
 )
+from dragonante.dice.views import sheet
 
 from .script import Script, end_gambit, events, position
 
@@ -437,3 +438,21 @@ def test_gods_played_in_an_earlier_gambit_break_no_tie_of_the_next() -> None:
         {"purpose": "first", "seat": 1, "by": "d20"}
     ]
     assert t.s.first == 1
+
+
+def test_the_player_tracker_starts_each_gambit_with_no_special_flight_checked() -> None:
+    """PLAYER TRACKER: "Optional gambit trackers for players to use." GAME ENDS OR REPEAT:
+    "Optionally, players can continue playing additional gambits by repeating the gameplay
+    steps."
+
+    A gambit tracker's special flight boxes are the gambit's: seat 0 wins gambit 1's Leader
+    Flight (seat 1 withdrew), its box is checked; when gambit 2 starts, nobody's box is, until a
+    special flight of gambit 2 is earned."""
+    t = start(gambits=2, lone_player_plays_on=False)
+    t.turn(0, BRASS, 2)
+    t.withdraw(1)
+    assert t.s.gambit == 2
+    assert [e["flight"] for e in t.events("flight_earned", seat=0)] == ["leader"]
+    t.rolls(5, 3)
+    for seat in (0, 1):
+        assert sheet(t.s, seat)["flights"] == {name: False for name in FLIGHTS}

@@ -434,9 +434,7 @@ def test_gods_played_in_an_earlier_gambit_break_no_tie_of_the_next() -> None:
     t.rolls(4, 4)
     assert t.events("tie", purpose="first") == [{"purpose": "first", "seats": [0, 1]}]
     t.rolls(7, 15)
-    assert t.events("tie_broken", purpose="first") == [
-        {"purpose": "first", "seat": 1, "by": "d20"}
-    ]
+    assert t.events("tie_broken", purpose="first") == [{"purpose": "first", "seat": 1, "by": "d20"}]
     assert t.s.first == 1
 
 
@@ -455,4 +453,4 @@ def test_the_player_tracker_starts_each_gambit_with_no_special_flight_checked() 
     assert [e["flight"] for e in t.events("flight_earned", seat=0)] == ["leader"]
     t.rolls(5, 3)
     for seat in (0, 1):
-        assert sheet(t.s, seat)["flights"] == {name: False for name in FLIGHTS}
+        assert sheet(t.s, seat)["flights"] == dict.fromkeys(FLIGHTS, False)

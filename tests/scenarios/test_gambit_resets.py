@@ -300,3 +300,19 @@ def test_each_dice_test_plays_two_gambits(what: str, name: str) -> None:
     fn = getattr(dice_rules, name, None)
     assert fn is not None, f"{what}: no rules test {name} in tests/dice/test_rules.py"
     assert "gambits=2" in inspect.getsource(fn), f"{name} does not play a second gambit"
+
+
+@pytest.mark.parametrize("name", sorted(EFFECT_SCENARIOS))
+def test_each_effects_scenario_fails_without_its_reset(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scenario pins the reset: with the effect left out of the generated
+    ``reset_gambit`` (it then lasts into the next gambit), the scenario fails."""
+    kept = [e for e in effects.EFFECTS if e.reset == effects.GAMBIT and e.name != name]
+    mutant = effects.compile_function(
+        "reset_gambit", "s, n", [f"s.{e.name} = {e.fresh_code()}" for e in kept], name
+    )
+    monkeypatch.setattr(card_flow, "reset_gambit", mutant)
+    assert not run(load(HERE / EFFECT_SCENARIOS[name])).passed, (
+        f"{EFFECT_SCENARIOS[name]} still passes when {name} outlasts its gambit"
+    )

@@ -4,7 +4,9 @@ A rules scenario is a table, scripted answers and the results the books
 expect (``format.py`` reads the card game's TOML files); a Gamblers
 Unleashed skill check is one d20 check instead (``skill_check.py`` reads
 those).  Both readers build the :class:`Scenario` defined here and raise
-:class:`ScenarioError`, so neither has to import the other.
+:class:`ScenarioError`: ``format.py`` hands a file with a ``[skill_check]``
+on to ``skill_check.py``, which needs nothing of ``format.py`` (the two
+were an import circle while these lived there).
 """
 
 from __future__ import annotations

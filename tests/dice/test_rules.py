@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from dragonante.dice.decisions import DEMAND, PASS, ROLL, SACRIFICE, STRENGTH_ROLL, TURN
-from dragonante.dice.state import STAKES
+from dragonante.dice.state import FLIGHTS, STAKES
 from dragonante.dice.table import (
     BAHAMUT,
     BLACK,
@@ -30,6 +30,7 @@ from dragonante.dice.table import (
     WHITE,
     dragon,
 )
+from dragonante.dice.views import sheet
 
 from .script import Script, end_gambit, events, position
 
@@ -380,3 +381,76 @@ def test_the_game_ends_with_the_gambit_winner_or_sums_the_hoards_of_several() ->
     assert two.s.gambit_winners == [0, 1] and two.s.over
     assert two.s.totals == [55 + 46, 45 + 54]
     assert two.s.winners == (0,)
+
+
+# --- what a gambit counts ends with it (issue 33 §3) ---------------------------------------
+
+
+def test_gods_rolled_in_an_earlier_gambit_make_no_god_flight_in_the_next() -> None:
+    """SPECIAL DRAGON FLIGHTS: "(1) God Flight: A player that rolled a dragon god at the start of
+    each of their 3 turns may take 1/2 of the stakes (rounded down) and add it to their dragon
+    hoard." GAME ENDS OR REPEAT: "Optionally, players can continue playing additional gambits by
+    repeating the gameplay steps."
+
+    Their 3 turns are the turns of this gambit. Seat 0 rolls Bahamut on its first two turns of
+    gambit 1 and a Brass 2 on its third (no God Flight); in gambit 2 it rolls Bahamut on its first
+    turn only, and seat 1 withdraws: the two gods of gambit 1 do not make three with it, so gambit
+    2 has no God Flight either."""
+    t = start(gambits=2, lone_player_plays_on=False)
+    t.turn(0, BAHAMUT)
+    t.turn(1, BRASS, 1)
+    t.turn(0, BAHAMUT)
+    t.turn(1, BRASS, 3)
+    t.turn(0, BRASS, 2)
+    t.turn(1, COPPER, 4)
+    t.decline_sacrifices()
+    assert t.s.gambit == 2 and t.s.god_turns == [0, 0]
+    assert "god" not in t.s.flights_earned[0] and not t.events("take", reason="god")
+    t.rolls(5, 3)  # gambit 2: seat 0 first again
+    t.turn(0, BAHAMUT)
+    t.withdraw(1)
+    t.decline_sacrifices()
+    assert t.s.over and t.s.gambit == 2
+    assert t.s.god_turns == [1, 0]
+    assert "god" not in t.s.flights_earned[0] and not t.events("take", reason="god")
+
+
+def test_gods_played_in_an_earlier_gambit_break_no_tie_of_the_next() -> None:
+    """TIE BREAKERS: "Break any ties in this order of precedence: largest dragon hoard, most
+    dragon gods played, most good dragons in dragon flight, unmodified d20 rolls". GAME ENDS OR
+    REPEAT: "Optionally, players can continue playing additional gambits by repeating the
+    gameplay steps."
+
+    A tie within a gambit counts the gods played in it (the whole game's count only breaks the
+    overall tie). Seat 0 plays Bahamut in gambit 1 and seat 1 withdraws. Gambit 2 starts from
+    the starting hoards again (50 each) and both roll 4 for turn order: equal hoards, no god
+    played yet in this gambit, no dragon in any flight, so the d20s decide (seat 1's 15 against
+    seat 0's 7), not seat 0's Bahamut of the gambit before."""
+    t = start(gambits=2, lone_player_plays_on=False)
+    t.turn(0, BAHAMUT)
+    t.withdraw(1)
+    t.decline_sacrifices()
+    assert t.s.gambit == 2 and t.s.gods_played == [0, 0] and t.s.gods_total == [1, 0]
+    t.rolls(4, 4)
+    assert t.events("tie", purpose="first") == [{"purpose": "first", "seats": [0, 1]}]
+    t.rolls(7, 15)
+    assert t.events("tie_broken", purpose="first") == [{"purpose": "first", "seat": 1, "by": "d20"}]
+    assert t.s.first == 1
+
+
+def test_the_player_tracker_starts_each_gambit_with_no_special_flight_checked() -> None:
+    """PLAYER TRACKER: "Optional gambit trackers for players to use." GAME ENDS OR REPEAT:
+    "Optionally, players can continue playing additional gambits by repeating the gameplay
+    steps."
+
+    A gambit tracker's special flight boxes are the gambit's: seat 0 wins gambit 1's Leader
+    Flight (seat 1 withdrew), its box is checked; when gambit 2 starts, nobody's box is, until a
+    special flight of gambit 2 is earned."""
+    t = start(gambits=2, lone_player_plays_on=False)
+    t.turn(0, BRASS, 2)
+    t.withdraw(1)
+    assert t.s.gambit == 2
+    assert [e["flight"] for e in t.events("flight_earned", seat=0)] == ["leader"]
+    t.rolls(5, 3)
+    for seat in (0, 1):
+        assert sheet(t.s, seat)["flights"] == dict.fromkeys(FLIGHTS, False)

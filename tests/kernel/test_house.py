@@ -143,6 +143,38 @@ def test_no_import_circle_in_the_rules() -> None:
     assert cycles(graph) == []
 
 
+def test_no_import_circle_in_the_package() -> None:
+    """No circle anywhere in ``dragonante`` either, counting an import inside a
+    function: such an import only defers the circle to the first call, and it
+    still ties the two modules together for a reader (``scenarios/format.py``
+    and ``scenarios/skill_check.py`` were one, through ``parse``'s import).
+    The web package has its own test (``tests/web/test_package_shape.py``)."""
+    graph = {m: {t for t in edges(p) if t != m} for m, p in MODULES.items()}
+    assert cycles(graph) == []
+
+
+def test_the_import_reader_sees_imports_inside_functions(tmp_path: Path) -> None:
+    """The graph above counts every import, at any depth of the file: a
+    function-level ``from ... import``, a bare ``import`` in a method, and one
+    under ``if TYPE_CHECKING:``."""
+    (tmp_path / "m.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from dragonante.engine.state import GameState\n"
+        "def f():\n"
+        "    from dragonante.scenarios.skill_check import parse_check\n"
+        "class C:\n"
+        "    def g(self):\n"
+        "        import dragonante.kernel.rng\n",
+        encoding="utf-8",
+    )
+    assert edges(tmp_path / "m.py") == {
+        "dragonante.engine.state",
+        "dragonante.scenarios.skill_check",
+        "dragonante.kernel.rng",
+    }
+
+
 def test_cycles_finds_a_circle() -> None:
     """The check above can fail: a two-module and a three-module circle are found."""
     graph = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}, "f": {"a"}}

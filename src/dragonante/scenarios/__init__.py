@@ -5,7 +5,8 @@ They serve the test suite, a player settling a rules argument
 is documented in ``docs/scenarios.md``.
 """
 
-from dragonante.scenarios.format import Scenario, ScenarioError, load, parse
+from dragonante.scenarios.format import load, parse
 from dragonante.scenarios.runner import Result, run
+from dragonante.scenarios.scenario import Scenario, ScenarioError
 
 __all__ = ["Result", "Scenario", "ScenarioError", "load", "parse", "run"]

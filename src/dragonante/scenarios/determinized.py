@@ -32,7 +32,7 @@ from dragonante.engine.determinize import determinize
 from dragonante.engine.invariants import violations
 from dragonante.engine.state import GameState
 from dragonante.engine.views import observe
-from dragonante.scenarios.format import ScenarioError
+from dragonante.scenarios.scenario import ScenarioError
 
 _ANCESTRY = ABILITY_ID["draconic_ancestry"]
 

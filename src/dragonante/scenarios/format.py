@@ -14,7 +14,6 @@ answers by card id, seat number, or one of the words ``pass``, ``done``,
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from dragonante.cards import CARD_BY_ID
 from dragonante.engine import decisions as q
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
 from dragonante.engine.abilities.catalog import ID as ABILITY_ID
-from dragonante.engine.config import ConfigError, GameConfig, config_from_dict
+from dragonante.engine.config import ConfigError, config_from_dict
 from dragonante.engine.effects import (
     CARDS,
     COUNTS,
@@ -33,11 +32,8 @@ from dragonante.engine.effects import (
     scenario_help,
 )
 from dragonante.engine.position import Position
-
-
-class ScenarioError(ValueError):
-    """A scenario file that cannot be read; the message names the file and the key."""
-
+from dragonante.scenarios.scenario import Scenario, ScenarioError, Step, title_and_rule, unplayed
+from dragonante.scenarios.skill_check import parse_check
 
 #: Words accepted as answers, by meaning.
 ANSWER_WORDS: dict[str, int] = {
@@ -131,69 +127,6 @@ EXPECT_KEYS = frozenset(
         *(e.name for e in VISIBLE),
     }
 )
-
-
-@dataclass(slots=True)
-class Step:
-    """One scripted answer: who is asked, what, and what they answer."""
-
-    seat: int
-    ask: str
-    answer: int
-    answer_text: str
-    options: tuple[int, ...] | None = None
-    expect: dict[str, Any] = field(default_factory=dict)
-    #: The table's time limit runs out just before this answer (Emperor's
-    #: Gambit optional rule: "play one final gambit after reaching that time
-    #: limit"): the engine is told, as the clock would tell it.
-    time_up: bool = False
-
-
-@dataclass(slots=True)
-class Scenario:
-    path: str
-    title: str
-    rule: str
-    config: GameConfig
-    position: Position | None
-    seed: int
-    steps: list[Step]
-    expect: dict[str, Any]
-    stop: str = "boundary"  # boundary | any
-    #: A Gamblers Unleashed d20 check instead of a game (scenarios/skill_check.py).
-    check: dict[str, Any] | None = None
-    #: A table that must be refused: the text its ConfigError's message contains
-    #: (then nothing is played, ``config`` is the default and ``raw_config`` is the
-    #: ``[config]`` as written, built by the runner each time it runs).
-    refused: str = ""
-    raw_config: dict[str, Any] = field(default_factory=dict)
-
-
-def unplayed(path: str, title: str, rule: str, **fields: Any) -> Scenario:
-    """A scenario that plays no game (a refused table, a d20 skill check): the
-    default table, no position, steps or seed; ``fields`` say what it checks."""
-    return Scenario(
-        path=path,
-        title=title,
-        rule=rule,
-        config=GameConfig(),
-        position=None,
-        seed=0,
-        steps=[],
-        expect=fields.pop("expect", {}),
-        **fields,
-    )
-
-
-def title_and_rule(data: dict[str, Any], path: str) -> tuple[str, str]:
-    """A scenario's ``title`` (required) and the book's ``rule`` it quotes."""
-    title = data.get("title")
-    if not isinstance(title, str) or not title:
-        raise ScenarioError(f"{path}: a scenario needs a title")
-    rule = data.get("rule", "")
-    if not isinstance(rule, str):
-        raise ScenarioError(f"{path}: rule must be a string")
-    return title, rule
 
 
 def card(value: Any, where: str) -> int:
@@ -417,8 +350,6 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError(f"{path}: not valid TOML: {e}") from e
     if "skill_check" in data:  # one d20 check instead of a game: no table, no steps
-        from dragonante.scenarios.skill_check import parse_check
-
         return parse_check(data, path)
     known = {"title", "rule", "config", "table", "step", "expect", "stop", "refused"}
     for key in data:
@@ -536,9 +467,6 @@ def load(path: str | Path) -> Scenario:
 
 __all__ = [
     "ABILITY_ID",
-    "Scenario",
-    "ScenarioError",
-    "Step",
     "answer_value",
     "card",
     "cards",

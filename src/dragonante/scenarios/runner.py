@@ -36,14 +36,8 @@ from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
 from dragonante.i18n import error_reason
 from dragonante.scenarios.determinized import check_determinized
-from dragonante.scenarios.format import (
-    ABILITY_ID,
-    Scenario,
-    ScenarioError,
-    answer_value,
-    card,
-    cards,
-)
+from dragonante.scenarios.format import ABILITY_ID, answer_value, card, cards
+from dragonante.scenarios.scenario import Scenario, ScenarioError
 from dragonante.scenarios.shown import check_shown
 from dragonante.scenarios.skill_check import check_failures
 

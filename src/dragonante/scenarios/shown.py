@@ -18,7 +18,8 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine.config import config_to_dict
 from dragonante.engine.state import GameState
 from dragonante.engine.views import config_for, observe
-from dragonante.scenarios.format import ScenarioError, card, cards
+from dragonante.scenarios.format import card, cards
+from dragonante.scenarios.scenario import ScenarioError
 
 #: Fields holding a collection of cards whose order the rules do not fix
 #: (compared as sorted card ids).

@@ -40,7 +40,7 @@ from dragonante.engine.skill_check import (
     resolve,
     roll_d20s,
 )
-from dragonante.scenarios.format import Scenario, ScenarioError, title_and_rule, unplayed
+from dragonante.scenarios.scenario import Scenario, ScenarioError, title_and_rule, unplayed
 
 #: ``[skill_check]`` keys, with the type each holds.
 _CHECK_KEYS: dict[str, type | tuple[type, ...]] = {

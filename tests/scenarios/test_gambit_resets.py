@@ -76,6 +76,13 @@ FLAG_SCENARIOS = {
     # Diplomacy, once per gambit (the gambit it was last used in).
     "SkillTable.diplomacy": "abilities/skills/diplomacy/usable_again_next_gambit.toml",
 }
+#: State that lasts one turn (reset by every play that triggers, and at a gambit's start)
+#: -> the scenario showing it over in the next turn.
+TURN_SCENARIOS = {
+    # The cards this turn's Copper replacements discarded (docs/rules.md, "Every game ends").
+    "GameState.replaced": "standard/copper/"
+    "a_copper_discarded_in_an_earlier_turn_triggers_again.toml",
+}
 #: Purchases, not gambits: their scenario shows one seat buying twice.
 PER_PURCHASE = {"AbilityTable.denied"}
 
@@ -228,7 +235,7 @@ def test_every_effect_that_ends_with_its_gambit_has_a_scenario() -> None:
 
 
 def test_every_slot_has_a_lifetime() -> None:
-    placed = [*FLAG_SCENARIOS, *DICE_TESTS, *LASTS]
+    placed = [*FLAG_SCENARIOS, *TURN_SCENARIOS, *DICE_TESTS, *LASTS]
     assert len(placed) == len(set(placed)), "a slot is listed twice"
     unplaced = sorted(slots() - set(placed))
     assert not unplaced, (
@@ -257,7 +264,10 @@ def test_what_a_gambit_start_resets_is_pinned_or_said_why_not(
     unpinned = sorted(
         r
         for r in reset
-        if r not in FLAG_SCENARIOS and r not in DICE_TESTS and LASTS.get(r) not in free
+        if r not in FLAG_SCENARIOS
+        and r not in TURN_SCENARIOS
+        and r not in DICE_TESTS
+        and LASTS.get(r) not in free
     )
     assert not unpinned, f"reset at a gambit's start but pinned by no scenario: {unpinned}"
     assert "GameState.collected_colors" in reset_at_gambit_start(
@@ -284,6 +294,18 @@ def test_each_scenario_plays_into_the_next_gambit_or_purchase(what: str, path: s
     first = result.scenario.position.gambit if result.scenario.position else 0
     started = [data["gambit"] for _, kind, data in result.events if kind == "gambit_start"]
     assert any(g > first for g in started), f"{path}: never reaches the next gambit"
+
+
+@pytest.mark.parametrize(("what", "path"), sorted(TURN_SCENARIOS.items()))
+def test_each_turn_scenario_plays_into_the_next_turn(what: str, path: str) -> None:
+    """The named scenario passes and two seats play a card that triggers in it: the
+    state of the first turn is over in the second."""
+    result = run(load(HERE / path))
+    assert result.passed, "\n".join(result.failures)
+    fired = [
+        data["seat"] for _, kind, data in result.events if kind == "play" and data["triggered"]
+    ]
+    assert len(set(fired)) >= 2, f"{what}: {path} plays no second turn that triggers"
 
 
 def test_each_effects_scenario_sets_its_effect() -> None:

@@ -29,6 +29,7 @@ The deck and table options are shared with ``simulate`` and ``bench``
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 import time
@@ -65,6 +66,7 @@ from dragonante.interfaces.cli.table_options import (
     helptext,
     table_options,
 )
+from dragonante.interfaces.hangup import EXIT_HANGUP, HangUp, raise_on_hangup
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, Prompt, gold, table_names
 from dragonante.interfaces.render import (
@@ -148,6 +150,7 @@ def play_command(
 ) -> None:
     """Play Three-Dragon Ante against bots in this terminal."""
     lang = check_lang(lang)
+    check_record_path(record, lang)
     if resume is not None:
         if seed is not None or humans or series or join is not None or create:
             raise UserError(t("cli.error.resume_options", lang))
@@ -486,6 +489,23 @@ def play_series_full_screen(
     return 0
 
 
+def check_record_path(path: Path | None, lang: str) -> None:
+    """``--record FILE``: refuse a file that cannot be written before the game
+    starts, not at the first answer (issue 32, section 6)."""
+    if path is None:
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    reason = ""
+    if path.is_dir():
+        reason = t("cli.error.record_is_folder", lang)
+    elif not folder.is_dir():
+        reason = t("cli.error.record_no_folder", lang, folder=str(folder))
+    elif not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        reason = t("cli.error.record_read_only", lang)
+    if reason:
+        raise UserError(t("cli.error.record_write", lang, path=str(path), reason=reason))
+
+
 def series_record_path(record: Path | None, index: int) -> Path | None:
     """Game ``index`` of a series is saved beside ``record``: ``game.json`` ->
     ``game.2.json`` (the first keeps ``game.1.json``), one record per game."""
@@ -537,8 +557,13 @@ class PlaySession:
 
     def run(self) -> int:
         """Play to the end (or until the person stops); returns the exit code."""
+        restore = raise_on_hangup()
         try:
             return self._loop()
+        except HangUp:  # the terminal went away: save as on q, say nothing to nobody
+            if self.record_path is not None:
+                self.save()
+            return EXIT_HANGUP
         except EOFError:
             self.say()
             self.say(t("play.eof", self.lang))
@@ -549,6 +574,8 @@ class PlaySession:
             self.say(t("play.interrupted", self.lang))
             self._saved_note()
             return EXIT_INTERRUPTED
+        finally:
+            restore()
 
     def _saved_note(self) -> None:
         if self.record_path is not None:

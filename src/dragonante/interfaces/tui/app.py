@@ -31,6 +31,7 @@ from textual.binding import Binding
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.state import Event, GameState
 from dragonante.i18n import t
+from dragonante.interfaces.hangup import EXIT_HANGUP, on_hangup_in_loop
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
 from dragonante.interfaces.tui.base import TableBase
@@ -134,7 +135,17 @@ class TableApp(BotThinking[TableGame], TableBase):
 
     def on_mount(self) -> None:
         super().on_mount()
+        on_hangup_in_loop(self.hang_up)
         self.advance()
+
+    def hang_up(self) -> None:
+        """The terminal went away (SIGHUP): save a game in progress where ``q``
+        would, without asking (nobody can answer), and leave."""
+        if not self.game.over:
+            self.write_record(self.save_path())
+        else:
+            self._autosave()
+        self.exit(EXIT_HANGUP)
 
     # --- the game loop, one step per answer ---------------------------------
 

@@ -75,6 +75,8 @@ def test_the_text_tells_the_roll_the_total_and_the_outcome(cli: Cli) -> None:
         "Rolled by the game-master.",
         "Total: 15 + 5 = 20 against DC 20.",
         "Success: the total meets the DC.",
+        "The character manipulates their way to victory: they win this game of Three-Dragon Ante"
+        " and the gold at stake, however the cards would have fallen.",
     ]
 
 
@@ -88,6 +90,8 @@ def test_italian(cli: Cli) -> None:
         "Tirato dal DM.",
         "Totale: 7 - 1 = 6 contro CD 25.",
         "Fallimento: il totale è inferiore alla CD.",
+        "Il personaggio non riesce a pilotare la vittoria: perde questa partita e quanto ha"
+        " puntato (il DM decide chi prende il piatto).",
     ]
     r = cli(["skill-check", "--roll", "15", "--lang", "it"])
     assert "Prova di Rapidità di Mano contro CD 15 (media)." in r.out

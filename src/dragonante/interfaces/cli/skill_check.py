@@ -129,6 +129,8 @@ def skill_check_command(
             "roll": check.roll,
             "total": check.total,
             "success": check.success,
+            # what it means at the table: the gambler wins the game and its gold, or not
+            "wins_the_game": check.success,
             "rolled_by": "program" if not roll else "game_master",
             "seed": seed if not roll else None,
         }
@@ -175,5 +177,9 @@ def check_lines(check: SkillCheck, level: str | None, seed: int | None, lang: st
             dc=check.dc,
         )
     )
-    lines.append(t("skill_check.success" if check.success else "skill_check.failure", lang))
+    outcome = "success" if check.success else "failure"
+    lines.append(t(f"skill_check.{outcome}", lang))
+    # Legendary Appendix 5: the check says whether the gambler "can manipulate their
+    # way to victory": what it means for the game and its gold (docs/cli.md).
+    lines.append(t(f"skill_check.outcome.{outcome}", lang))
     return lines

@@ -6,8 +6,10 @@ from dragonante.cards import CARD_TYPES, card_number
 from dragonante.engine import GameConfig
 from dragonante.engine.abilities import ID, AbilityOptions
 from dragonante.engine.abilities.catalog import ANCESTRY_COLORS
+from dragonante.engine.game import apply, new_game
 from dragonante.engine.position import Position, build_position
 from dragonante.engine.state import GameState
+from dragonante.engine.views import observe
 from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.render import (
     ability_help_lines,
@@ -171,6 +173,22 @@ def test_special_abilities_show_what_is_spent_and_diplomacy_used() -> None:
     assert "Abilities (special abilities):" in lines
     assert "  Ann: Heal (spent), Bluff" in lines
     assert "  Bo: Diplomacy  (Diplomacy used this gambit)" in lines
+
+
+def test_during_the_ability_draft_nobody_has_used_diplomacy() -> None:
+    """Gambit 0 is the draft: "never used" (0) is not "used this gambit" (issue 32 §6)."""
+    config = GameConfig(
+        players=3, abilities=AbilityOptions(system="skills", assign="draft", per_character=2)
+    )
+    s = new_game(config, 4)
+    for _ in range(3):  # each character has drafted one ability; the draft goes on
+        assert s.pending is not None and s.pending.kind == "draft_ability"
+        apply(s, s.pending.options[0])
+    assert s.gambit == 0 and s.pending is not None
+    assert all(s.abilities is not None and s.abilities.held[p] for p in range(3))
+    for seat in (0, 1, 2, None):  # what every table draws its ability notes from
+        abilities = observe(s, seat).abilities
+        assert abilities is not None and abilities["diplomacy_used"] == [False] * 3
 
 
 def test_no_ability_section_without_abilities() -> None:

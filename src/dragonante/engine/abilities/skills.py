@@ -83,7 +83,8 @@ class SkillTable(AbilityTable):
         # Only a used ability can be spent, and a used ability is revealed.
         return {
             "spent": [[a for a in self.held[p] if (self.spent[p] >> a) & 1] for p in range(self.n)],
-            "diplomacy_used": [self.diplomacy[p] == s.gambit for p in range(self.n)],
+            # 0 is "never": during the draft (gambit 0) nobody has used it yet.
+            "diplomacy_used": [0 < self.diplomacy[p] == s.gambit for p in range(self.n)],
         }
 
     def _exclusive(self) -> bool:

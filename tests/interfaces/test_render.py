@@ -185,7 +185,7 @@ def test_during_the_ability_draft_nobody_has_used_diplomacy() -> None:
         assert s.pending is not None and s.pending.kind == "draft_ability"
         apply(s, s.pending.options[0])
     assert s.gambit == 0 and s.pending is not None
-    assert all(s.abilities is not None and s.abilities.held[p] for p in range(3))
+    assert all(s.abilities is not None and s.abilities.to_dict()["held"][p] for p in range(3))
     for seat in (0, 1, 2, None):  # what every table draws its ability notes from
         abilities = observe(s, seat).abilities
         assert abilities is not None and abilities["diplomacy_used"] == [False] * 3

@@ -110,6 +110,8 @@ def test_two_people_and_two_bots_play_to_the_end(browser: Any, server: ServerPro
     # Bots and the start are the host's: a seated guest's page offers neither.
     assert bea.locator("#fill-bots").count() == 0 and bea.locator("#start").count() == 0
 
+    # the bots' default level is medium, as in the terminal (issue 32 section 6)
+    assert ann.locator("#fill-level").input_value() == "medium"
     ann.click("#fill-bots")
     ann.wait_for_selector("#start:not([disabled])")
     ann.click("#start")

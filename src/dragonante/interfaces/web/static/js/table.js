@@ -317,7 +317,9 @@ export function mountTable(root, code) {
     const invite = `${location.origin}/t/${code}`;
     const manage = canManage();
     const levels = meta?.levels || ["random"];
-    const levelSelect = (id) => h("select", { class: "bot-level", id }, levels.map((l) => h("option", { value: l }, levelName(l))));
+    // The same default level as the terminal's --opponents: medium.
+    const preferred = levels.includes("medium") ? "medium" : levels[0];
+    const levelSelect = (id) => h("select", { class: "bot-level", id }, levels.map((l) => h("option", { value: l, selected: l === preferred }, levelName(l))));
     const rows = Array.from({ length: table.players }, (_, p) => {
       const s = table.seats[p];
       if (s) {

@@ -9,6 +9,7 @@ be refused with the list of legal answers and then understood.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -312,3 +313,34 @@ def test_the_text_shows_nothing_the_seat_cannot_see(seed: int) -> None:
     twin = _hidden_twin(s, d.seat)
     real, other = TextSeat(d.seat, 4), TextSeat(d.seat, 4)
     assert real.read(SeatView(s, d.seat)) == other.read(SeatView(twin, d.seat))
+
+
+@pytest.mark.parametrize(
+    ("players", "ruleset", "deck"),
+    [(2, "legendary", "legendary"), (5, "emperors_gambit", "eg_full")],
+)
+def test_the_example_loop_plays_against_bots(players: int, ruleset: str, deck: str) -> None:
+    from examples.text_agent import first_answer, play
+
+    agent = ScriptedAgent(3)
+    result = play(agent, players, "baseline", seed=4, ruleset=ruleset, deck=deck)
+    assert result["questions"] == agent.replies - agent.refusals > 0
+    assert result["winners"]
+    again = play(first_answer, players, "baseline", seed=4, lang="it", ruleset=ruleset, deck=deck)
+    assert again["winners"] and again["questions"]
+
+
+def test_the_example_runs_a_program_as_the_agent(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--command``: the text on the program's stdin, its stdout the reply."""
+    import sys
+
+    from examples.text_agent import main
+
+    program = f"{sys.executable} -c \"import sys; sys.stdin.read(); print('1')\""
+    assert main(["--command", program, "--players", "2", "--opponents", "random", "--json"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert json.loads(line)["questions"] > 0
+    with pytest.raises(SystemExit) as stopped:
+        main(["--command", f'{sys.executable} -c "print(0)"', "--players", "2"])
+    assert stopped.value.code == 1
+    assert "stopped: The agent named no legal answer in 3 replies." in capsys.readouterr().err

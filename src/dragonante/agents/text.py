@@ -7,6 +7,7 @@ See ``docs/agents.md`` ("Text agents").
 """
 
 from dragonante.interfaces.text import (
+    LISTED_ANSWER,
     NotAnAnswer,
     Respond,
     TextAgentGaveUp,
@@ -20,6 +21,7 @@ from dragonante.interfaces.text import (
 )
 
 __all__ = [
+    "LISTED_ANSWER",
     "NotAnAnswer",
     "Respond",
     "TextAgentGaveUp",

@@ -38,6 +38,11 @@ from dragonante.interfaces.render import TRIGGER_MARK, from_observation, table_l
 _CODES = frozenset({D.PASS, D.DONE, D.ALL})
 
 
+#: A listed answer in :meth:`TextSeat.read`'s text ("  3) play Red Dragon (8) *"):
+#: its number and its words, for agents that are scripts.
+LISTED_ANSWER = re.compile(r"^ +(\d+)\) (.+?)(?: \*)?$", re.MULTILINE)
+
+
 @dataclass(frozen=True, slots=True)
 class TextAnswer:
     """One legal answer as an agent reads and writes it."""
@@ -274,6 +279,11 @@ class TextBot:
         self.tries = tries
         self._seat: TextSeat | None = None
 
+    @property
+    def text_seat(self) -> TextSeat | None:
+        """The seat's text table, once it has been asked (None before)."""
+        return self._seat
+
     def choose(self, view: SeatView) -> int:
         seat = self._seat
         if seat is None or seat.seat != view.seat:
@@ -290,6 +300,7 @@ class TextBot:
 
 
 __all__ = [
+    "LISTED_ANSWER",
     "NotAnAnswer",
     "Respond",
     "TextAgentGaveUp",

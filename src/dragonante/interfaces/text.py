@@ -30,8 +30,8 @@ from dragonante.bots.base import SeatView
 from dragonante.engine import decisions as D
 from dragonante.engine.views import Observation
 from dragonante.i18n import DEFAULT_LANG, LANGS, has, t
-from dragonante.interfaces.narrate import Narrator, Option, card_label, default_names
-from dragonante.interfaces.render import TRIGGER_MARK, from_observation, table_lines
+from dragonante.interfaces.narrate import Narrator, Option, Prompt, card_label, default_names
+from dragonante.interfaces.render import TRIGGER_MARK, TableView, from_observation, table_lines
 
 #: Answers that are codes, not the thing a question is about: their words are
 #: the narrator's label as it stands ("pay 5 gold to Bot 1 instead", "done").
@@ -115,8 +115,11 @@ def text_answers(obs: Observation, narrator: Narrator) -> list[TextAnswer]:
     """The legal answers of the seat's pending question, named and numbered in
     the terminal's order (the hand's order for cards); [] if it is not asked."""
     prompt = narrator.prompt(None, obs)
-    if prompt is None:
-        return []
+    return [] if prompt is None else prompt_answers(prompt, narrator)
+
+
+def prompt_answers(prompt: Prompt, narrator: Narrator) -> list[TextAnswer]:
+    """A prompt's options as text answers (a local prompt, or one a server sent)."""
     return [
         TextAnswer(
             number=i,
@@ -128,6 +131,36 @@ def text_answers(obs: Observation, narrator: Narrator) -> list[TextAnswer]:
         )
         for i, o in enumerate(prompt.options, 1)
     ]
+
+
+def turn_text(
+    view: TableView,
+    narrator: Narrator,
+    prompt: Prompt | None,
+    answers: Sequence[TextAnswer],
+    story: Sequence[str] = (),
+) -> str:
+    """A seat's turn as one text: the story, the table, the question, the answers."""
+    lang = narrator.lang
+    lines: list[str] = []
+    if story:
+        lines.append(t("text.story", lang))
+        lines += [f"  {s}" for s in story]
+        lines.append("")
+    lines.append(t("text.table", lang))
+    lines += table_lines(view, narrator)
+    if prompt is None or not answers:
+        return "\n".join(lines)
+    lines += ["", prompt.text]
+    width = len(str(len(answers)))
+    for a in answers:
+        lines.append(a.line(width))
+        if a.detail:
+            lines.append(f"  {'':>{width}}  {a.detail}")
+    if any(a.triggers for a in answers):
+        lines.append(t("prompt.trigger_legend", lang, mark=TRIGGER_MARK))
+    lines += ["", t("text.how_to_answer", lang)]
+    return "\n".join(lines)
 
 
 #: "3", "3)", "3.", "#3", "3) play Red Dragon (8)": a number, perhaps echoed
@@ -214,30 +247,11 @@ class TextSeat:
 
     def read(self, view: SeatView) -> str:
         """The seat's turn as one text: the story, the table, the question, the answers."""
-        lang = self.lang
         obs = view.observation()
-        lines: list[str] = []
         story = self.story(view)
-        if story:
-            lines.append(t("text.story", lang))
-            lines += [f"  {s}" for s in story]
-            lines.append("")
-        lines.append(t("text.table", lang))
-        lines += table_lines(from_observation(obs), self.narrator)
         prompt = self.narrator.prompt(None, obs)
-        answers = text_answers(obs, self.narrator)
-        if prompt is None or not answers:
-            return "\n".join(lines)
-        lines += ["", prompt.text]
-        width = len(str(len(answers)))
-        for a in answers:
-            lines.append(a.line(width))
-            if a.detail:
-                lines.append(f"  {'':>{width}}  {a.detail}")
-        if any(a.triggers for a in answers):
-            lines.append(t("prompt.trigger_legend", lang, mark=TRIGGER_MARK))
-        lines += ["", t("text.how_to_answer", lang)]
-        return "\n".join(lines)
+        answers = [] if prompt is None else prompt_answers(prompt, self.narrator)
+        return turn_text(from_observation(obs), self.narrator, prompt, answers, story)
 
     def answer(self, view: SeatView, reply: str) -> int:
         """The engine answer ``reply`` names; :class:`NotAnAnswer` if none."""
@@ -309,6 +323,8 @@ __all__ = [
     "TextSeat",
     "answer_words",
     "fold",
+    "prompt_answers",
     "read_answer",
     "text_answers",
+    "turn_text",
 ]

@@ -37,4 +37,5 @@ def worker_app() -> Any:
     fields = conf["settings"]
     # JSON has no tuples: give back the ones Settings declares.
     fields["trusted_proxies"] = tuple(fields.get("trusted_proxies", ()))
+    fields["bots"] = tuple((str(name), str(spec)) for name, spec in fields.get("bots", ()))
     return create_app(conf["db"], Settings(**fields), cluster=ClusterSettings(lease=conf["lease"]))

@@ -3,6 +3,7 @@
     python examples/text_agent.py --command "llm -s 'You play Three-Dragon Ante.'"
     python examples/text_agent.py --human --lang it --players 3
     python examples/text_agent.py --opponents baseline --games 5 --seed 1 --json
+    python examples/text_agent.py --command "ollama run llama3" --join http://HOST/t/CODE --name Llama
 
 Each time the agent's seat is asked, it is handed what a person at the table
 sees (:class:`dragonante.interfaces.text.TextSeat`: what happened since its
@@ -21,6 +22,11 @@ The agent is a function ``respond(text) -> reply``.  This example offers two:
 
 Without either, a stand-in plays: it answers with the first legal answer by
 its words (the tests play whole games with it, and with scripted agents).
+
+``--join`` seats the agent at a table of a ``dragonante serve`` instead (the
+table's address, or ``#token=...`` to take a seat back), beside people and the
+server's bots, over the protocol ``play --join`` speaks
+(:mod:`dragonante.interfaces.remote_agent`).
 """
 
 from __future__ import annotations
@@ -111,6 +117,24 @@ def play(
     }
 
 
+def join_table(
+    address: str, name: str, respond: Respond, lang: str, parser: argparse.ArgumentParser
+) -> int:
+    """Sit the agent at a web table (``--join``) and play it to the end."""
+    from dragonante.interfaces.remote_agent import RemoteAgentError, sit, text_agent
+    from dragonante.interfaces.tui.lobby import JoinError, join, parse_target
+
+    try:
+        seating = join(parse_target(address), name)
+        result = sit(seating, text_agent(respond), lang)
+    except JoinError as refused:
+        parser.exit(1, f"{refused.message(lang)}\n")
+    except (RemoteAgentError, TextAgentGaveUp, RuntimeError) as stopped:
+        parser.exit(1, f"the game stopped: {stopped}\n")
+    print(json.dumps(result))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     who = parser.add_mutually_exclusive_group()
@@ -124,12 +148,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="legendary")
     parser.add_argument("--deck", default="legendary")
     parser.add_argument("--json", action="store_true", help="one JSON line per game")
+    parser.add_argument("--join", help="a web table's address: play there instead")
+    parser.add_argument("--name", default="Agent", help="the seat's name at a web table")
     args = parser.parse_args(argv)
     respond: Respond = first_answer
     if args.command:
         respond = command_agent(args.command)
     elif args.human:
         respond = human_agent
+    if args.join:
+        return join_table(args.join, args.name, respond, args.lang, parser)
     wins = 0
     for g in range(args.games):
         try:

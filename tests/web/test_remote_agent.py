@@ -5,6 +5,7 @@ offering a bot by name (``serve --bot``) seats it for clients that name it."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Callable, Iterator
@@ -149,3 +150,35 @@ def test_a_server_offers_a_spec_by_name_only(
         assert r.status_code == 201, r.text
         seats = http.get(f"/api/tables/{code}").json()["seats"]
         assert [s.get("bot") for s in seats if s["kind"] == "bot"] == ["quick", "quick"]
+
+
+def test_the_example_joins_a_web_table(
+    serve: Callable[..., LiveServer], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``examples/text_agent.py --join``: the stand-in agent takes a seat and plays."""
+    from examples.text_agent import main
+
+    server = serve()
+    with server.http() as http:
+        r = http.post("/api/tables", json={"config": {"players": 2, "gold_per_player": 10}})
+        code, host = r.json()["code"], r.json()["host_token"]
+    done: list[int] = []
+    player = threading.Thread(
+        target=lambda: done.append(main(["--join", f"{server.base}/t/{code}", "--name", "Eve"]))
+    )
+    player.start()
+    with Lobby(server.base) as lobby:
+        for _ in range(200):  # until the example has taken its seat
+            if any(s and s.get("name") == "Eve" for s in lobby.table(code)["seats"]):
+                break
+            threading.Event().wait(0.05)
+        lobby.fill_bots(code, host, "random")
+        lobby.start(code, host)
+    player.join(60)
+    assert done == [0]
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["seat"] == 0 and result["answered"] > 0
+    with pytest.raises(SystemExit) as refused:
+        main(["--join", f"{server.base}/t/NOSUCH1", "--name", "Eve"])
+    assert refused.value.code == 1
+    assert "NOSUCH1" in capsys.readouterr().err

@@ -16,8 +16,10 @@ from dragonante.interfaces.text import (
     TextSeat,
     answer_words,
     fold,
+    prompt_answers,
     read_answer,
     text_answers,
+    turn_text,
 )
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "TextSeat",
     "answer_words",
     "fold",
+    "prompt_answers",
     "read_answer",
     "text_answers",
+    "turn_text",
 ]

@@ -3,7 +3,7 @@
     python examples/text_agent.py --command "llm -s 'You play Three-Dragon Ante.'"
     python examples/text_agent.py --human --lang it --players 3
     python examples/text_agent.py --opponents baseline --games 5 --seed 1 --json
-    python examples/text_agent.py --command "ollama run llama3" --join http://HOST/t/CODE --name Llama
+    python examples/text_agent.py --command "ollama run llama3" --join http://HOST/t/CODE
 
 Each time the agent's seat is asked, it is handed what a person at the table
 sees (:class:`dragonante.interfaces.text.TextSeat`: what happened since its

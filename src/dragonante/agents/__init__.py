@@ -4,7 +4,7 @@
   and the observation vector (one seat's view only);
 * :mod:`dragonante.agents.pettingzoo`: every seat an agent (PettingZoo AEC);
 * :mod:`dragonante.agents.gymnasium`: one seat against our bots (Gymnasium,
-  ``dragonante/ThreeDragonAnte-v0``).
+  ``dragonante/ThreeDragonAnte-v1``).
 
 See ``docs/agents.md``.
 """

@@ -182,3 +182,28 @@ def test_the_example_joins_a_web_table(
         main(["--join", f"{server.base}/t/NOSUCH1", "--name", "Eve"])
     assert refused.value.code == 1
     assert "NOSUCH1" in capsys.readouterr().err
+
+
+def test_a_restored_table_whose_offered_bot_is_gone_plays_on(
+    clean_offers: None, tmp_path: Path
+) -> None:
+    """A table seated with an offered name, restored by a server started without
+    that ``--bot``: its bots are played by ``medium`` and the game goes on."""
+    db = str(tmp_path / "restart.sqlite3")
+    first = LiveServer(db, Settings(bot_delay=0, bots=(("quick", "ismcts:iters=5"),))).start()
+    try:
+        with first.http() as http:
+            code, tokens, _ = make_table(
+                http, {"players": 3, "gold_per_player": 10}, ["Ann"], bots=2, level="quick"
+            )
+    finally:
+        first.stop()
+    R.OFFERED.clear()
+    second = LiveServer(db, Settings(bot_delay=0), port=first.port).start()
+    try:
+        ann = Seat(second, code, tokens[0])
+        play([ann], random.Random(2))
+        assert ann.last is not None and ann.last["view"]["phase"] == "over"
+        ann.close()
+    finally:
+        second.stop()

@@ -207,3 +207,17 @@ def test_a_restored_table_whose_offered_bot_is_gone_plays_on(
         ann.close()
     finally:
         second.stop()
+
+
+def test_workers_get_the_offered_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve --workers N`` hands each worker its settings as JSON: the offered
+    bots come back as the tuples ``Settings`` declares."""
+    from dragonante.interfaces.web import workers
+    from dragonante.interfaces.web.cluster import ClusterSettings
+
+    settings = Settings(bots=(("quick", "ismcts:iters=5"), ("easy2", "baseline")))
+    seen: list[Settings] = []
+    monkeypatch.setattr(workers, "create_app", lambda db, st, cluster: seen.append(st))
+    monkeypatch.setenv(workers.WORKER_ENV, workers.worker_config("db", settings, ClusterSettings()))
+    workers.worker_app()
+    assert seen[0].bots == settings.bots

@@ -188,6 +188,8 @@ def _answers() -> list[TextAnswer]:
         ("play drago d’oro 4.", 11),
         ("play Drago d'Oro (4)!", 11),
         ("Pay 5 gold to Bot 1 instead", -1),
+        ("The stakes are low, so I keep my strong cards.\n\nplay Red Dragon (8)", 10),
+        ("Thinking...\n3\n", 12),
     ],
 )
 def test_replies_by_number_or_words(reply: str, answer: int) -> None:
@@ -203,6 +205,7 @@ def test_replies_by_number_or_words(reply: str, answer: int) -> None:
         ("3) play Red Dragon (8)", "text.refused"),  # the number and words disagree
         ("red dragon", "text.refused"),
         ("", "text.refused"),
+        ("1\nbut maybe 3", "text.refused"),
     ],
 )
 def test_a_reply_that_is_no_answer_is_refused_with_the_list(reply: str, key: str) -> None:

@@ -172,11 +172,27 @@ def read_answer(reply: str, answers: Sequence[TextAnswer], lang: str = DEFAULT_L
     """The answer a free-text ``reply`` names: its number, its words or one of its
     names, in any case, with or without accents, quotes and punctuation.
 
-    Raises :class:`NotAnAnswer` (listing the legal answers) for anything else,
-    and for a reply whose words fit several answers.
+    A reply of several lines (a model that thinks aloud first) is read by its
+    last line when the whole names nothing.  Raises :class:`NotAnAnswer`
+    (listing the legal answers) for anything else, and for a reply whose
+    words fit several answers.
     """
     if not answers:
         raise NotAnAnswer(reply, answers, lang, "text.refused.not_asked")
+    lines = [line for line in reply.splitlines() if line.strip()]
+    if len(lines) > 1:
+        try:
+            return _read_one(reply, answers, lang)
+        except NotAnAnswer:
+            try:
+                return _read_one(lines[-1], answers, lang)
+            except NotAnAnswer:
+                pass
+            raise NotAnAnswer(reply, answers, lang, "text.refused") from None
+    return _read_one(reply, answers, lang)
+
+
+def _read_one(reply: str, answers: Sequence[TextAnswer], lang: str) -> TextAnswer:
     said = reply.strip().strip("`'\"*“”‘’«» \t\n")
     m = _NUMBERED.match(said)
     if m:

@@ -5,7 +5,7 @@
 
 Needs the ``rl`` extra (sb3-contrib, Stable-Baselines3, torch; see
 docs/agents.md).  The environment is built by id, as any Stable-Baselines3
-user would: ``make_vec_env("dragonante/ThreeDragonAnte-v0", ...)`` (the id
+user would: ``make_vec_env("dragonante/ThreeDragonAnte-v1", ...)`` (the id
 resolves without an import), and ``MaskablePPO("MultiInputPolicy", ...)``
 reads the legal actions from the environment's ``action_masks()``.
 

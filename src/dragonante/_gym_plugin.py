@@ -1,4 +1,4 @@
-"""Make ``dragonante/ThreeDragonAnte-v0`` known to Gymnasium in every process.
+"""Make ``dragonante/ThreeDragonAnte-v1`` known to Gymnasium in every process.
 
 Gymnasium 1.x dropped the ``gymnasium.envs`` entry-point plugins that older
 versions loaded on import, so an id resolves only in a process that has
@@ -24,17 +24,21 @@ import sys
 from types import ModuleType
 from typing import Any
 
-ENV_ID = "dragonante/ThreeDragonAnte-v0"
+ENV_ID = "dragonante/ThreeDragonAnte-v1"
 ENTRY_POINT = "dragonante.agents.gymnasium:ThreeDragonAnteEnv"
+#: The retired id: it answers with an error that says what changed.
+OLD_ENV_ID = "dragonante/ThreeDragonAnte-v0"
+OLD_ENTRY_POINT = "dragonante.agents.gymnasium:retired_v0"
 
 
 def register() -> None:
-    """Register the id with its string entry point (once; no import of the env)."""
+    """Register the ids with their string entry points (once; no import of the env)."""
     from gymnasium.envs.registration import register as gym_register
     from gymnasium.envs.registration import registry
 
-    if ENV_ID not in registry:
-        gym_register(id=ENV_ID, entry_point=ENTRY_POINT)
+    for env_id, entry_point in ((ENV_ID, ENTRY_POINT), (OLD_ENV_ID, OLD_ENTRY_POINT)):
+        if env_id not in registry:
+            gym_register(id=env_id, entry_point=entry_point)
 
 
 class _Loader(importlib.abc.Loader):

@@ -14,7 +14,7 @@ import importlib.util
 
 #: The import names each extra must make available, by extra name.
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "agents": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
+    "agents": ("numpy", "gymnasium", "pettingzoo", "pyspiel", "tree"),
     "analysis": ("numpy", "matplotlib"),
     "cluster": ("distributed",),
 }

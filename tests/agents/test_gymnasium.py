@@ -15,7 +15,9 @@ from gymnasium.utils.env_checker import check_env
 
 from dragonante.agents.gymnasium import (
     CURRICULUM,
+    DEFAULT_OPPONENTS,
     ENV_ID,
+    OLD_ENV_ID,
     ThreeDragonAnteEnv,
     draw_table,
     masked_sample,
@@ -203,6 +205,31 @@ def test_the_id_resolves_in_a_fresh_process_without_an_import() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "dragonante.agents.gymnasium"
+
+
+def test_the_retired_v0_id_says_what_changed() -> None:
+    """``-v0`` still resolves (here and in a fresh process) and refuses clearly."""
+    assert ENV_ID == "dragonante/ThreeDragonAnte-v1"
+    with pytest.raises(
+        gym.error.DeprecatedEnv, match=r"-v0 is retired.*Use dragonante/ThreeDragonAnte-v1"
+    ):
+        gym.make(OLD_ENV_ID, players=2)
+    code = (
+        "import gymnasium\n"
+        "try:\n"
+        f"    gymnasium.make({OLD_ENV_ID!r})\n"
+        "except gymnasium.error.DeprecatedEnv as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "observation layout changed" in out.stdout and "opponents=['heuristic']" in out.stdout
+
+
+def test_the_default_opponents_are_fast() -> None:
+    """``baseline`` by default: the environment, not the bots, sets the pace."""
+    assert DEFAULT_OPPONENTS == ("baseline",)
+    env = gym.make(ENV_ID, players=4)
+    assert env.unwrapped.opponents == ["baseline"] * 3  # type: ignore[attr-defined]
 
 
 def test_vector_autoreset_with_the_masked_sampler() -> None:

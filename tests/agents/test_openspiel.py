@@ -16,11 +16,14 @@ from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 from open_spiel.python.algorithms.generate_playthrough import playthrough_lines
 from open_spiel.python.observation import make_observation
 
-from dragonante.agents.encoding import action_mask, encode
+from dragonante.agents.encoding import action_mask, encode, to_answer
 from dragonante.agents.openspiel import SHORT_NAME, ThreeDragonAnteState
 from dragonante.agents.pettingzoo import make_config
+from dragonante.cards import ALL_CARDS
 from dragonante.engine import new_game
 from dragonante.engine.views import observe
+from dragonante.interfaces.narrate import Narrator, default_names
+from dragonante.interfaces.text import text_answers
 from tests.bots.test_information import _hidden_twin
 
 
@@ -429,3 +432,39 @@ def test_the_search_example_runs_both_algorithms() -> None:
     assert mccfr["iterations"] == 3 and int(str(mccfr["information_states"])) > 10
     played = run_ismcts(players=2, games=1, simulations=4, seed=0)
     assert played["games"] == 1 and 0.0 <= float(str(played["win_share"])) <= 1.0
+
+
+def test_action_strings_are_the_text_interfaces_words() -> None:
+    """A legal action reads as the text seat names it ("seat 1: play Red Dragon (8)",
+    the players called "Player N"); any other action keeps its block's name."""
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    kinds: set[str] = set()
+    while not state.is_terminal() and len(kinds) < 3:
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+            continue
+        player = state.current_player()
+        engine = state.engine
+        assert engine is not None and engine.pending is not None
+        kinds.add(engine.pending.kind)
+        narrator = Narrator(default_names(3, "en"), me=player, you=False)
+        words = {a.answer: a.words for a in text_answers(observe(engine, player), narrator)}
+        for action in state.legal_actions():
+            answer = to_answer(engine.pending.kind, action)
+            assert state.action_to_string(player, action) == f"seat {player}: {words[answer]}"
+        card = next(c for c in range(170) if c not in state.legal_actions())
+        assert state.action_to_string(player, card) == f"seat {player}: {ALL_CARDS[card].id}"
+        other = (player + 1) % 3
+        assert state.action_to_string(other, card) == f"seat {other}: {ALL_CARDS[card].id}"
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert {"ante", "play"} <= kinds
+    first = game.new_initial_state()
+    while first.is_chance_node():
+        first.apply_action(0)
+    player = first.current_player()
+    assert all(
+        first.action_to_string(player, a).startswith(f"seat {player}: ante ")
+        for a in first.legal_actions()
+    )

@@ -118,6 +118,30 @@ def test_render_ansi_narrates_public_events_and_the_table() -> None:
     assert raw_env(players=2).render() is None
 
 
+def test_pettingzoo_render_test_and_human_prints_the_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """PettingZoo's own ``render_test`` (every mode in the metadata, ``human`` too),
+    and ``human`` prints what ``ansi`` returns, after every step as the classic
+    environments do."""
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode: env(players=3, seed=2, render_mode=render_mode))
+    capsys.readouterr()
+    human, ansi = raw_env(players=3, render_mode="human"), raw_env(players=3, render_mode="ansi")
+    human.reset(seed=5)
+    ansi.reset(seed=5)
+    assert human.render() is None
+    assert capsys.readouterr().out == f"{ansi.render()}\n"
+    action = int(np.flatnonzero(human.action_mask(human.agent_selection))[0])
+    human.step(action)
+    ansi.step(action)
+    assert capsys.readouterr().out == f"{ansi.render()}\n"
+    assert raw_env.metadata["name"] == "dragonante_v1"
+    with pytest.raises(ValueError, match="None, 'ansi' or 'human'"):
+        raw_env(render_mode="rgb_array")
+
+
 def test_infos_carry_the_mask_and_observations_encode_the_seat_view() -> None:
     """``infos[agent]["action_mask"]`` is the observation's mask for every agent at
     every step (zeros when not asked), and the observation is exactly

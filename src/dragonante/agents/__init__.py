@@ -4,7 +4,10 @@
   and the observation vector (one seat's view only);
 * :mod:`dragonante.agents.pettingzoo`: every seat an agent (PettingZoo AEC);
 * :mod:`dragonante.agents.gymnasium`: one seat against our bots (Gymnasium,
-  ``dragonante/ThreeDragonAnte-v0``).
+  ``dragonante/ThreeDragonAnte-v1``);
+* :mod:`dragonante.agents.openspiel`: every seat a player (OpenSpiel);
+* :mod:`dragonante.agents.text`: a language model at a seat, the table as
+  text and answers in words.
 
 See ``docs/agents.md``.
 """

@@ -121,6 +121,8 @@ from dragonante.engine.determinize import determinize
 from dragonante.engine.game import call_last_gambit
 from dragonante.engine.state import GameState
 from dragonante.engine.views import Observation, observe
+from dragonante.interfaces.narrate import Narrator, default_names
+from dragonante.interfaces.text import text_answers
 from dragonante.kernel import rng
 
 SHORT_NAME = "python_three_dragon_ante"
@@ -466,9 +468,31 @@ class ThreeDragonAnteState(pyspiel.State):  # type: ignore[misc]  # pyspiel is u
         self.recall.steps.append((s, actor, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        """``"seat 2: play Red Dragon (8)"``: a legal action of the seat being asked
+        in the words of the text interface (:mod:`dragonante.interfaces.text`, in
+        English, the players called "Player 0", "Player 1"...); any other action
+        by its block (:func:`action_label`: a card's id, "seat 3", "PASS")."""
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance {action}/{self.table.chance_outcomes}"
-        return f"seat {player}: {action_label(action)}"
+        return f"seat {player}: {self._words(player, action) or action_label(action)}"
+
+    def _words(self, player: int, action: int) -> str | None:
+        """The text interface's words for ``action`` if it answers ``player``'s question."""
+        s = self.engine
+        d = None if s is None or self.waiting is not None else s.pending
+        if s is None or d is None or d.seat != player:
+            return None
+        try:
+            answer = to_answer(d.kind, action)
+        except (KeyError, ValueError):
+            return None
+        narrator = Narrator(
+            default_names(s.n, "en"), me=player, debt_model=s.config.rules.debt_model, you=False
+        )
+        for a in text_answers(observe(s, player), narrator):
+            if a.answer == answer:
+                return a.words
+        return None
 
     # --- results and views ------------------------------------------------------
 

@@ -24,7 +24,9 @@ Questions with a single legal answer are applied by the engine itself
   the others; with ``gold_reward=True`` each agent also gets its final hoard
   minus its starting hoard, divided by the game's total gold.
 * ``render_mode="ansi"``: ``render()`` returns the narrator's sentences for
-  the public events since the last render (a spectator's view) and the table.
+  the public events since the last render (a spectator's view) and the table;
+  ``render_mode="human"`` prints them instead (after every step too, as
+  PettingZoo's classic environments do) and returns None.
 """
 
 from __future__ import annotations
@@ -90,8 +92,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
     """The unwrapped AEC environment (``env()`` adds PettingZoo's order checks)."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads this class attribute
-        "name": "dragonante_v0",
-        "render_modes": ["ansi"],
+        "name": "dragonante_v1",
+        "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
 
@@ -107,12 +109,14 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         config: GameConfig | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         self.config = (
             config.validate() if config else make_config(players, ruleset, deck, abilities)
         )
         self.render_mode = render_mode
+        #: ``human``: the table is printed after every step.
+        self._human = render_mode == "human"
         self.gold_reward = gold_reward
         n = self.config.players
         self.possible_agents = [f"player_{p}" for p in range(n)]
@@ -228,6 +232,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
             # Rewards are all 0 until the game ends, and adding 0.0 changes no
             # sum: accumulating only then saves a loop over the agents each step.
             self._accumulate_rewards()
+        if self._human:
+            self.render()
 
     # --- what an agent sees -------------------------------------------------------------
 
@@ -254,7 +260,8 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         return self._mask if agent == self._asked else _no_actions()
 
     def render(self) -> str | None:
-        """The public events since the last call, narrated, then the table (spectator)."""
+        """The public events since the last call, narrated, then the table (spectator):
+        returned (``ansi``) or printed (``human``)."""
         if self.render_mode is None:
             return None
         from dragonante.interfaces.narrate import Narrator
@@ -266,6 +273,9 @@ class raw_env(AECEnv[str, Obs, int]):  # type: ignore[misc]  # noqa: N801 - Pett
         lines = narrator.events(events_for(log, None, self._shown))
         self._shown = len(log)
         lines += table_lines(table_view(s, None), narrator, show_hand=False)
+        if self._human:
+            print("\n".join(lines))
+            return None
         return "\n".join(lines)
 
     def close(self) -> None:

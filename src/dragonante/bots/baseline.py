@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from dragonante.bots.base import SeatView
+from dragonante.bots.registry import BotEntry, register
 from dragonante.engine.decisions import ANTE, PLAY, Decision
 from dragonante.engine.flow import would_trigger
 from dragonante.engine.state import GameState
@@ -58,3 +59,14 @@ class BaselineBot:
 
     def choose(self, view: SeatView) -> int:
         return baseline_pick(view.decision, view.would_trigger)
+
+
+register(
+    BotEntry(
+        "baseline",
+        BaselineBot,
+        "rules",
+        level="easy",
+        about="fixed yardstick: median ante, strongest triggering card",
+    )
+)

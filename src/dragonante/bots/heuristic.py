@@ -48,6 +48,7 @@ from dragonante.bots.evaluate import (
     strength_tail,
 )
 from dragonante.bots.policy import EXPECTED_ANTE, fast_answer
+from dragonante.bots.registry import BotEntry, Strength, register
 from dragonante.engine import decisions as D
 from dragonante.engine.decisions import Decision
 from dragonante.engine.game import advance
@@ -233,3 +234,25 @@ def best_answer(d: Decision, values: dict[int, float]) -> int:
         if values[a] > values[best] + 1e-9:
             best = a
     return best
+
+
+register(
+    BotEntry(
+        "heuristic",
+        HeuristicBot,
+        "rules",
+        level="medium",
+        settings={"samples": int},
+        about="card counting, ante planning, one-turn lookahead",
+        strength=Strength(
+            0.665,
+            0.635,
+            0.694,
+            1000,
+            "3 x baseline",
+            4,
+            "dragonante tournament --seats heuristic,baseline,baseline,baseline"
+            " --games 1000 --seed 11 --workers 2 --json",
+        ),
+    )
+)

@@ -63,6 +63,7 @@ from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
 from dragonante.bots.heuristic import answer_values, ante_expectation, best_answer, unseen_cards
 from dragonante.bots.outcome import OutcomeModel, model_for, win_chance
 from dragonante.bots.policy import EXPECTED_ANTE, fast_answer, simple_answer
+from dragonante.bots.registry import BotEntry, Strength, choice, register
 from dragonante.engine import decisions as D
 from dragonante.engine.game import advance
 from dragonante.engine.state import GameState
@@ -297,3 +298,35 @@ class IsmctsBot:
         for n in path:
             n.visits += 1
             n.total += reward
+
+
+register(
+    BotEntry(
+        "ismcts",
+        IsmctsBot,
+        "search",
+        level="hard",
+        settings={
+            "iters": int,
+            "seconds": float,
+            "c": float,
+            "horizon": int,
+            "leaf": choice("gambit", "turn"),
+            "policy": choice("plan", "simple"),
+            "prior": float,
+            "value": choice("win", "margin"),
+            "model": choice("heuristic", "fast"),
+        },
+        about="information-set Monte Carlo tree search",
+        strength=Strength(
+            0.480,
+            0.431,
+            0.529,
+            400,
+            "3 x heuristic",
+            4,
+            "dragonante tournament --seats ismcts,heuristic,heuristic,heuristic"
+            " --games 200 --seed 11 --workers 2 --json (and --seed 12)",
+        ),
+    )
+)

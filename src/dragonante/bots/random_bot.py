@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from dragonante.bots.base import SeatView
+from dragonante.bots.registry import BotEntry, register
 
 
 class RandomBot:
@@ -18,3 +19,6 @@ class RandomBot:
     def choose(self, view: SeatView) -> int:
         options = view.decision.options
         return options[self._rng.randrange(len(options))]
+
+
+register(BotEntry("random", RandomBot, "rules", about="uniform over the legal answers"))

@@ -78,6 +78,25 @@ def _shortest(*seconds: float) -> float:
     return min((s for s in seconds if s > 0), default=20.0)
 
 
+def offered_bots(given: list[str], lang: str) -> tuple[tuple[str, str], ...]:
+    """``--bot NAME=SPEC`` options, each offered to the clients under ``NAME``
+    (``dragonante.bots.registry.offer``: the spec is checked and loaded here,
+    from the server's own command line; clients only ever pick the name)."""
+    from dragonante.bots import offer
+
+    pairs: list[tuple[str, str]] = []
+    for raw in given:
+        name, sep, spec = raw.partition("=")
+        if not sep or not name.strip() or not spec.strip():
+            fail(t("serve.error.bot_form", lang, given=raw))
+        try:
+            offer(name.strip(), spec.strip())
+        except (KeyError, ValueError) as e:
+            fail(t("serve.error.bot", lang, given=raw, reason=str(e).strip("'\"")))
+        pairs.append((name.strip(), spec.strip()))
+    return tuple(pairs)
+
+
 @app.command("serve", help=helptext("cmd.serve"))
 def serve(
     host: Annotated[str, typer.Option(help=helptext("opt.serve_host"))] = "127.0.0.1",
@@ -137,6 +156,7 @@ def serve(
     ] = 3600.0,
     away_after: Annotated[float, typer.Option(help=helptext("opt.serve_away_after"), min=0)] = 60.0,
     away_bot: Annotated[str, typer.Option(help=helptext("opt.serve_away_bot"))] = "medium",
+    bot: Annotated[list[str] | None, typer.Option("--bot", help=helptext("opt.serve_bot"))] = None,
     min_turn_timer: Annotated[
         float, typer.Option(help=helptext("opt.serve_min_turn_timer"), min=0.1, max=600)
     ] = 10.0,
@@ -212,6 +232,7 @@ def serve(
     from dragonante.bots import bot_names
     from dragonante.interfaces.web.limits import parse_networks
 
+    offered_names = offered_bots(bot or [], lang)
     if away_bot not in bot_names():
         choices = ", ".join(bot_names())
         fail(
@@ -263,6 +284,7 @@ def serve(
         idle_after=idle_timeout,
         away_after=away_after,
         away_bot=away_bot,
+        bots=offered_names,
         turn_min=min_turn_timer,
         trusted_proxies=proxies,
         # Sweep often enough that short settings (tests, demos) are honoured.

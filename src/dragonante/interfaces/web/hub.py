@@ -23,6 +23,7 @@ simply pick up the question in front of them.
 
 from __future__ import annotations
 
+from dragonante.bots import offer
 from dragonante.interfaces.web.answers import Answers
 from dragonante.interfaces.web.connections import Connections
 from dragonante.interfaces.web.errors import HubError, old_rules
@@ -57,6 +58,8 @@ class Hub:
 
     def __init__(self, writer: Writer, settings: Settings | None = None) -> None:
         self.house = house = House(writer, settings or Settings())
+        for name, spec in house.settings.bots:  # serve --bot NAME=SPEC, in every process
+            offer(name, spec)
         self.writer = writer
         self.settings = house.settings
         #: The parts (``docs/web.md``, "The web package").

@@ -62,6 +62,9 @@ class Settings:
     #: their seat to a bot (0: never), and the level of that bot.
     away_after: float = 60.0
     away_bot: str = "medium"
+    #: Bots the server's command line offers by name (``serve --bot NAME=SPEC``):
+    #: (name, spec) pairs; clients pick the names, never a spec.
+    bots: tuple[tuple[str, str], ...] = ()
     #: Reverse proxies (addresses or networks) whose ``X-Forwarded-For`` is believed.
     trusted_proxies: tuple[str, ...] = ()
     #: Seconds between two sweeps for expired tables and away seats.

@@ -231,10 +231,17 @@ class LiveTable:
         self.make_bots()
 
     def make_bots(self) -> None:
+        """The bots of the bot seats.  A name this server no longer offers (a table
+        seated under ``serve --bot NAME=SPEC``, restored by a server started
+        without it) is played by the ``medium`` bot rather than lost."""
         self.bots = {}
         for seat, info in self.seats.items():
             if info.kind == BOT and info.bot:
-                self.bots[seat] = make_bot(info.bot, (self.seed + 7919 * (seat + 1)) & 0x7FFFFFFF)
+                seed = (self.seed + 7919 * (seat + 1)) & 0x7FFFFFFF
+                try:
+                    self.bots[seat] = make_bot(info.bot, seed)
+                except (KeyError, ValueError):
+                    self.bots[seat] = make_bot("medium", seed)
 
     def names(self) -> list[str]:
         return [self.seats[p].name if p in self.seats else "?" for p in range(self.players)]

@@ -43,6 +43,7 @@ def worker_app() -> Any:
     fields = conf["settings"]
     # JSON has no tuples: give back the ones Settings declares.
     fields["trusted_proxies"] = tuple(fields.get("trusted_proxies", ()))
+    fields["bots"] = tuple((str(name), str(spec)) for name, spec in fields.get("bots", ()))
     guard = conf.get("connections", {})
     guard["trusted_proxies"] = tuple(guard.get("trusted_proxies", ()))
     configure(ConnectionLimits(**guard))  # the limits of this process's connections

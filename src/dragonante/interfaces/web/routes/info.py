@@ -12,6 +12,7 @@ from fastapi.responses import Response
 
 from dragonante import RULES_VERSION, __version__
 from dragonante.bots import LEVELS, bot_names
+from dragonante.bots.registry import OFFERED
 from dragonante.cards import ALL_CARDS
 from dragonante.engine.abilities.catalog import (
     ABILITIES,
@@ -142,7 +143,7 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
         },
         "players": [2, 3, 4, 5, 6],
         "bots": bot_names(),
-        "levels": list(LEVELS) or bot_names(),
+        "levels": [*LEVELS, *OFFERED] or bot_names(),
         "langs": list(LANGS),
         "name_max": NAME_MAX,
         "max_message": MAX_MESSAGE,

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dragonante.bots.base import Bot, SeatView
-from dragonante.bots.registry import BotSpecError
+from dragonante.bots.errors import BotSpecError
 
 
 class OutsideAnswerError(ValueError):

@@ -35,6 +35,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from dragonante.bots.base import Bot
+from dragonante.bots.errors import BotSpecError
 
 #: The entry point group outside packages register bots in.
 ENTRY_POINT_GROUP = "dragonante.bots"
@@ -44,11 +45,6 @@ KINDS = ("rules", "search", "learned")
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 #: The spec prefix of a saved policy.
 POLICY_PREFIX = "policy"
-
-
-class BotSpecError(ValueError):
-    """A bot spec with an unknown setting, a value of the wrong kind, or an
-    outside agent that cannot be loaded (the message says which)."""
 
 
 class _NotAChoice(ValueError):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dragonante.bots.base import SeatView
-from dragonante.bots.registry import BotSpecError
+from dragonante.bots.errors import BotSpecError
 from dragonante.extras import MissingExtra, require
 
 #: A loaded policy: (observation vector, int8 mask) -> action.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -179,6 +180,56 @@ def test_a_flood_of_messages_is_slowed_down(server: LiveServer):
     codes = [m.get("code") for m in seat.drain(0.3)]
     assert "busy" in codes
     seat.close()
+
+
+def test_a_flood_of_ping_frames_closes_the_socket_and_spares_the_other_tables(
+    server: LiveServer,
+):
+    """Issue 32, hole 4: WebSocket control-frame pings went around the message
+    limit: uvicorn answered each one below the app, so a client could send
+    them at line rate, each parsed and answered (and the pongs kept in memory
+    when it did not read them).  Now a connection's pings and pongs are
+    counted (``pings.CONTROL_BURST`` at once, then one a second) and a flood
+    is closed with 1008; another table plays on, and a well-behaved socket
+    of the flooder's own table stays."""
+    from dragonante.interfaces.web.pings import CONTROL_BURST
+
+    with server.http() as http:
+        target, _, _ = make_table(http, SMALL, [], bots=3)
+        other, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2)
+    watcher = Seat(server, target, None)
+    ann = Seat(server, other, tokens[0])
+    refused = server.hub.refused.get("pings", 0)
+    pongs = []
+    with connect(f"{server.ws_base}/ws/{target}") as flooder:
+        flooder.send(json.dumps({"type": "hello", "token": None}))
+        started = time.monotonic()
+
+        def flood() -> None:
+            for _ in range(5000):
+                pongs.append(flooder.ping())
+            while True:
+                flooder.recv(timeout=10)
+
+        with pytest.raises(ConnectionClosed):
+            flood()
+    assert time.monotonic() - started < 10
+    assert sum(p.is_set() for p in pongs) <= CONTROL_BURST  # the excess got no pong
+    deadline = time.monotonic() + 5
+    while server.hub.refused.get("pings", 0) == refused and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.hub.refused.get("pings", 0) == refused + 1  # in /api/stats
+    play([ann], random.Random(5))
+    assert ann.wait_over()["view"]["phase"] == "over"
+    watcher.send({"type": "sync"})
+    assert watcher.wait(lambda m: m["type"] == "state")  # the table's other socket stays
+    # A client keeping its socket alive with a ping now and then is never closed.
+    with connect(f"{server.ws_base}/ws/{target}") as polite:
+        polite.send(json.dumps({"type": "hello", "token": None}))
+        for _ in range(CONTROL_BURST):
+            assert polite.ping().wait(5)
+    watcher.close()
+    ann.close()
 
 
 @pytest.mark.parametrize("compression", [False, True])

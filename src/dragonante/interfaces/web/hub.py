@@ -87,8 +87,12 @@ class Hub:
         self.close = life.close
         # limits and tables
         self.check_rate = house.check_rate
+        self.count_refusal = house.count_refusal
         self.live_count = house.live_count
         self.table = house.table
+        self.lookup = house.lookup
+        self.check_lookup = house.check_lookup
+        self.missed = house.missed
         # the lobby
         self.create_table = lobby.create_table
         self.live = lobby.live

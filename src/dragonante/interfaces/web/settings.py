@@ -42,6 +42,15 @@ class Settings:
     limit_manage: int = 120
     limit_replays: int = 120
     replay_window: float = 60.0
+    #: Looking a table up by its code (its page, its seats, its socket, its
+    #: replays): every lookup per ``lookup_window`` seconds, and lookups of a
+    #: code no table has per ``limit_window`` (``serve --limit-codes``).  An
+    #: unlisted table's code is its invitation, so a miss costs far more than
+    #: a hit: guessing one of 31**6 codes at 60 misses per 10 minutes takes
+    #: years (``docs/security.md``, "Invite codes").
+    limit_lookups: int = 300
+    lookup_window: float = 60.0
+    limit_misses: int = 60
     #: Open or playing tables in memory at once (finished ones are not counted:
     #: they leave memory by themselves); 0: no cap.
     max_tables: int = 2000

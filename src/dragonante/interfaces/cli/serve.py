@@ -164,7 +164,7 @@ def serve(
 
     from dragonante.interfaces.web.app import create_app
     from dragonante.interfaces.web.cluster import ClusterSettings
-    from dragonante.interfaces.web.db import database_url, open_database
+    from dragonante.interfaces.web.db import database_url, open_database, refuses_writes
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import transport_options
     from dragonante.interfaces.web.workers import WORKER_ENV, worker_config
@@ -226,6 +226,12 @@ def serve(
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         fail(t("serve.error.database", lang, db=db or database_url(None), reason=first))
         return
+    # A server that cannot store a move cannot play: found now, not at the
+    # first answer of the first game (issue 32, hole 4).
+    refused = refuses_writes(engine)
+    if refused is not None:
+        engine.dispose()
+        fail(t("serve.error.read_only", lang, db=db or database_url(None), reason=refused))
     # With PostgreSQL every process is a cluster member (web/cluster.py), so
     # that several ``serve`` on one database share its tables safely.
     shared = engine.dialect.name == "postgresql"

@@ -210,3 +210,37 @@ def test_nginx_refuses_oversized_headers_before_the_server_sees_them(
         assert big.status_code == 413
         assert http.get("/api/meta").status_code == 200  # and the proxy still serves
     assert [stats(s).get("refused", {}) for s in servers] == before
+
+
+def test_nginx_closes_a_request_whose_headers_never_end(
+    behind: tuple[Nginx, list[Server]],
+) -> None:
+    """A header line every few seconds, never the blank line: nginx closes the
+    connection at its ``client_header_timeout`` (10 s), whatever trickles in."""
+    proxy, _ = behind
+    trust = ssl.create_default_context(cafile=str(proxy.cert))
+    with (
+        socket.create_connection(("127.0.0.1", proxy.port), timeout=20) as raw,
+        trust.wrap_socket(raw, server_hostname="localhost") as tls,
+    ):
+        started = time.monotonic()
+        tls.sendall(b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\n")
+        got = b""
+        while time.monotonic() - started < 20:
+            try:
+                tls.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                break
+            tls.settimeout(3)
+            try:
+                chunk = tls.recv(4096)
+            except TimeoutError:
+                continue
+            except (OSError, ssl.SSLError):
+                break
+            if not chunk:
+                break
+            got += chunk
+        took = time.monotonic() - started
+    assert 8 <= took < 16, took
+    assert not got or got.startswith(b"HTTP/1.1 408")

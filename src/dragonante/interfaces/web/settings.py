@@ -46,8 +46,9 @@ class Settings:
     #: replays): every lookup per ``lookup_window`` seconds, and lookups of a
     #: code no table has per ``limit_window`` (``serve --limit-codes``).  An
     #: unlisted table's code is its invitation, so a miss costs far more than
-    #: a hit: guessing one of 31**6 codes at 60 misses per 10 minutes takes
-    #: years (``docs/security.md``, "Invite codes").
+    #: a hit: at 60 misses per 10 minutes one address needs about 280 years to
+    #: guess a given code of 31**6, and about 100 days to hit any one of a
+    #: thousand unlisted tables (``docs/security.md``, "Invite codes").
     limit_lookups: int = 300
     lookup_window: float = 60.0
     limit_misses: int = 60

@@ -195,6 +195,56 @@ def test_guessing_invite_codes_is_limited_and_a_miss_costs_more_than_a_hit(serve
         assert http.get("/api/tables/NOSUCH").status_code == 429
 
 
+def test_a_cluster_asks_no_owner_for_the_codes_of_an_address_out_of_misses():
+    """With several processes the router asks PostgreSQL who runs each code
+    before the app sees the request: an address that used up its misses goes
+    straight to the app's refusal, and costs no query."""
+    import asyncio
+    from types import SimpleNamespace
+    from typing import cast
+
+    from dragonante.interfaces.web.cluster import ClusterRouter
+    from dragonante.interfaces.web.house import House
+    from dragonante.interfaces.web.writer import Writer
+
+    house = House(cast(Writer, None), Settings(limit_misses=2))
+    asked: list[str] = []
+    reached: list[str] = []
+
+    async def route(code: str) -> None:
+        asked.append(code)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+
+    hub = SimpleNamespace(trusted=house.trusted, misses_wait=house.misses_wait)
+    cluster = SimpleNamespace(
+        route=route, relay=SimpleNamespace(inner=None), settings=SimpleNamespace(relay_timeout=1)
+    )
+    state = SimpleNamespace(cluster=cluster, hub=hub)
+    router = ClusterRouter(app)
+
+    def request(code: str, peer: str) -> None:
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": f"/api/tables/{code}",
+            "headers": [],
+            "client": (peer, 5000),
+            "app": SimpleNamespace(state=state),
+        }
+        asyncio.run(router(scope, None, None))  # type: ignore[arg-type]
+
+    request("AAAAAA", "10.0.0.1")
+    assert asked == ["AAAAAA"]
+    house.missed("10.0.0.1")
+    house.missed("10.0.0.1")
+    request("BBBBBB", "10.0.0.1")
+    request("CCCCCC", "10.0.0.2")
+    assert asked == ["AAAAAA", "CCCCCC"]  # the guesser's code was not looked up
+    assert reached == ["/api/tables/AAAAAA", "/api/tables/BBBBBB", "/api/tables/CCCCCC"]
+
+
 def test_the_misses_bucket_is_looked_at_without_taking_from_it():
     clock = FakeClock()
     misses = RateLimiter(2, 60.0, clock)

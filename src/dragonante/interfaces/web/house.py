@@ -145,7 +145,7 @@ class House:
         when ``address`` is over its lookups, or has used up its misses
         (codes no table has: what guessing an invite code looks like)."""
         self.check_rate("lookups", address)
-        wait = self.limiters["misses"].wait(address)
+        wait = self.misses_wait(address)
         if wait > 0:
             self.count_refusal("misses")
             raise HubError(
@@ -155,6 +155,11 @@ class House:
                 429,
                 retry_after(wait),
             )
+
+    def misses_wait(self, address: str) -> float:
+        """Seconds until ``address`` may look a code up again after using up
+        its misses (0.0: it may now); takes nothing."""
+        return self.limiters["misses"].wait(address)
 
     def missed(self, address: str) -> None:
         """``address`` looked up a code no table has: one of its misses is used."""

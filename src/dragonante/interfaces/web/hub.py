@@ -93,6 +93,7 @@ class Hub:
         self.lookup = house.lookup
         self.check_lookup = house.check_lookup
         self.missed = house.missed
+        self.misses_wait = house.misses_wait
         # the lobby
         self.create_table = lobby.create_table
         self.live = lobby.live

@@ -1,7 +1,8 @@
 # Sourced by ./dev test: what the browser and database tests need.
 #
 # As root, install what is missing (Debian's Chromium for the browser tests,
-# PostgreSQL for the database tests), start a local PostgreSQL with a
+# PostgreSQL for the database tests, nginx and openssl for the reverse-proxy
+# recipe's test, tests/web/test_nginx.py, which runs nginx itself), start a local PostgreSQL with a
 # `dragonante` role and a `dragonante_test` database, and point
 # DRAGONANTE_TEST_PG_URL at it.  It says what it will do before doing it, and
 # stop_test_services (run when ./dev test ends) stops the PostgreSQL it
@@ -19,12 +20,14 @@ install_missing() {
     local need=()
     [ -x /usr/bin/chromium ] || need+=(chromium)
     command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+    [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
+    command -v openssl >/dev/null 2>&1 || need+=(openssl)
     [ ${#need[@]} -eq 0 ] && return 0
     if ! is_root || ! command -v apt-get >/dev/null 2>&1; then
         echo "dev: cannot install ${need[*]} here (needs root and apt-get): those tests will be skipped" >&2
         return 0
     fi
-    echo "dev: installing ${need[*]} with apt-get for the browser and database tests (DRAGONANTE_NO_INSTALL=1 skips this)"
+    echo "dev: installing ${need[*]} with apt-get for the browser, database and proxy tests (DRAGONANTE_NO_INSTALL=1 skips this)"
     export DEBIAN_FRONTEND=noninteractive
     { apt-get update -qq >/dev/null && apt-get install -y -qq "${need[@]}" >/dev/null; } \
         || echo "dev: installing ${need[*]} failed: those tests will be skipped" >&2

@@ -266,6 +266,7 @@ SOCIAL_KEYS = {
     "timeout": frozenset({"type", "seat", "decision", "bot"}),
     "rematch": frozenset({"type", "code", "by"}),
     "removed": frozenset({"type", "seat", "reason", "message", "spectator"}),
+    "notice": frozenset({"type", "code", "seat", "message"}),
 }
 
 

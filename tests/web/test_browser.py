@@ -510,3 +510,57 @@ def test_the_limits_refuse_clearly_in_the_page(browser: Any, tmp_path: Path):
         assert errors == []
     finally:
         server.stop()
+
+
+def test_a_bot_move_the_database_refuses_is_told_in_each_page_language(
+    browser: Any, server: ServerProcess
+):
+    """Issue 32, hole 4: a bot's answer the database refused left the table
+    waiting with no word.  Now each page says so in its language (a toast and
+    a line in the chat), and again when the move is saved; the game goes on."""
+    from sqlalchemy import create_engine, text
+
+    from dragonante.interfaces.web.db import database_url
+
+    errors: list[str] = []
+    with server.http() as http:
+        config = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
+        code, tokens, host = make_table(http, config, ["Ann", "Bea"], bots=1, start=False)
+    engine = create_engine(database_url(str(server.db)))
+    with engine.begin() as c:  # the database refuses the bot's (seat 2's) answers
+        c.execute(
+            text(
+                "CREATE TRIGGER refuse_bot BEFORE INSERT ON answers "
+                f"WHEN NEW.table_code = '{code}' AND NEW.seat = 2 "
+                "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
+            )
+        )
+    ann, bea = new_page(browser, errors), new_page(browser, errors)
+    ann.goto(f"{server.base}/t/{code}#token={tokens[0]}")
+    bea.goto(f"{server.base}/t/{code}#token={tokens[1]}")
+    for page in (ann, bea):
+        page.wait_for_selector("#seating")
+    bea.select_option("#lang-select", "it")
+    with server.http() as http:
+        r = http.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {host}"})
+        assert r.status_code == 200
+    rng = random.Random(4)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and "could not save" not in ann.inner_text("#chat-list"):
+            for page in (ann, bea):
+                answer_if_asked(page, rng)
+            time.sleep(0.1)
+        expect(ann.locator("#chat-list")).to_contain_text("could not save")
+        expect(ann.locator("#chat-list")).to_contain_text("the table waits", ignore_case=True)
+        expect(bea.locator("#chat-list")).to_contain_text("non è riuscito a salvare")
+        time.sleep(2.5)  # retried every second, told once
+        assert ann.inner_text("#chat-list").count("could not save") == 1
+    finally:
+        with engine.begin() as c:
+            c.execute(text("DROP TRIGGER IF EXISTS refuse_bot"))
+        engine.dispose()
+    expect(ann.locator("#chat-list")).to_contain_text("is saved now", timeout=10000)
+    expect(bea.locator("#chat-list")).to_contain_text("ora è salvata", timeout=10000)
+    play_until([ann, bea], rng, lambda: over(ann))
+    assert not errors, errors

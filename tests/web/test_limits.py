@@ -146,6 +146,116 @@ def test_creating_tables_and_taking_seats_are_limited_per_address(serve):
         assert server.hub.stats()["refused"] == {"tables": 2, "seats": 1}
 
 
+def test_guessing_invite_codes_is_limited_and_a_miss_costs_more_than_a_hit(serve):
+    """Issue 32, hole 4: one address looked up 187 codes a second and never got
+    a 429, so an unlisted table's code (its only protection) could be guessed,
+    and the table then showed its names and could be sat at.  Now every lookup
+    by code counts, and a code no table has counts again in a much smaller
+    bucket of misses: once it is empty every lookup is refused (429,
+    ``Retry-After``), over HTTP and the socket alike, while another address
+    and the table's own people are untouched."""
+    server = serve(
+        bot_delay=0,
+        limit_misses=5,
+        limit_lookups=40,
+        lookup_window=60.0,
+        trusted_proxies=("127.0.0.1",),
+    )
+    with server.http() as http:
+        r = http.post("/api/tables", json={"config": SMALL, "unlisted": True})
+        code = r.json()["code"]
+        assert http.post(f"/api/tables/{code}/seats", json={"name": "Ann"}).status_code == 201
+        assert code not in [t["code"] for t in http.get("/api/tables").json()["open"]]
+        # Hits cost one lookup each, no miss: ten in a row are fine.
+        assert all(http.get(f"/api/tables/{code}").status_code == 200 for _ in range(10))
+        guesses = [f"ZZZZZ{c}" for c in "23456789"]
+        statuses = [http.get(f"/api/tables/{g}").status_code for g in guesses]
+        assert statuses == [404] * 5 + [429] * 3
+        r = http.get(f"/api/tables/{code}")  # even the right code, now: the guesser is stopped
+        assert r.status_code == 429 and r.json()["error"] == "rate_limited"
+        assert 1 <= int(r.headers["Retry-After"]) <= 600
+        r = http.post(f"/api/tables/{code}/seats", json={"name": "Eve"})
+        assert r.status_code == 429
+        with connect(f"{server.ws_base}/ws/{code}") as ws:  # the socket's lookup too
+            assert closed_with(ws) == (1013, "rate_limited")
+        # Another address (here a trusted proxy's client) still finds the table.
+        other = {"X-Forwarded-For": "203.0.113.9"}
+        r = http.get(f"/api/tables/{code}", headers=other)
+        assert r.status_code == 200 and r.json()["seats"][0]["name"] == "Ann"
+        assert server.hub.stats()["refused"]["misses"] >= 5
+    # Misses over the socket count too (a socket is a lookup by code).
+    server = serve(bot_delay=0, limit_misses=2)
+    for _ in range(2):
+        with connect(f"{server.ws_base}/ws/NOSUCH") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(ws.recv(timeout=10))["code"] == "unknown_table"
+    with connect(f"{server.ws_base}/ws/NOSUCH") as ws:
+        assert closed_with(ws) == (1013, "rate_limited")
+    with server.http() as http:
+        assert http.get("/api/tables/NOSUCH").status_code == 429
+
+
+def test_a_cluster_asks_no_owner_for_the_codes_of_an_address_out_of_misses():
+    """With several processes the router asks PostgreSQL who runs each code
+    before the app sees the request: an address that used up its misses goes
+    straight to the app's refusal, and costs no query."""
+    import asyncio
+    from types import SimpleNamespace
+    from typing import cast
+
+    from dragonante.interfaces.web.cluster import ClusterRouter
+    from dragonante.interfaces.web.house import House
+    from dragonante.interfaces.web.writer import Writer
+
+    house = House(cast(Writer, None), Settings(limit_misses=2))
+    asked: list[str] = []
+    reached: list[str] = []
+
+    async def route(code: str) -> None:
+        asked.append(code)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["path"])
+
+    hub = SimpleNamespace(trusted=house.trusted, misses_wait=house.misses_wait)
+    cluster = SimpleNamespace(
+        route=route, relay=SimpleNamespace(inner=None), settings=SimpleNamespace(relay_timeout=1)
+    )
+    state = SimpleNamespace(cluster=cluster, hub=hub)
+    router = ClusterRouter(app)
+
+    def request(code: str, peer: str) -> None:
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": f"/api/tables/{code}",
+            "headers": [],
+            "client": (peer, 5000),
+            "app": SimpleNamespace(state=state),
+        }
+        asyncio.run(router(scope, None, None))  # type: ignore[arg-type]
+
+    request("AAAAAA", "10.0.0.1")
+    assert asked == ["AAAAAA"]
+    house.missed("10.0.0.1")
+    house.missed("10.0.0.1")
+    request("BBBBBB", "10.0.0.1")
+    request("CCCCCC", "10.0.0.2")
+    assert asked == ["AAAAAA", "CCCCCC"]  # the guesser's code was not looked up
+    assert reached == ["/api/tables/AAAAAA", "/api/tables/BBBBBB", "/api/tables/CCCCCC"]
+
+
+def test_the_misses_bucket_is_looked_at_without_taking_from_it():
+    clock = FakeClock()
+    misses = RateLimiter(2, 60.0, clock)
+    assert misses.wait("a") == 0.0 and misses.wait("a") == 0.0  # looking takes nothing
+    misses.hit("a")
+    misses.hit("a")
+    assert misses.wait("a") == pytest.approx(30.0)
+    clock.now += 30
+    assert misses.wait("a") == 0.0 and misses.wait("b") == 0.0
+
+
 def test_behind_a_trusted_proxy_each_forwarded_address_has_its_own_limit(serve):
     server = serve(bot_delay=0, limit_tables=1, trusted_proxies=("127.0.0.1",))
     with server.http() as http:

@@ -298,6 +298,49 @@ def test_look_alike_and_invisible_names_are_refused(serve):
         assert "Ursula" not in names  # ... and then no bot takes it in another case
 
 
+def test_blank_looking_names_and_blank_tails_are_refused(serve):
+    """Issue 32, hole 4: a name of Braille blanks (U+2800, which PRECIS allows)
+    sat as an empty name, and "Ann" plus a musical null notehead (U+1D159,
+    drawn as nothing) sat beside Ann.  Now a name may hold no blank, needs a
+    visible character, and is compared by its key with nothing unseen in it."""
+    from dragonante.interfaces.web.names import BadName, name_key, normalize, same_name
+
+    for blank in (
+        "\u2800",
+        "\u2800\u2800\u2800",
+        "\u2800 \u2800",
+        "\U0001d159",
+        "\U0001da7f",
+        "\u3164",
+        "\u115f",
+        "\u200b",
+        "\u0301",  # a mark with nothing under it
+        "\u00b4",  # an acute accent: NFKC makes it a space and a mark
+    ):
+        with pytest.raises(BadName):
+            normalize(blank)
+    for tail in ("\u2800", "\U0001d159", "\U00016fe4", "\u200d", "\u2063", "\ufe0f"):
+        with pytest.raises(BadName):
+            normalize("Ann" + tail)
+        assert same_name("Ann" + tail, "ann")  # even stored before this check
+    assert name_key("\uff21NN\u2800") == "ann" == name_key("  Ann ")
+    assert normalize(".") == "." and normalize("\u674e\u5c0f\u9f8d") == "\u674e\u5c0f\u9f8d"
+    with serve.http() as http:
+        code, _, _ = make_table(http, {"players": 4}, ["Ann"], start=False)
+
+        def sit(name: str) -> tuple[int, str]:
+            r = http.post(f"/api/tables/{code}/seats", json={"name": name})
+            return r.status_code, r.json().get("error", "")
+
+        assert sit("\u2800") == (400, "bad_name")
+        assert sit("\u2800\u2800") == (400, "bad_name")
+        assert sit("Ann\U0001d159") == (400, "bad_name")
+        assert sit("ANN") == (409, "bad_name")  # the same name, taken
+        assert sit("Ann Lee")[0] == 201
+        names = [s and s["name"] for s in http.get(f"/api/tables/{code}").json()["seats"]]
+        assert names == ["Ann", "Ann Lee", None, None]
+
+
 def test_chat_drops_invisible_characters_and_stacks_of_marks():
     """Hole 8: zero-width and tag characters and stacks of combining marks went
     through chat.  Now they are dropped (marks cut to two per letter)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -181,6 +182,56 @@ def test_a_flood_of_messages_is_slowed_down(server: LiveServer):
     seat.close()
 
 
+def test_a_flood_of_ping_frames_closes_the_socket_and_spares_the_other_tables(
+    server: LiveServer,
+):
+    """Issue 32, hole 4: WebSocket control-frame pings went around the message
+    limit: uvicorn answered each one below the app, so a client could send
+    them at line rate, each parsed and answered (and the pongs kept in memory
+    when it did not read them).  Now a connection's pings and pongs are
+    counted (``pings.CONTROL_BURST`` at once, then one a second) and a flood
+    is closed with 1008; another table plays on, and a well-behaved socket
+    of the flooder's own table stays."""
+    from dragonante.interfaces.web.pings import CONTROL_BURST
+
+    with server.http() as http:
+        target, _, _ = make_table(http, SMALL, [], bots=3)
+        other, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2)
+    watcher = Seat(server, target, None)
+    ann = Seat(server, other, tokens[0])
+    refused = server.hub.refused.get("pings", 0)
+    pongs = []
+    with connect(f"{server.ws_base}/ws/{target}") as flooder:
+        flooder.send(json.dumps({"type": "hello", "token": None}))
+        started = time.monotonic()
+
+        def flood() -> None:
+            for _ in range(5000):
+                pongs.append(flooder.ping())
+            while True:
+                flooder.recv(timeout=10)
+
+        with pytest.raises(ConnectionClosed):
+            flood()
+    assert time.monotonic() - started < 10
+    assert sum(p.is_set() for p in pongs) <= CONTROL_BURST  # the excess got no pong
+    deadline = time.monotonic() + 5
+    while server.hub.refused.get("pings", 0) == refused and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.hub.refused.get("pings", 0) == refused + 1  # in /api/stats
+    play([ann], random.Random(5))
+    assert ann.wait_over()["view"]["phase"] == "over"
+    watcher.send({"type": "sync"})
+    assert watcher.wait(lambda m: m["type"] == "state")  # the table's other socket stays
+    # A client keeping its socket alive with a ping now and then is never closed.
+    with connect(f"{server.ws_base}/ws/{target}") as polite:
+        polite.send(json.dumps({"type": "hello", "token": None}))
+        for _ in range(CONTROL_BURST):
+            assert polite.ping().wait(5)
+    watcher.close()
+    ann.close()
+
+
 @pytest.mark.parametrize("compression", [False, True])
 def test_permessage_deflate_only_when_the_server_is_asked(
     tmp_path_factory: pytest.TempPathFactory, compression: bool
@@ -203,3 +254,58 @@ def test_permessage_deflate_only_when_the_server_is_asked(
             s.close()
     finally:
         live.stop()
+
+
+def test_a_bot_answer_the_database_refuses_is_announced_to_the_table(server: LiveServer):
+    """Issue 32, hole 4: when the database refused a bot's answer, the bot
+    retried every second and its table's people saw it wait without a word.
+    Now every connection is told once, in its language, and told again when
+    the answer is stored; the game then goes on to its end."""
+    with server.http() as http:
+        code, tokens, host = make_table(http, SMALL, ["Ann"], bots=2, start=False)
+        bot = http.get(f"/api/tables/{code}").json()["seats"][1]["name"]
+    engine = create_engine(database_url(server.db))
+    with engine.begin() as c:  # the database itself refuses seat 1's answers
+        c.execute(
+            text(
+                "CREATE TRIGGER refuse_bot BEFORE INSERT ON answers "
+                f"WHEN NEW.table_code = '{code}' AND NEW.seat = 1 "
+                "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END"
+            )
+        )
+    ann = Seat(server, code, tokens[0])
+    watcher = Seat(server, code, None, lang="it")
+    rng = random.Random(3)
+    try:
+        with server.http() as http:
+            r = http.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {host}"})
+            assert r.status_code == 200
+        deadline = time.monotonic() + 30
+        notice = None
+        answered: set[int] = set()
+        while notice is None and time.monotonic() < deadline:
+            notice = next((m for m in ann.drain(0.05) if m["type"] == "notice"), None)
+            q = ann.question
+            if notice is None and q and q.get("options") and q["id"] not in answered:
+                answered.add(q["id"])
+                ann.send(
+                    {"type": "answer", "decision": q["id"], "answer": rng.choice(q["options"])}
+                )
+        assert notice is not None and notice["code"] == "bot_unstored"
+        assert notice["seat"] == 1 and bot in notice["message"]
+        assert "could not save" in notice["message"]
+        seen = watcher.wait(lambda m: m["type"] == "notice")
+        assert seen["code"] == "bot_unstored" and "non è riuscito a salvare" in seen["message"]
+        time.sleep(2.5)  # the bot retries every second: its people are told once
+        assert [m for m in ann.drain() if m["type"] == "notice"] == []
+        assert stored_answers(server, code) == len(server.hub.tables[code].answers)
+    finally:
+        with engine.begin() as c:
+            c.execute(text("DROP TRIGGER IF EXISTS refuse_bot"))
+        engine.dispose()
+    back = ann.wait(lambda m: m["type"] == "notice", 10)
+    assert back["code"] == "bot_stored" and back["seat"] == 1 and bot in back["message"]
+    play([ann], rng)
+    assert ann.wait_over()["view"]["phase"] == "over"
+    ann.close()
+    watcher.close()

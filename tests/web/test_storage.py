@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import inspect
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.db import database_url, open_database
 from dragonante.interfaces.web.writer import StorageError, Writer
+from tests.web.pg import PG_URL, fresh_schema
 
 
 def test_first_run_creates_the_schema_and_a_second_run_changes_nothing(tmp_path: Path):
@@ -206,3 +208,48 @@ def test_load_live_skips_finished_tables(tmp_path: Path):
 def test_default_database_lives_in_the_data_directory(bad: str, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert database_url(bad or None) == f"sqlite:///{tmp_path}/dragonante/web.sqlite3"
+
+
+def _serve_refuses(url: str, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> str:
+    """``serve --db url`` must stop with one line before it serves anything."""
+    import uvicorn
+
+    from dragonante.interfaces.cli import main
+    from tests.web.helpers import free_port
+
+    served: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(a))
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--db", url, "--port", str(free_port())])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 2 and not served and len(err) == 1, err
+    return err[0]
+
+
+def test_serve_refuses_a_database_it_cannot_write_at_its_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+):
+    """Issue 32, hole 4: a read-only database was found only at the first
+    write, so the server started, and the first table's creation (or a bot's
+    first move) failed.  Now ``serve`` tries a write nobody sees at its start
+    and refuses to start, in one line that says why and what to do."""
+    from dragonante.interfaces.web.db import refuses_writes
+
+    path = tmp_path / "ro.sqlite3"
+    open_database(str(path)).dispose()  # migrated: opening it read-only writes nothing
+    url = f"sqlite:///file:{path}?mode=ro&uri=true"
+    assert refuses_writes(open_database(url)) == "attempt to write a readonly database"
+    assert refuses_writes(open_database(str(path))) is None
+    line = _serve_refuses(url, monkeypatch, capsys)
+    assert "refuses writes (attempt to write a readonly database)" in line
+
+
+@pytest.mark.skipif(not PG_URL, reason="set DRAGONANTE_TEST_PG_URL=postgresql://... to test it")
+def test_serve_refuses_a_read_only_postgresql_at_its_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+):
+    with fresh_schema("ro") as url:
+        open_database(url).dispose()
+        read_only = url + "%20-cdefault_transaction_read_only%3Don"
+        line = _serve_refuses(read_only, monkeypatch, capsys)
+        assert "refuses writes" in line and "read-only transaction" in line

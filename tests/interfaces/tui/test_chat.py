@@ -351,3 +351,22 @@ def test_the_local_table_has_no_chat() -> None:
             assert screen_text(app) == before
 
     asyncio.run(run())
+
+
+def test_a_server_notice_is_one_note_in_the_log(server: LiveServer) -> None:
+    """Issue 32, hole 4: the table's people are told when the database refused
+    a bot's move (the server's ``notice`` frame, in the connection's language);
+    at the terminal it is one note in the log, like a refusal."""
+    code, _host = lobby_table(server)
+
+    async def run() -> None:
+        app = OnlineTableApp(join(Target(server.base, code), "Ann"), "it")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: app.connections == 1)
+            message = "Il server non è riuscito a salvare la mossa di Breen (un bot)."
+            app.on_frame({"type": "notice", "code": "bot_unstored", "seat": 2, "message": message})
+            await until(pilot, lambda: message in log_text(app))
+            assert log_text(app).count(message) == 1
+            await pilot.press("q")
+
+    asyncio.run(run())

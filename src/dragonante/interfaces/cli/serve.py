@@ -135,6 +135,7 @@ def serve(
     limit_replays: Annotated[
         int, typer.Option(help=helptext("opt.serve_limit_replays"), min=0)
     ] = 120,
+    limit_codes: Annotated[int, typer.Option(help=helptext("opt.serve_limit_codes"), min=0)] = 60,
     limit_window: Annotated[
         float, typer.Option(help=helptext("opt.serve_limit_window"), min=1)
     ] = 600.0,
@@ -193,7 +194,7 @@ def serve(
     from dragonante.interfaces.web.app import create_app
     from dragonante.interfaces.web.cluster import ClusterSettings
     from dragonante.interfaces.web.connection_guard import ConnectionLimits
-    from dragonante.interfaces.web.db import database_url, open_database
+    from dragonante.interfaces.web.db import database_url, open_database, refuses_writes
     from dragonante.interfaces.web.hub import Settings
     from dragonante.interfaces.web.protocol import transport_options
     from dragonante.interfaces.web.workers import WORKER_ENV, worker_config
@@ -256,6 +257,12 @@ def serve(
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         fail(t("serve.error.database", lang, db=db or database_url(None), reason=first))
         return
+    # A server that cannot store a move cannot play: found now, not at the
+    # first answer of the first game (issue 32, hole 4).
+    refused = refuses_writes(engine)
+    if refused is not None:
+        engine.dispose()
+        fail(t("serve.error.read_only", lang, db=db or database_url(None), reason=refused))
     # With PostgreSQL every process is a cluster member (web/cluster.py), so
     # that several ``serve`` on one database share its tables safely.
     shared = engine.dialect.name == "postgresql"
@@ -276,6 +283,7 @@ def serve(
         limit_sockets=limit_sockets,
         limit_manage=limit_manage,
         limit_replays=limit_replays,
+        limit_misses=limit_codes,
         max_tables=max_tables,
         max_sockets=max_sockets,
         max_sockets_per_address=max_sockets_per_address,

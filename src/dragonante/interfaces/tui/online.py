@@ -219,6 +219,11 @@ class OnlineTableApp(TableBase):
         if kind in ("chat", "chat_history", "mute"):
             self._chat(frame)
             return False
+        if kind == "notice":
+            # The server's word about the table (a bot's move its database
+            # refused, then stored: docs/protocol.md), already in our language.
+            self.note(str(frame.get("message") or frame.get("code")))
+            return False
         if kind not in ("state", "update", "table"):
             return False  # pong, or a frame a newer server added
         fresh, start = source.apply(frame)

@@ -33,7 +33,7 @@ from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.errors import HubError
-from dragonante.interfaces.web.frames import broadcast, broadcast_table
+from dragonante.interfaces.web.frames import broadcast, broadcast_table, notice
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING
@@ -58,6 +58,9 @@ class Answers:
         self.accepted = 0
         self._inflight: set[asyncio.Future[None]] = set()
         self.turns = TurnClock(house, self.submit)
+        #: Tables whose bot's answer the database refused, by code: the seat
+        #: (its people were told, and are told again when it is stored).
+        self.unstored: dict[str, int] = {}
 
     async def answer(self, client: Client, decision: int, answer: int) -> None:
         """A connection answers; raises :class:`ProtocolError` if refused (also
@@ -257,8 +260,21 @@ class Answers:
             if e.code not in ("stale", "game_over"):
                 log.error("table %s: bot answer refused: %s", table.code, e.detail)
                 if e.code == "storage":
+                    self._unstored(table, d.seat)
                     await asyncio.sleep(1.0)
                     self.schedule_bot(table)
+            return
+        if self.unstored.pop(table.code, None) is not None:
+            log.warning("table %s: the bot's answer is stored again; the game goes on", table.code)
+            notice(table, "bot_stored", d.seat)
+
+    def _unstored(self, table: LiveTable, seat: int) -> None:
+        """A bot's answer was refused by the database: the table's people are
+        told once (not at every retry) why their game waits, in their language
+        (issue 32, hole 4); the bot retries every second."""
+        if table.code not in self.unstored:
+            self.unstored[table.code] = seat
+            notice(table, "bot_unstored", seat)
 
     # ------------------------------------------------------------ time limits
 

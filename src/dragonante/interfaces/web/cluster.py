@@ -35,12 +35,14 @@ from typing import Any
 import psycopg
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
+from starlette.datastructures import Headers
 
 from dragonante.engine.config import ConfigError, config_from_dict
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.affinity import Affinity
 from dragonante.interfaces.web.hub import Hub
 from dragonante.interfaces.web.lease import Lease
+from dragonante.interfaces.web.limits import client_address
 from dragonante.interfaces.web.relay import (
     TABLE_PATH,
     ASGIApp,
@@ -269,7 +271,9 @@ class ClusterRouter:
             await self._stats(cluster, scope, receive, send)
             return
         match = TABLE_PATH.match(path)
-        if match is None:
+        if match is None or self._guessing(scope):
+            # An address that used up its misses (codes no table has) is
+            # refused by the app's lookup at once: no query for an owner.
             await self.app(scope, receive, send)
             return
         started = time.monotonic()
@@ -284,6 +288,14 @@ class ClusterRouter:
             if await cluster.relay.relay_http(owner, scope, receive, send):
                 return
         await respond(send, 503, {"error": "busy", "detail": "the table is moving; retry"})
+
+    @staticmethod
+    def _guessing(scope: Scope) -> bool:
+        """Whether the caller has used up its misses (``House.check_lookup``)."""
+        hub: Hub = scope["app"].state.hub
+        peer = scope.get("client")
+        where = client_address(peer[0] if peer else None, Headers(scope=scope), hub.trusted)
+        return hub.misses_wait(where) > 0
 
     async def _stats(self, cluster: Cluster, scope: Scope, receive: Receive, send: Send) -> None:
         """The app's figures, plus this process's relay figures."""

@@ -35,6 +35,7 @@ from sqlalchemy import (
     false,
     text,
 )
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -235,6 +236,27 @@ def migrate(engine: Engine) -> None:
             connection.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
+
+
+def refuses_writes(engine: Engine) -> str | None:
+    """Why the database refuses to be written, or None when it takes writes.
+
+    A write nobody sees (an update of no row, rolled back), so that ``serve``
+    finds a read-only database at its start rather than at the first answer
+    (issue 32, hole 4): a SQLite file opened read-only or on a read-only
+    disk, a PostgreSQL standby or read-only transaction, a role without the
+    right to write.  Migrating an up-to-date schema writes nothing, so
+    opening such a database succeeds.
+    """
+    try:
+        with engine.connect() as connection, connection.begin() as transaction:
+            connection.execute(text("UPDATE server_processes SET pid = pid WHERE 1 = 0"))
+            transaction.rollback()
+    except SQLAlchemyError as e:
+        orig = getattr(e, "orig", None) or e
+        lines = str(orig).strip().splitlines()
+        return lines[0] if lines else type(orig).__name__
+    return None
 
 
 def open_database(db: str | None) -> Engine:

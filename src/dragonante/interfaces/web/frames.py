@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dragonante.interfaces.web.narration import t
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.snapshots import Snapshots
 from dragonante.interfaces.web.tables import Client, LiveTable, SharedParts, seat_view
@@ -133,6 +134,28 @@ def announce(table: LiveTable, msg: dict[str, Any]) -> None:
     text = json.dumps(msg, separators=(",", ":"))
     for c in list(table.clients):
         c.push(text)
+        drop_if_overflowed(c)
+
+
+def notice(table: LiveTable, code: str, seat: int) -> None:
+    """A notice about ``seat`` to every connection, in its own language
+    (``{"type": "notice", "code", "seat", "message"}``, ``docs/protocol.md``):
+    ``bot_unstored`` (the database refused a bot's answer: the table waits
+    while it retries) and ``bot_stored`` (it is stored: the game goes on)."""
+    info = table.seats.get(seat)
+    name = info.name if info is not None else str(seat + 1)
+    texts: dict[str, str] = {}
+    for c in list(table.clients):
+        if c.lang not in texts:
+            texts[c.lang] = encode(
+                {
+                    "type": "notice",
+                    "code": code,
+                    "seat": seat,
+                    "message": t(c.lang, f"notice.{code}", name=name),
+                }
+            )
+        c.push(texts[c.lang])
         drop_if_overflowed(c)
 
 

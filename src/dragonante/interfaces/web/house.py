@@ -50,6 +50,8 @@ class House:
             "sockets": RateLimiter(st.limit_sockets, st.limit_window),
             "manage": RateLimiter(st.limit_manage, st.limit_window),
             "replays": RateLimiter(st.limit_replays, st.replay_window),
+            "lookups": RateLimiter(st.limit_lookups, st.lookup_window),
+            "misses": RateLimiter(st.limit_misses, st.limit_window),
         }
         self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
         self.trusted = parse_networks(st.trusted_proxies)
@@ -137,6 +139,42 @@ class House:
                 429,
                 retry_after(wait),
             )
+
+    def check_lookup(self, address: str) -> None:
+        """Count one lookup of a table by its code; a 429 :class:`HubError`
+        when ``address`` is over its lookups, or has used up its misses
+        (codes no table has: what guessing an invite code looks like)."""
+        self.check_rate("lookups", address)
+        wait = self.misses_wait(address)
+        if wait > 0:
+            self.count_refusal("misses")
+            raise HubError(
+                "rate_limited",
+                "too many table codes that do not exist from your address; "
+                f"try again in {retry_after(wait)} s",
+                429,
+                retry_after(wait),
+            )
+
+    def misses_wait(self, address: str) -> float:
+        """Seconds until ``address`` may look a code up again after using up
+        its misses (0.0: it may now); takes nothing."""
+        return self.limiters["misses"].wait(address)
+
+    def missed(self, address: str) -> None:
+        """``address`` looked up a code no table has: one of its misses is used."""
+        self.limiters["misses"].hit(address)
+
+    async def lookup(self, code: str, address: str) -> LiveTable:
+        """A table by code for a request from ``address``, counted against its
+        lookups, a miss against its misses (:meth:`check_lookup`)."""
+        self.check_lookup(address)
+        try:
+            return await self.table(code)
+        except HubError as e:
+            if e.code == "unknown_table":
+                self.missed(address)
+            raise
 
     def count_refusal(self, kind: str) -> None:
         """One more refusal of ``kind`` in ``/api/stats``."""

@@ -90,8 +90,13 @@ class Hub:
         self.close = life.close
         # limits and tables
         self.check_rate = house.check_rate
+        self.count_refusal = house.count_refusal
         self.live_count = house.live_count
         self.table = house.table
+        self.lookup = house.lookup
+        self.check_lookup = house.check_lookup
+        self.missed = house.missed
+        self.misses_wait = house.misses_wait
         # the lobby
         self.create_table = lobby.create_table
         self.live = lobby.live

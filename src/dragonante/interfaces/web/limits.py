@@ -84,6 +84,16 @@ class RateLimiter:
             return 0.0
         return (1.0 - bucket.tokens) / self.rate
 
+    def wait(self, key: str) -> float:
+        """Seconds until ``key`` may take a token (0.0: now), taking none: a
+        bucket that only refusals draw from (unknown table codes) is looked
+        at before every request and drawn from after a refusal."""
+        bucket = self._buckets.get(key)
+        if not self.enabled or bucket is None:
+            return 0.0
+        tokens = min(float(self.burst), bucket.tokens + (self.clock() - bucket.at) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
     def _prune(self, now: float) -> None:
         full = [
             k for k, b in self._buckets.items() if b.tokens + (now - b.at) * self.rate >= self.burst

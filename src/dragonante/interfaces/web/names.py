@@ -21,6 +21,16 @@ libraries decide, rather than a home-made list:
 
 Stacks of combining marks (which draw over the lines around) are refused
 too, as in chat (``chat.py``).
+
+PRECIS lets through a few characters that draw nothing, or only empty
+space, because Unicode does not call them default-ignorable: the Braille
+blank U+2800, the musical null notehead U+1D159 and a few more
+(:data:`BLANKS`).  A name made of them (or of marks alone) looked empty
+beside its seat, and "Ann" with one after it passed for Ann (issue 32,
+hole 4).  So a name may hold no blank, needs one visible character (a
+letter, digit, punctuation or symbol), and two names are the same name
+when their :func:`name_key` is equal: NFKC, case-folded, with every
+default-ignorable, format and blank character left out.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from typing import Any
 
 from confusable_homoglyphs import categories, confusables
 from precis_i18n import get_profile
+from precis_i18n.unicode import UnicodeData
 
 #: Characters in a name, after normalization.
 NAME_MAX = 24
@@ -38,6 +49,13 @@ MAX_MARKS = 2
 
 _PRESERVED = get_profile("NicknameCasePreserved")
 _MAPPED = get_profile("NicknameCaseMapped")
+_UCD = UnicodeData()
+
+#: Characters that draw nothing, or only empty space, and that Unicode does not
+#: call default-ignorable (so PRECIS allows them): the Braille blank, the
+#: musical null notehead, the Khitan filler, SignWriting's two location
+#: spaces; and the Hangul fillers, which PRECIS refuses already.
+BLANKS = frozenset("\u2800\U0001d159\U00016fe4\U0001da7f\U0001da80\u115f\u1160\u3164\uffa0")
 
 
 class BadName(ValueError):
@@ -56,6 +74,27 @@ def marks_stacked(text: str, limit: int = MAX_MARKS) -> bool:
         else:
             run = 0
     return False
+
+
+def _unseen(ch: str) -> bool:
+    """Whether ``ch`` draws nothing a reader could tell apart: default-ignorable,
+    a format character, or one of :data:`BLANKS`."""
+    return ch in BLANKS or unicodedata.category(ch) == "Cf" or _UCD.default_ignorable(ord(ch))
+
+
+def visible(ch: str) -> bool:
+    """Whether ``ch`` draws something of its own: a letter, digit, punctuation
+    mark or symbol that is not a blank (a combining mark only changes another)."""
+    return unicodedata.category(ch)[0] in "LNPS" and not _unseen(ch)
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: NFKC, case-folded, every unseen
+    character (:func:`_unseen`) left out and spaces collapsed, so "Ann"
+    followed by a blank, "ANN" and the full-width "Ａnn" all give "ann"."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    kept = "".join(ch for ch in folded if not _unseen(ch))
+    return " ".join(kept.split())
 
 
 def _ascii_twin(ch: str) -> bool:
@@ -88,6 +127,10 @@ def normalize(name: Any) -> str:
         ) from None
     if not 1 <= len(shown) <= NAME_MAX:
         raise BadName(f"a name has 1 to {NAME_MAX} characters")
+    if any(ch in BLANKS for ch in shown):
+        raise BadName("a name may not contain blank characters (they look like nothing)")
+    if not any(visible(ch) for ch in shown):
+        raise BadName("a name needs a visible letter, digit or symbol")
     if marks_stacked(shown):
         raise BadName("a name may not stack combining marks")
     if confusables.is_dangerous(shown) or _looks_latin(shown):
@@ -99,8 +142,11 @@ def normalize(name: Any) -> str:
 
 
 def same_name(a: str, b: str) -> bool:
-    """Whether two normalized names are the same name (RFC 8266 comparison)."""
+    """Whether two names are the same name: equal case-mapped forms (RFC 8266),
+    or equal :func:`name_key` (what is left once nothing unseen counts)."""
+    if name_key(a) == name_key(b):
+        return True
     try:
         return bool(_MAPPED.enforce(a) == _MAPPED.enforce(b))
     except UnicodeError:
-        return a.casefold() == b.casefold()
+        return False

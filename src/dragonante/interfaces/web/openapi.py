@@ -83,8 +83,9 @@ def _ok(status: str, schema: dict[str, Any] = OBJECT) -> dict[str, Any]:
     return {status: {"description": "done", **_json(schema)}}
 
 
-#: What a request naming a table may be refused with (besides its own).
-TABLE = ("404", "410", "503")
+#: What a request naming a table may be refused with (besides its own): a
+#: lookup by code is counted per address (``House.lookup``).
+TABLE = ("404", "410", "429", "503")
 #: ... and one with a body.
 BODY = ("400", "413")
 

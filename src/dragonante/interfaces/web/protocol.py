@@ -78,6 +78,8 @@ def transport_options(
         # decides itself, from --trusted-proxy (``limits.client_address``).
         "proxy_headers": False,
         "ws_per_message_deflate": compression,
+        # uvicorn's WebSocket protocol with the client's pings counted (``pings.py``)
+        "ws": "dragonante.interfaces.web.pings:GuardedWebSockets",
     }
 
 

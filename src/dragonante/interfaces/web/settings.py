@@ -42,6 +42,16 @@ class Settings:
     limit_manage: int = 120
     limit_replays: int = 120
     replay_window: float = 60.0
+    #: Looking a table up by its code (its page, its seats, its socket, its
+    #: replays): every lookup per ``lookup_window`` seconds, and lookups of a
+    #: code no table has per ``limit_window`` (``serve --limit-codes``).  An
+    #: unlisted table's code is its invitation, so a miss costs far more than
+    #: a hit: at 60 misses per 10 minutes one address needs about 280 years to
+    #: guess a given code of 31**6, and about 100 days to hit any one of a
+    #: thousand unlisted tables (``docs/security.md``, "Invite codes").
+    limit_lookups: int = 300
+    lookup_window: float = 60.0
+    limit_misses: int = 60
     #: Open or playing tables in memory at once (finished ones are not counted:
     #: they leave memory by themselves); 0: no cap.
     max_tables: int = 2000

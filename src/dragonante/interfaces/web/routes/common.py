@@ -26,6 +26,12 @@ def address(request: Request | WebSocket) -> str:
     return client_address(peer, request.headers, hub_of(request).trusted)
 
 
+async def table_of(request: Request | WebSocket, code: str) -> LiveTable:
+    """The table ``code`` names, the lookup counted against the caller's
+    address (``House.lookup``: a code no table has costs a miss)."""
+    return await hub_of(request).lookup(code, address(request))
+
+
 def bearer(request: Request) -> str | None:
     """The ``Authorization: Bearer`` token, if any."""
     auth = request.headers.get("authorization", "")
@@ -61,7 +67,7 @@ async def table_body(
     bearer token, before a byte of the body is read, so a request refused
     anyway costs no read (issue 22, hole 3).  The hub checks again under the
     table's lock; this is only the cheap early refusal."""
-    table = await hub_of(request).table(code)
+    table = await table_of(request, code)
     token = bearer(request)
     if who == "manager" and not (table.may_manage(token) or table.is_host(token)):
         raise HubError("forbidden", "only the table's host or a seated player may do this", 403)

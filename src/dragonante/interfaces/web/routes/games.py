@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from dragonante.interfaces.web.errors import HubError
-from dragonante.interfaces.web.routes.common import address, hub_of, int_param
+from dragonante.interfaces.web.routes.common import address, hub_of, int_param, table_of
 
 router = APIRouter()
 
@@ -25,6 +25,7 @@ async def api_games(request: Request) -> dict[str, Any]:
 @router.get("/api/games/{code}/replay")
 async def api_replay(code: str, request: Request) -> Response:
     hub_of(request).check_rate("replays", address(request))
+    await table_of(request, code)
     step = int_param(request, "step", 0)
     seat = int_param(request, "seat", None)
     lang = request.query_params.get("lang", "en")
@@ -35,6 +36,7 @@ async def api_replay(code: str, request: Request) -> Response:
 
 @router.get("/api/games/{code}/record")
 async def api_record(code: str, request: Request) -> JSONResponse:
+    await table_of(request, code)
     record = await hub_of(request).record(code)
     return JSONResponse(
         record,

@@ -13,7 +13,14 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from dragonante.interfaces.web.errors import HubError
-from dragonante.interfaces.web.routes.common import address, bearer, body, hub_of, table_body
+from dragonante.interfaces.web.routes.common import (
+    address,
+    bearer,
+    body,
+    hub_of,
+    table_body,
+    table_of,
+)
 
 router = APIRouter()
 
@@ -38,7 +45,7 @@ async def api_create(request: Request) -> dict[str, Any]:
 
 @router.get("/api/tables/{code}")
 async def api_table(code: str, request: Request) -> dict[str, Any]:
-    table = await hub_of(request).table(code)
+    table = await table_of(request, code)
     return table.summary()
 
 
@@ -55,6 +62,7 @@ async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
 @router.delete("/api/tables/{code}/seats/{seat}")
 async def api_leave(code: str, seat: int, request: Request) -> dict[str, Any]:
     hub_of(request).check_rate("manage", address(request))
+    await table_of(request, code)
     await hub_of(request).remove_seat(code, bearer(request), seat)
     return {"ok": True}
 
@@ -81,6 +89,7 @@ async def api_listing(code: str, request: Request) -> dict[str, Any]:
 
 @router.delete("/api/tables/{code}/bans")
 async def api_clear_bans(code: str, request: Request) -> dict[str, Any]:
+    await table_of(request, code)
     await hub_of(request).clear_bans(code, bearer(request))
     return {"ok": True}
 
@@ -88,6 +97,7 @@ async def api_clear_bans(code: str, request: Request) -> dict[str, Any]:
 @router.post("/api/tables/{code}/start")
 async def api_start(code: str, request: Request) -> dict[str, Any]:
     hub_of(request).check_rate("manage", address(request))
+    await table_of(request, code)
     await hub_of(request).start(code, bearer(request))
     return {"ok": True}
 
@@ -103,6 +113,7 @@ async def api_mute(code: str, request: Request) -> dict[str, Any]:
 async def api_rematch(code: str, request: Request, response: Response) -> dict[str, Any]:
     hub = hub_of(request)
     hub.check_rate("tables", address(request))
+    await table_of(request, code)
     table, made, given = await hub.social.rematch(code, bearer(request))
     response.status_code = 201 if made else 200
     return {"code": table.code, "table": table.summary(), **given}

@@ -16,6 +16,7 @@ from contextlib import suppress
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from dragonante.interfaces.web import pings
 from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.hub import Hub
 from dragonante.interfaces.web.narration import t
@@ -55,6 +56,7 @@ async def ws(websocket: WebSocket, code: str) -> None:
     # Refused before the hello is even read: a refusal costs no lookup.
     try:
         hub.check_rate("sockets", where)
+        hub.check_lookup(where)  # the path names a table: a lookup by code
     except HubError as e:
         await _close(websocket, WS_TRY_LATER, e.code)
         return
@@ -70,9 +72,12 @@ async def ws(websocket: WebSocket, code: str) -> None:
 
 
 async def _receive(websocket: WebSocket) -> str | bytes | None:
-    """The next frame's payload, or None when the client has gone."""
+    """The next frame's payload, or None when the client has gone (counted in
+    ``/api/stats`` when the transport closed it for its pings: ``pings.py``)."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
+        if message.get("reason") == pings.CLOSE_REASON:
+            hub_of(websocket).count_refusal("pings")
         return None
     text = message.get("text")
     if text is not None:
@@ -121,6 +126,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
         await _refuse(websocket, e, hello.lang, 4401)
         return
     except HubError as e:
+        if e.code == "unknown_table":
+            hub.missed(address(websocket))
         close = WS_EXPIRED if e.code == "expired" else 4404
         await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, close)
         return

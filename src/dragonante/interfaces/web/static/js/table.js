@@ -217,6 +217,12 @@ export function mountTable(root, code) {
         toast(timeoutText(msg, table));
         chat.system(timeoutText(msg, table));
         break;
+      case "notice":
+        // A server notice about the table (a bot's move the database refused,
+        // then stored), already in this page's language.
+        toast(msg.message, msg.code === "bot_unstored" ? "error" : undefined);
+        chat.system(msg.message);
+        break;
       case "rematch":
         toast(rematchText(msg, table));
         break;

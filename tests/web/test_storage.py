@@ -221,7 +221,7 @@ def _serve_refuses(url: str, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> st
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: served.append(a))
     with pytest.raises(SystemExit) as info:
         main(["serve", "--db", url, "--port", str(free_port())])
-    err = capsys.readouterr().err.strip().splitlines()
+    err: list[str] = capsys.readouterr().err.strip().splitlines()
     assert info.value.code == 2 and not served and len(err) == 1, err
     return err[0]
 

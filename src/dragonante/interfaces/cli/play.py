@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 import typer
 
 from dragonante.bots import BotSpecError, SeatView, bot_names, parse_spec
-from dragonante.bots.hint import hint, hint_seed
+from dragonante.bots.hint import HINT_ITERS, hint, hint_seed
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.records import GameRecord, RecordError
@@ -502,6 +502,9 @@ def series_record_path(record: Path | None, index: int) -> Path | None:
 class PlaySession:
     """The terminal loop: narrate, show the table, ask, read, answer, repeat."""
 
+    #: The search budget of a hint (tests ask for fewer iterations).
+    hint_iters = HINT_ITERS
+
     def __init__(
         self,
         game: LocalGame,
@@ -673,7 +676,7 @@ class PlaySession:
         seat = self.game.human
         self.say(t("hint.thinking", self.lang))
         view = SeatView(self.game.state, seat)
-        found = hint(view, hint_seed(self.game.record.seed, view.decision.id))
+        found = hint(view, hint_seed(self.game.record.seed, view.decision.id), self.hint_iters)
         for line in hint_words(found, self.narrator, view.observation()).lines:
             self.say(line)
 

@@ -50,6 +50,7 @@ class House:
             "sockets": RateLimiter(st.limit_sockets, st.limit_window),
             "manage": RateLimiter(st.limit_manage, st.limit_window),
             "replays": RateLimiter(st.limit_replays, st.replay_window),
+            "hints": RateLimiter(st.limit_hints, st.hint_window),
         }
         self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
         self.trusted = parse_networks(st.trusted_proxies)

@@ -116,6 +116,7 @@ def serve(
     limit_replays: Annotated[
         int, typer.Option(help=helptext("opt.serve_limit_replays"), min=0)
     ] = 120,
+    limit_hints: Annotated[int, typer.Option(help=helptext("opt.serve_limit_hints"), min=0)] = 20,
     limit_window: Annotated[
         float, typer.Option(help=helptext("opt.serve_limit_window"), min=1)
     ] = 600.0,
@@ -245,6 +246,7 @@ def serve(
         limit_sockets=limit_sockets,
         limit_manage=limit_manage,
         limit_replays=limit_replays,
+        limit_hints=limit_hints,
         max_tables=max_tables,
         max_sockets=max_sockets,
         max_sockets_per_address=max_sockets_per_address,

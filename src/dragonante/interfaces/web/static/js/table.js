@@ -154,6 +154,7 @@ export function mountTable(root, code) {
           renderHeader();
           renderAway();
           renderRematch();
+          followHints();
         }
         break;
       case "state":
@@ -461,6 +462,10 @@ export function mountTable(root, code) {
     if (r.top < 0 || r.bottom > innerHeight) question.scrollIntoView({ block: "nearest" });
   }
 
+  function followHints() {
+    hints.follow(table, table.status === "playing" ? last?.view?.question ?? null : null, isGm ? null : mySeat);
+  }
+
   function renderAway() {
     append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
   }
@@ -472,7 +477,7 @@ export function mountTable(root, code) {
     renderRematch();
     renderSummary();
     countdown.follow(table, last?.view?.question?.id ?? null);
-    hints.follow(table, table.status === "playing" ? last?.view?.question ?? null : null, isGm ? null : mySeat);
+    followHints();
     const focus = focusSnapshot(main);
     clear(main);
     if (table.status === "open") {

@@ -37,10 +37,12 @@ from dragonante.bots.base import SeatView
 from dragonante.bots.ismcts import SETUP_KINDS, WIN_SCALE, IsmctsBot, pick
 from dragonante.engine.state import GameState
 
-#: Iterations a hint searches: the hard bot's own default budget
-#: (``ismcts.DEFAULT_ITERS``), without its clock so that a hint is
-#: reproducible; under 1.5 s at 4 players (``tools/hint_speed.py``).
-HINT_ITERS = 600
+#: Iterations a hint searches, with no clock so that a hint is reproducible:
+#: fewer than the hard bot's 1,500 (``ismcts.DEFAULT_ITERS``, which its
+#: one-second clock cuts short on a slow or busy machine anyway), so that a
+#: hint takes well under 1.5 s at 4 players (``tools/hint_speed.py``,
+#: ``docs/benchmarks.md``).
+HINT_ITERS = 450
 #: Answers a hint explains, best first.
 TOP = 3
 

@@ -50,6 +50,12 @@ length so far still ends in time).  The default is DEFAULT_ITERS iterations
 within at most one second on one core; ``ismcts:iters=N`` alone searches
 exactly N iterations with no clock (reproducible), ``ismcts:seconds=S``
 alone spends S seconds.  Questions with one answer are not searched.
+
+:meth:`IsmctsBot.search` returns each root answer's visits and mean value
+(what :meth:`IsmctsBot.choose` picks from), and a :class:`SearchWatch`
+set on ``watch`` sees every re-deal and every iteration's end: the hint
+(:mod:`dragonante.bots.hint`) reads its figures from the very search that
+chooses.
 """
 
 from __future__ import annotations

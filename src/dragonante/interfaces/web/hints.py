@@ -19,14 +19,17 @@ question, and what its best answers are worth to it
   the same question asked again is answered from what was kept, at no cost.
 
 The search runs in a worker thread (``asyncio.to_thread``, as the bots'
-moves do, ``answers.py``) on a copy of the state taken on the loop, through
-the seat's own window (``SeatView``): nothing of the others' hands reaches
-it, and the frame goes to the asking connection only.
+moves do, ``answers.py``), started by a task of its own so that the
+connection's next messages (its answer) do not wait for it, on a copy of
+the state taken on the loop, through the seat's own window (``SeatView``):
+nothing of the others' hands reaches it, and the frame goes to the asking
+connection only (while it still holds the seat).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from functools import partial
 from typing import Any
@@ -45,6 +48,8 @@ from dragonante.interfaces.web.limits import retry_after
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import OPEN, PLAYING
 from dragonante.interfaces.web.tables import Client, LiveTable
+
+log = logging.getLogger("dragonante.web")
 
 #: Hints kept, by (table, seat, question): asked again, they cost nothing.
 KEEP = 512
@@ -65,34 +70,61 @@ class Hints:
         #: (table, seat) of the hints being searched now: one at a time per seat.
         self._busy: set[tuple[str, int]] = set()
         self._kept: OrderedDict[tuple[str, int, int], tuple[Hint, Observation]] = OrderedDict()
-        #: Hints searched, and answered from what was kept (``/api/stats``-style figures).
+        #: The searches running (kept here so that none is collected midway).
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: Hints searched, and answered from what was kept.
         self.searched = 0
         self.reused = 0
 
     async def ask(self, client: Client, decision: int) -> None:
         """Send ``client`` the hint for its seat's question ``decision``; raises
-        :class:`ProtocolError` (nothing searched) when it may not have one now."""
+        :class:`ProtocolError` (nothing searched) when it may not have one now.
+
+        A hint kept is sent at once; a new one is searched by a task of its
+        own, so the connection's other messages (its answer) do not wait."""
         table = client.table
         seat = client.seat
         if seat is None or not table.holds(client):
             raise ProtocolError("not_seated", "only a seated player may ask for a hint")
         state = self._question(table, seat, decision)
-        key = (table.code, seat, decision)
-        kept = self._kept.get(key)
+        kept = self._kept.get((table.code, seat, decision))
         if kept is not None:
-            self._kept.move_to_end(key)
+            self._kept.move_to_end((table.code, seat, decision))
             self.reused += 1
-        else:
-            kept = await self._search(table, client, seat, decision, state)
-        found, obs = kept
-        names = table.names()
-        narrator = Narrator(names, client.lang, me=seat, debt_model=table.config.rules.debt_model)
+            self._send(client, decision, *kept)
+            return
+        busy = (table.code, seat)
+        if busy in self._busy:
+            raise ProtocolError("hint_busy", "a hint for this seat is being worked out already")
+        wait = self.house.limiters["hints"].hit(client.address)
+        if wait > 0:
+            self.house.count_refusal("hints")
+            seconds = retry_after(wait)
+            raise ProtocolError(
+                "rate_limited",
+                f"too many hints asked from your address; try again in {seconds} s",
+                retry_after=seconds,
+            )
+        snapshot = state.clone()
+        snapshot.log = list(state.log or [])
+        self._busy.add(busy)
+        task = asyncio.create_task(self._search(table, client, seat, decision, snapshot))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _send(self, client: Client, decision: int, found: Hint, obs: Observation) -> None:
+        """The ``hint`` frame, in the connection's language, to that connection only."""
+        table = client.table
+        assert client.seat is not None
+        narrator = Narrator(
+            table.names(), client.lang, me=client.seat, debt_model=table.config.rules.debt_model
+        )
         words = hint_words(found, narrator, obs)
         client.push_json(
             {
                 "type": "hint",
                 "decision": decision,
-                "seat": seat,
+                "seat": client.seat,
                 "answer": found.choice,
                 "label": words.choice,
                 "how": found.how,
@@ -126,36 +158,26 @@ class Hints:
         return state
 
     async def _search(
-        self, table: LiveTable, client: Client, seat: int, decision: int, state: GameState
-    ) -> tuple[Hint, Observation]:
-        busy = (table.code, seat)
-        if busy in self._busy:
-            raise ProtocolError("hint_busy", "a hint for this seat is being worked out already")
-        wait = self.house.limiters["hints"].hit(client.address)
-        if wait > 0:
-            self.house.count_refusal("hints")
-            seconds = retry_after(wait)
-            raise ProtocolError(
-                "rate_limited",
-                f"too many hints asked from your address; try again in {seconds} s",
-                retry_after=seconds,
-            )
-        snapshot = state.clone()
-        snapshot.log = list(state.log or [])
+        self, table: LiveTable, client: Client, seat: int, decision: int, snapshot: GameState
+    ) -> None:
+        """Search on ``snapshot`` (a copy: the table goes on meanwhile), keep it, send it."""
         seed = hint_seed(table.seed, decision)
-        self._busy.add(busy)
         try:
             async with self._gate:
-                kept = await asyncio.to_thread(
+                found, obs = await asyncio.to_thread(
                     _search, snapshot, seat, seed, self.house.settings.hint_iters
                 )
+        except Exception:
+            log.exception("table %s: the hint for seat %d failed", table.code, seat)
+            return
         finally:
-            self._busy.discard(busy)
+            self._busy.discard((table.code, seat))
         self.searched += 1
-        self._kept[table.code, seat, decision] = kept
+        self._kept[table.code, seat, decision] = (found, obs)
         while len(self._kept) > KEEP:
             self._kept.popitem(last=False)
-        return kept
+        if client.seat == seat and table.holds(client):
+            self._send(client, decision, found, obs)
 
     async def set_option(self, code: str, token: Any, hints: Any) -> None:
         """The host allows hints at the table even with other people, or stops them."""

@@ -11,6 +11,7 @@ its limit are refused, and change nothing.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from dragonante.bots import SeatView
 from dragonante.bots.hint import hint, hint_seed
 from dragonante.interfaces.web.limits import RateLimiter
 from dragonante.interfaces.web.settings import Settings
-from tests.web.helpers import LiveServer, Seat, make_table
+from tests.web.helpers import LiveServer, Seat, make_table, play
 
 ITERS = 40
 TWO = {"players": 2}
@@ -188,3 +189,24 @@ def test_the_option_is_chosen_at_creation_and_kept_across_a_restart(tmp_path: Pa
         assert summary["hints"] is True and summary["hints_on"] is True
     finally:
         live.stop()
+
+
+def test_a_rematch_keeps_the_hosts_choice(serve: LiveServer) -> None:
+    config = {"players": 2, "gold_per_player": 6, "ending": {"gambits": 1}}
+    with serve.http() as http:
+        r = http.post("/api/tables", json={"config": config, "hints": True})
+        code, host = r.json()["code"], r.json()["host_token"]
+        token = http.post(f"/api/tables/{code}/seats", json={"name": "Fay"}).json()["token"]
+        bearer = {"Authorization": f"Bearer {host}"}
+        http.post(
+            f"/api/tables/{code}/bots", json={"fill": True, "level": "random"}, headers=bearer
+        )
+        assert http.post(f"/api/tables/{code}/start", headers=bearer).status_code == 200
+        me = Seat(serve, code, token)
+        play([me], random.Random(3))
+        me.wait_over()
+        r = http.post(f"/api/tables/{code}/rematch", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 201
+        assert r.json()["table"]["hints"] is True
+        assert http.get(f"/api/tables/{r.json()['code']}").json()["hints"] is True
+    me.close()

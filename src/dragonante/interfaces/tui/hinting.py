@@ -40,6 +40,8 @@ class HintAsking(App[int]):
     thinking: int | None
     #: The hint's search budget (tests ask for fewer iterations).
     hint_iters = HINT_ITERS
+    #: The question whose hint is being worked out (None: none is).
+    _hint_for: int | None = None
 
     def action_hint(self) -> None:
         lang = self.lang
@@ -52,20 +54,32 @@ class HintAsking(App[int]):
         if game.over or d is None or seat is None or d.seat != seat or self.thinking is not None:
             self.notify(t("hint.none", lang))
             return
+        self.notify(t("hint.thinking", lang))
+        if self._hint_for == d.id:
+            return  # already being worked out: its page opens when it is done
+        self._hint_for = d.id
         copy = game.state.clone()
         copy.log = list(game.state.log or [])
-        self.notify(t("hint.thinking", lang))
         self.find_hint(copy, seat, d.id, self.narrator)
 
     @work(thread=True, exclusive=True, group="hint")
     def find_hint(self, copy: GameState, seat: int, decision: int, narrator: Narrator) -> None:
         """The hint on the copy, then its page on the screen's thread."""
         view = SeatView(copy, seat)
-        found = hint(view, hint_seed(self.game.seed, decision), self.hint_iters)
-        lines = hint_words(found, narrator, view.observation()).lines
+        try:
+            found = hint(view, hint_seed(self.game.seed, decision), self.hint_iters)
+            lines = hint_words(found, narrator, view.observation()).lines
+        except Exception as e:  # said on the screen, as a bot's failure is; the game goes on
+            self.call_from_thread(self._hint_failed, str(e))
+            return
         self.call_from_thread(self._show_hint, decision, lines)
 
+    def _hint_failed(self, error: str) -> None:
+        self._hint_for = None
+        self.notify(t("tui.bot_failed", self.lang, error=error), severity="error")
+
     def _show_hint(self, decision: int, lines: list[str]) -> None:
+        self._hint_for = None
         d = self.game.state.pending
         if d is None or d.id != decision or self.game.over:
             return  # answered meanwhile: the hint is of a question gone by

@@ -50,6 +50,12 @@ length so far still ends in time).  The default is DEFAULT_ITERS iterations
 within at most one second on one core; ``ismcts:iters=N`` alone searches
 exactly N iterations with no clock (reproducible), ``ismcts:seconds=S``
 alone spends S seconds.  Questions with one answer are not searched.
+
+:meth:`IsmctsBot.search` returns each root answer's visits and mean value
+(what :meth:`IsmctsBot.choose` picks from), and a :class:`SearchWatch`
+set on ``watch`` sees every re-deal and every iteration's end: the hint
+(:mod:`dragonante.bots.hint`) reads its figures from the very search that
+chooses.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import NamedTuple, Protocol
 
 from dragonante.bots.base import SeatView
 from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
@@ -83,7 +90,7 @@ WIN_SCALE = 4.0
 _HIDDEN_KINDS = frozenset({D.ANTE, D.SEER_KEEP, D.PICK_SPECIAL, *D.ABILITY_KINDS})
 #: Questions before the first deal: a whole game away from any result the
 #: search could see, so they get the heuristic's fixed judgement.
-_SETUP_KINDS = frozenset({D.DRAFT_ABILITY, D.ANCESTRY_COLOR})
+SETUP_KINDS = frozenset({D.DRAFT_ABILITY, D.ANCESTRY_COLOR})
 _HIDDEN = -99
 _TURNS = frozenset({D.PLAY, D.ANTE})
 #: Safety net on one iteration's length (a gambit is a few dozen questions).
@@ -112,6 +119,41 @@ class SearchStats:
     def __init__(self) -> None:
         self.iterations = 0
         self.seconds = 0.0
+
+
+class AnswerStats(NamedTuple):
+    """One root answer after a search: iterations through it, and their mean reward."""
+
+    visits: int
+    mean: float
+
+
+def pick(stats: dict[int, AnswerStats], options: tuple[int, ...]) -> int:
+    """The most visited answer; ties by mean reward, then option order
+    (``options[0]`` if none was tried)."""
+    best = options[0]
+    best_key = (-1, -math.inf)
+    for a in options:
+        got = stats.get(a)
+        if got is None:
+            continue
+        key = (got.visits, got.mean)
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+class SearchWatch(Protocol):
+    """Something told about a search as it runs (a hint's extra figures).
+
+    ``world`` gets each re-deal before its iteration starts (it may give it
+    an event log), ``leaf`` each iteration's end: the root answer it tried
+    and the state where it stopped (the horizon, or the game's end).
+    """
+
+    def world(self, s: GameState) -> None: ...
+
+    def leaf(self, answer: int, s: GameState) -> None: ...
 
 
 class IsmctsBot:
@@ -147,20 +189,37 @@ class IsmctsBot:
         self._outcome: OutcomeModel | None = None
         self._bias: dict[Key, float] = {}
         self.last = SearchStats()
+        #: Sees every re-deal and every iteration's end (None: nothing watches).
+        self.watch: SearchWatch | None = None
 
     def choose(self, view: SeatView) -> int:
         d = view.decision
         if len(d.options) == 1:
             return d.options[0]
-        if d.kind in _SETUP_KINDS:
+        if d.kind in SETUP_KINDS:
             return fast_answer(view.determinize(self._rng.getrandbits(62)), d)
+        return pick(self.search(view), d.options)
+
+    def search(self, view: SeatView) -> dict[int, AnswerStats]:
+        """Search the seat's question; each root answer's statistics.
+
+        What :meth:`choose` decides from (the most visited answer), kept
+        apart so that a hint (:mod:`dragonante.bots.hint`) can say what the
+        answers were worth.  Call it only for a question with more than one
+        answer and not before the first deal (``choose`` answers those
+        without searching).
+        """
+        d = view.decision
         seat = view.seat
         rng = self._rng
+        watch = self.watch
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
         limit = self.iters if self.iters is not None else 1 << 62
         root = _Node()
         first = view.determinize(rng.getrandbits(62))
+        if watch is not None:
+            watch.world(first)
         q = strength_tail(unseen_cards(first, seat)) if first.universe else DEFAULT_TAIL
         stop = first.gambit + self.horizon
         self._outcome = model_for(first.n) if self.win_value else None
@@ -179,11 +238,19 @@ class IsmctsBot:
                 if now + (now - begun) / done >= deadline:
                     break
                 world = view.determinize(rng.getrandbits(62))
+                if watch is not None:
+                    watch.world(world)
             self._iterate(root, world, seat, stop, q)
             done += 1
         self.last.iterations = done
         self.last.seconds = time.perf_counter() - start
-        return self._pick(root, d.kind, d.options, seat)
+        stats: dict[int, AnswerStats] = {}
+        for a in d.options:
+            node = root.children.get((seat, d.kind, a))
+            if node is not None:
+                mean = node.total / node.visits if node.visits else -math.inf
+                stats[a] = AnswerStats(node.visits, mean)
+        return stats
 
     def _heuristic_bias(self, view: SeatView, first: GameState, q: Tail) -> dict[Key, float]:
         """Progressive bias at the root: the heuristic's values of the answers,
@@ -206,19 +273,6 @@ class IsmctsBot:
             return self.policy(s, d)
         return best_answer(d, answer_values([s], d.seat, q, EXPECTED_ANTE))
 
-    def _pick(self, root: _Node, kind: str, options: tuple[int, ...], seat: int) -> int:
-        """The most visited answer; ties by mean reward, then option order."""
-        best = options[0]
-        best_key = (-1, -math.inf)
-        for a in options:
-            node = root.children.get((seat, kind, a))
-            if node is None:
-                continue
-            key = (node.visits, node.total / node.visits if node.visits else -math.inf)
-            if key > best_key:
-                best, best_key = a, key
-        return best
-
     def _iterate(self, root: _Node, s: GameState, seat: int, stop: int, q: Tail) -> None:
         rng = self._rng
         c = self.c
@@ -229,6 +283,7 @@ class IsmctsBot:
         path = [root]
         expanded = False
         steps = 0
+        first = -1  # the root answer this iteration tries (for ``watch``)
         while not s.over and s.gambit < stop and steps < _MAX_STEPS:
             d = s.pending
             assert d is not None
@@ -266,6 +321,8 @@ class IsmctsBot:
                 else:
                     a = best_a
                     child = children[(seat, d.kind, a)]
+                if node is root:
+                    first = a
                 advance(s, a)
                 node = child
                 path.append(child)
@@ -298,6 +355,8 @@ class IsmctsBot:
         for n in path:
             n.visits += 1
             n.total += reward
+        if self.watch is not None:
+            self.watch.leaf(first, s)
 
 
 register(

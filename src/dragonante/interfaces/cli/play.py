@@ -9,7 +9,8 @@ every hoard, hand size and flight with its total, your hand with ``*`` on
 the cards whose power would trigger now) and the question with numbered
 choices.  Type a number to answer; ``?N`` shows the full text of the card
 in choice N, ``?name`` looks a card up by name, ``t`` shows the table
-again, ``l`` the whole log, ``h`` the help and ``q`` quits.  A bad answer is
+again, ``l`` the whole log, ``hint`` what the hard bot would answer and
+why (:mod:`dragonante.interfaces.hint_words`), ``h`` the help and ``q`` quits.  A bad answer is
 explained and asked again.
 
 Exit codes: 0 when the game ends, when you quit with ``q`` and when the
@@ -40,7 +41,8 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.bots import BotSpecError, SeatView, bot_names, parse_spec
+from dragonante.bots.hint import HINT_ITERS, hint, hint_seed
 from dragonante.engine.config import GameConfig
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.records import GameRecord, RecordError
@@ -67,6 +69,7 @@ from dragonante.interfaces.cli.table_options import (
     table_options,
 )
 from dragonante.interfaces.hangup import EXIT_HANGUP, HangUp, raise_on_hangup
+from dragonante.interfaces.hint_words import hint_words
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, Prompt, gold, table_names
 from dragonante.interfaces.render import (
@@ -91,6 +94,8 @@ EXIT_INTERRUPTED = 130
 MAX_LOOKUP = 4
 #: The longest name a person may type for the hot-seat table.
 MAX_NAME = 24
+#: What asks for a hint (``h`` is the help).
+HINT_WORDS = ("hint", "consiglio")
 #: The bots a game is played against unless ``--opponents`` says otherwise.
 DEFAULT_OPPONENTS = "medium"
 
@@ -517,6 +522,9 @@ def series_record_path(record: Path | None, index: int) -> Path | None:
 class PlaySession:
     """The terminal loop: narrate, show the table, ask, read, answer, repeat."""
 
+    #: The search budget of a hint (tests ask for fewer iterations).
+    hint_iters = HINT_ITERS
+
     def __init__(
         self,
         game: LocalGame,
@@ -674,6 +682,8 @@ class PlaySession:
             elif word in ("h", "help", "?", "aiuto"):
                 for line in t("play.help", lang).split("\n"):
                     self.say(line)
+            elif word in HINT_WORDS:
+                self.show_hint()
             elif word in ("t", "table", "tavolo"):
                 self.show_table(prompt)
             elif word in ("a", "abilities", "capacità", "capacita"):
@@ -685,6 +695,17 @@ class PlaySession:
                 self.card_help(text[1:].strip(), prompt)
             else:
                 self.say(t("play.bad_input", lang, text=text, last=count))
+
+    def show_hint(self) -> None:
+        """``hint``: the hard bot's answer to this question and what the best
+        answers are worth to it (``dragonante.bots.hint``); the question is then
+        asked again."""
+        seat = self.game.human
+        self.say(t("hint.thinking", self.lang))
+        view = SeatView(self.game.state, seat)
+        found = hint(view, hint_seed(self.game.record.seed, view.decision.id), self.hint_iters)
+        for line in hint_words(found, self.narrator, view.observation()).lines:
+            self.say(line)
 
     def ability_help(self) -> None:
         """``a``: this seat's D&D abilities with their full text (and the table's rows)."""

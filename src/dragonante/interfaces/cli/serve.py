@@ -136,6 +136,7 @@ def serve(
         int, typer.Option(help=helptext("opt.serve_limit_replays"), min=0)
     ] = 120,
     limit_codes: Annotated[int, typer.Option(help=helptext("opt.serve_limit_codes"), min=0)] = 60,
+    limit_hints: Annotated[int, typer.Option(help=helptext("opt.serve_limit_hints"), min=0)] = 20,
     limit_window: Annotated[
         float, typer.Option(help=helptext("opt.serve_limit_window"), min=1)
     ] = 600.0,
@@ -284,6 +285,7 @@ def serve(
         limit_manage=limit_manage,
         limit_replays=limit_replays,
         limit_misses=limit_codes,
+        limit_hints=limit_hints,
         max_tables=max_tables,
         max_sockets=max_sockets,
         max_sockets_per_address=max_sockets_per_address,

@@ -35,6 +35,7 @@ from dragonante.interfaces.hangup import EXIT_HANGUP, on_hangup_in_loop
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
 from dragonante.interfaces.tui.base import TableBase
+from dragonante.interfaces.tui.hinting import HintAsking
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import QuestionPanel
 from dragonante.interfaces.tui.screens import (
@@ -71,12 +72,13 @@ def fresh_path(seed: int, taken: Collection[Path] = ()) -> Path:
         n += 1
 
 
-class TableApp(BotThinking[TableGame], TableBase):
+class TableApp(BotThinking[TableGame], HintAsking, TableBase):
     """One local game at the full-screen table; the exit code is its result."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
         Binding("u", "take_back", show=False),
         Binding("s", "save", show=False),
+        Binding("h", "hint", show=False),
     ]
 
     def __init__(
@@ -125,12 +127,14 @@ class TableApp(BotThinking[TableGame], TableBase):
         if self.game.config.abilities.enabled:
             keys.append("abilities")
         if self.game.take_back_allowed:
-            keys.append("undo")
+            keys += ["undo", "hint"]
         keys += ["save", "help", "quit"]
         line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
-        if len(line) > KEYS_WIDTH:  # the arrows are in the help; every key stays in view
-            keys.remove("move")
-            line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
+        # the arrows are in the help, and so is the hint; every other key stays in view
+        for spare in ("move", "hint"):
+            if len(line) > KEYS_WIDTH and spare in keys:
+                keys.remove(spare)
+                line = "  ".join(t(f"tui.key.{k}", self.lang) for k in keys)
         return line
 
     def on_mount(self) -> None:

@@ -80,6 +80,8 @@ class TableRow(Base):
     rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: Invite only: the lobby's lists leave it out.
     unlisted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The host allows hints from the best bot at a table with other people (``hints.py``).
+    hints: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: Why a finished table ended before its game did (``idle``), else NULL.
     ended: Mapped[str | None] = mapped_column(String(16), nullable=True)
 

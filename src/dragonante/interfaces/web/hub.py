@@ -13,6 +13,7 @@ package"), each holding the :class:`~dragonante.interfaces.web.house.House`
   timers of :mod:`turns`;
 * :mod:`connections`: connecting, ``sync``, languages, away seats;
 * :mod:`social`: chat, mutes, rematches;
+* :mod:`hints`: hints from the best bot, and the host's ``hints`` option;
 * :mod:`lifecycle`: start-up, takeover, expiry and idleness, the figures.
 
 The app and the cluster use only the names bound below; the parts use only the
@@ -27,6 +28,7 @@ from dragonante.bots import offer
 from dragonante.interfaces.web.answers import Answers
 from dragonante.interfaces.web.connections import Connections
 from dragonante.interfaces.web.errors import HubError, old_rules
+from dragonante.interfaces.web.hints import Hints
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.lifecycle import Lifecycle
 from dragonante.interfaces.web.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
@@ -69,6 +71,7 @@ class Hub:
         self.lobby = lobby = Lobby(house)
         self.connections = connections = Connections(house, answers, social)
         self.life = life = Lifecycle(house, answers)
+        self.hints = hints = Hints(house)
         # What the parts share, for the app, the cluster and the tests.
         self.tables = house.tables
         self.snapshots = house.snapshots
@@ -109,6 +112,7 @@ class Hub:
         self.remove_seat = seating.remove_seat
         self.clear_bans = seating.clear_bans
         self.set_listing = seating.set_listing
+        self.set_hints = hints.set_option
         self.start = seating.start
         # connections and answers
         self.connect = connections.connect

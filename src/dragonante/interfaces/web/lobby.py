@@ -83,15 +83,18 @@ class Lobby:
         self.replays = Replays()
 
     async def create_table(
-        self, config: Any, turn_seconds: Any = None, unlisted: Any = False
+        self, config: Any, turn_seconds: Any = None, unlisted: Any = False, hints: Any = False
     ) -> tuple[LiveTable, str, str | None]:
         """A new open table; returns it, the host token and, when the table plays
         with hidden D&D abilities, the game-master token (else None: the
         role ends if the host takes a seat, ``Seats.take_seat``).
         ``turn_seconds``: the turn timer (``turns.py``), None or 0 for none;
-        ``unlisted``: invite only (the lobby does not list it)."""
+        ``unlisted``: invite only (the lobby does not list it); ``hints``: the
+        host allows hints with other people at the table (``hints.py``)."""
         if not isinstance(unlisted, bool):
             raise HubError("bad_field", "unlisted must be true or false")
+        if not isinstance(hints, bool):
+            raise HubError("bad_field", "hints must be true or false")
         try:
             cfg = with_game_master(config_from_dict(config if config is not None else {}))
             turn = check_turn_seconds(turn_seconds, self.house.settings.turn_min)
@@ -110,7 +113,7 @@ class Lobby:
         def create(s: Session) -> str:
             code = new_code(partial(store.code_taken, s))
             store.create_table(
-                s, code, config_dict, seed, hash_token(host), gm_hash, turn, unlisted
+                s, code, config_dict, seed, hash_token(host), gm_hash, turn, unlisted, hints
             )
             return code
 
@@ -127,6 +130,7 @@ class Lobby:
                     gm_hash=gm_hash,
                     turn_seconds=turn,
                     unlisted=unlisted,
+                    hints=hints,
                 )
             )
         )

@@ -120,6 +120,8 @@ def schema() -> dict[str, Any]:
         "properties": {
             "config": {"type": "object"},
             "turn_seconds": {"type": ["number", "null"]},
+            "unlisted": {"type": "boolean"},
+            "hints": {"type": "boolean"},
         },
     }
     query = [
@@ -187,6 +189,15 @@ def schema() -> dict[str, Any]:
                 (*BODY, "403", *TABLE),
                 (CODE, BEARER),
                 {"type": "object", "properties": {"unlisted": {"type": "boolean"}}},
+            )
+        },
+        "/api/tables/{code}/hints": {
+            "post": _op(
+                "the host allows hints from the best bot with other people at the table, or not",
+                _ok("200"),
+                (*BODY, "403", *TABLE, "409", "429"),
+                (CODE, BEARER),
+                {"type": "object", "properties": {"hints": {"type": "boolean"}}},
             )
         },
         "/api/tables/{code}/bans": {

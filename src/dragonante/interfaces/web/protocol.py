@@ -107,6 +107,9 @@ ERROR_CODES = (
     "chat_rate",
     "muted",
     "runaway",
+    "hints_off",
+    "hint_busy",
+    "rate_limited",
 )
 
 
@@ -170,7 +173,14 @@ class Chat:
     text: Any
 
 
-Message = Hello | Answer | Lang | Sync | Ping | HandToBot | Chat
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """Ask the best bot about question ``decision`` of this seat (``hints.py``)."""
+
+    decision: int
+
+
+Message = Hello | Answer | Lang | Sync | Ping | HandToBot | Chat | AskHint
 
 
 def _reject_constant(name: str) -> Any:
@@ -226,12 +236,14 @@ def parse(raw: str | bytes) -> Message:
         return HandToBot(_int(data, "seat"))
     if kind == "chat":
         return Chat(data.get("text"))
+    if kind == "hint":
+        return AskHint(_int(data, "decision"))
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
         "bad_type",
         f"unknown message type {kind[:40]!r}; "
-        "expected hello, answer, lang, sync, ping, hand_to_bot, chat",
+        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint",
     )
 
 

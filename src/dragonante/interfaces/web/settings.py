@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dragonante.bots.hint import HINT_ITERS
+
 
 @dataclass(slots=True)
 class Settings:
@@ -52,6 +54,13 @@ class Settings:
     limit_lookups: int = 300
     lookup_window: float = 60.0
     limit_misses: int = 60
+    #: Hints from the best bot (``hints.py``): a burst of ``limit_hints`` per
+    #: address refilled over ``hint_window`` seconds (0 turns the limit off),
+    #: hints searched at once on the whole server, and each one's search budget.
+    limit_hints: int = 20
+    hint_window: float = 120.0
+    hint_workers: int = 1
+    hint_iters: int = HINT_ITERS
     #: Open or playing tables in memory at once (finished ones are not counted:
     #: they leave memory by themselves); 0: no cap.
     max_tables: int = 2000

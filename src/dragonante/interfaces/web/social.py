@@ -175,6 +175,7 @@ class Social:
                     gm_hash=None,
                     turn_seconds=old.turn_seconds,
                     unlisted=old.unlisted,
+                    hints=old.hints,
                 )
                 s.flush()  # the table row first: the seats refer to it
                 for info in seats.values():
@@ -195,6 +196,7 @@ class Social:
                         turn_seconds=old.turn_seconds,
                         seats=seats,
                         unlisted=old.unlisted,
+                        hints=old.hints,
                     )
                 )
             )

@@ -89,6 +89,8 @@ class StoredTable:
     mutes: list[tuple[str, str]] = field(default_factory=list)
     #: Invite only: the lobby does not list it.
     unlisted: bool = False
+    #: The host allows hints at a table with other people (``hints.py``).
+    hints: bool = False
     #: Why the table ended before its game did (``"idle"``), else None.
     ended: str | None = None
     #: Who the host removed, as ``(kind, value)`` pairs (``name``/``address``).
@@ -108,6 +110,7 @@ def create_table(
     gm_hash: str | None = None,
     turn_seconds: float | None = None,
     unlisted: bool = False,
+    hints: bool = False,
 ) -> None:
     batch = Batch.of(s)
     if batch is not None:
@@ -119,6 +122,7 @@ def create_table(
             gm_hash=gm_hash,
             turn_seconds=turn_seconds,
             unlisted=unlisted,
+            hints=hints,
             config=json.dumps(config, sort_keys=True),
             seed=seed,
             status=OPEN,
@@ -173,6 +177,11 @@ def set_gm(s: Session, code: str, gm_hash: str | None) -> None:
 def set_unlisted(s: Session, code: str, unlisted: bool) -> None:
     _fenced(s, code)
     s.execute(update(TableRow).where(TableRow.code == code).values(unlisted=unlisted))
+
+
+def set_hints(s: Session, code: str, hints: bool) -> None:
+    _fenced(s, code)
+    s.execute(update(TableRow).where(TableRow.code == code).values(hints=hints))
 
 
 def add_bans(s: Session, code: str, bans: list[tuple[str, str]]) -> None:
@@ -300,6 +309,7 @@ def _stored(row: TableRow) -> StoredTable:
         turn_seconds=row.turn_seconds,
         rematch=row.rematch,
         unlisted=bool(row.unlisted),
+        hints=bool(row.hints),
         ended=row.ended,
     )
 

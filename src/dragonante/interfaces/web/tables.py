@@ -167,6 +167,8 @@ class LiveTable:
         self.gm_hash = stored.gm_hash
         #: Invite only: left out of the lobby's lists (``Hub.live``).
         self.unlisted = stored.unlisted
+        #: The host allows hints with other people at the table (``hints.py``).
+        self.hints = stored.hints
         #: Names (case-folded) and addresses the host removed: they may not sit here again.
         self.banned_names: set[str] = {v for k, v in stored.bans if k == "name"}
         self.banned_addresses: set[str] = {v for k, v in stored.bans if k == "address"}
@@ -296,6 +298,11 @@ class LiveTable:
     def away_seats(self, now: float) -> list[int]:
         return [p for p in range(self.players) if self.is_away(p, now)]
 
+    def hints_on(self) -> bool:
+        """Hints from the best bot: always with one person among bots, else
+        only if the host allows them (``hints.py``)."""
+        return self.hints or sum(1 for i in self.seats.values() if i.kind == HUMAN) <= 1
+
     def online(self) -> list[bool]:
         seen = {c.seat for c in self.clients}
         bots = {p for p, info in self.seats.items() if info.kind == BOT}
@@ -336,6 +343,8 @@ class LiveTable:
             "turn_seconds": self.turn_seconds,
             "rematch": self.rematch,
             "unlisted": self.unlisted,
+            "hints": self.hints,
+            "hints_on": self.hints_on(),
             "ended": self.ended,
         }
 

@@ -35,7 +35,10 @@ async def api_create(request: Request) -> dict[str, Any]:
     hub_of(request).check_rate("tables", address(request))
     got = await body(request)
     table, host, gm = await hub_of(request).create_table(
-        got.get("config", {}), got.get("turn_seconds"), got.get("unlisted", False)
+        got.get("config", {}),
+        got.get("turn_seconds"),
+        got.get("unlisted", False),
+        got.get("hints", False),
     )
     made: dict[str, Any] = {"code": table.code, "host_token": host, "table": table.summary()}
     if gm is not None:
@@ -84,6 +87,14 @@ async def api_bots(code: str, request: Request) -> dict[str, Any]:
 async def api_listing(code: str, request: Request) -> dict[str, Any]:
     _, got = await table_body(request, code, "host")
     await hub_of(request).set_listing(code, bearer(request), got.get("unlisted"))
+    return {"ok": True}
+
+
+@router.post("/api/tables/{code}/hints")
+async def api_hints(code: str, request: Request) -> dict[str, Any]:
+    hub_of(request).check_rate("manage", address(request))
+    _, got = await table_body(request, code, "host")
+    await hub_of(request).set_hints(code, bearer(request), got.get("hints"))
     return {"ok": True}
 
 

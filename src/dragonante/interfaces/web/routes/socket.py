@@ -22,6 +22,7 @@ from dragonante.interfaces.web.hub import Hub
 from dragonante.interfaces.web.narration import t
 from dragonante.interfaces.web.protocol import (
     Answer,
+    AskHint,
     Chat,
     HandToBot,
     Hello,
@@ -167,6 +168,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                     await hub.hand_to_bot(client, msg.seat)
                 elif isinstance(msg, Chat):
                     await hub.social.post(client, msg.text)
+                elif isinstance(msg, AskHint):
+                    await hub.hints.ask(client, msg.decision)
                 else:
                     raise ProtocolError("bad_type", "already connected: hello only comes first")
                 strikes = 0

@@ -147,6 +147,7 @@ export function mountLobby(root) {
       ),
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "unlisted", id: "f-unlisted", checked: Boolean(v.unlisted) }), " ", t("table.unlisted")),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "hints", id: "f-hints", checked: Boolean(v.hints) }), " ", t("table.hints")),
       legendaryOnly,
       themeOnly,
       rules,
@@ -207,6 +208,7 @@ export function mountLobby(root) {
         const turn = int(f.turn_seconds);
         const body = turn > 0 ? { config, turn_seconds: turn } : { config };
         if (f.unlisted) body.unlisted = true;
+        if (f.hints) body.hints = true;
         const made = await api("POST", "/api/tables", body);
         saveHostToken(made.code, made.host_token);
         if (f.name.trim()) {

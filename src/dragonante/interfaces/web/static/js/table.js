@@ -11,6 +11,7 @@ import { api, forgetGmToken, forgetToken, gmToken, hostToken, saveGmToken, saveH
 import { fitNames, hideCard } from "./cards.js";
 import { chatPanel, muteText } from "./chat.js";
 import { append, clear, h, toast } from "./dom.js";
+import { hintPanel } from "./hint.js";
 import { lang, t } from "./i18n.js";
 import { bindAnswerKeys, focusSnapshot, restoreFocus } from "./keys.js";
 import { animateEvents } from "./motion.js";
@@ -76,8 +77,9 @@ export function mountTable(root, code) {
     mute: hostToken(code) ? (target, muted) => act(() => api("POST", `/api/tables/${code}/mute`, { ...target, muted }, hostToken(code))) : null,
   });
   const countdown = turnCountdown();
+  const hints = hintPanel(code, send);
   const rematchSlot = h("div", { class: "rematch-slot" });
-  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, logBox, chat.el)), announcer));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, hints.el, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
@@ -152,6 +154,7 @@ export function mountTable(root, code) {
           renderHeader();
           renderAway();
           renderRematch();
+          followHints();
         }
         break;
       case "state":
@@ -179,6 +182,7 @@ export function mountTable(root, code) {
         break;
       case "error":
         busy = false;
+        hints.refused();
         toast(msg.message, "error");
         if (msg.code === "bad_token" && gmMode) {
           sessionStorage.removeItem(gmKey);
@@ -212,6 +216,9 @@ export function mountTable(root, code) {
         break;
       case "turn":
         countdown.start(msg);
+        break;
+      case "hint":
+        hints.show(msg);
         break;
       case "timeout":
         toast(timeoutText(msg, table));
@@ -464,6 +471,10 @@ export function mountTable(root, code) {
     if (r.top < 0 || r.bottom > innerHeight) question.scrollIntoView({ block: "nearest" });
   }
 
+  function followHints() {
+    hints.follow(table, table.status === "playing" ? last?.view?.question ?? null : null, isGm ? null : mySeat);
+  }
+
   function renderAway() {
     append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
   }
@@ -475,6 +486,7 @@ export function mountTable(root, code) {
     renderRematch();
     renderSummary();
     countdown.follow(table, last?.view?.question?.id ?? null);
+    followHints();
     const focus = focusSnapshot(main);
     clear(main);
     if (table.status === "open") {

@@ -248,3 +248,16 @@ def test_every_dice_kind_has_a_why() -> None:
     for row in E.DICE_EVENTS:
         why = E.dice_why(row.kind, "it")
         assert why is not None and why.book == "Dice Gambit" and why.rule == t(row.key, "it")
+
+
+def test_every_front_end_filters_the_log_through_the_engines_views() -> None:
+    """Issue 31 §5: the terminal table and the web server take a seat's (or a
+    game-master's) events from ``events_for`` / ``events_for_gm``, never by a
+    filter of their own that could drift from the engine's."""
+    by_hand = re.compile(r"e\[0\] is None|GM_EVENTS = |seat in e\[0\]")
+    offenders = [
+        str(path.relative_to(SRC))
+        for path in (SRC / "interfaces").rglob("*.py")
+        if by_hand.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []

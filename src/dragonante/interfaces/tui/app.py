@@ -30,6 +30,7 @@ from textual.binding import Binding
 
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.state import Event, GameState
+from dragonante.engine.views import events_for
 from dragonante.i18n import t
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
@@ -193,9 +194,7 @@ class TableApp(BotThinking[TableGame], TableBase):
         log = self.game.log()
         narrator = self.narrator
         seat = self.viewer
-        visible = [
-            e for e in log[self.told :] if e[0] is None or (seat is not None and seat in e[0])
-        ]
+        visible = events_for(log, seat, self.told)
         self.told = len(log)
         if seat is None:
             return  # behind the cover: told when the next person sits down
@@ -233,7 +232,7 @@ class TableApp(BotThinking[TableGame], TableBase):
     def _why(self, seat: int, events: list[Event]) -> list[str]:
         """The sentences of one answer's events that concern ``seat`` (all it may
         see of them when none names it: an ante everyone pays, say)."""
-        visible = [e for e in events if e[0] is None or seat in e[0]]
+        visible = events_for(events, seat)
         mine = [e for e in visible if involves(e, seat)]
         return self.narrator.events(mine or visible)
 
@@ -249,7 +248,7 @@ class TableApp(BotThinking[TableGame], TableBase):
         following = log[end:]
         stop = next((i for i, e in enumerate(following) if e[1] == "gambit_start"), len(following))
         seat = self.viewer
-        shown = [e for e in following[:stop] if e[0] is None or seat in e[0]]
+        shown = events_for(following[:stop], seat)
         lines = self.narrator.events(shown)
         lines.append(
             t("tui.hoards", self.lang, hoards=self.narrator.hoards(self.game.state.hoards))
@@ -306,7 +305,7 @@ class TableApp(BotThinking[TableGame], TableBase):
         panel.clear()
         seat = self.viewer
         log = self.game.log()
-        visible = [e for e in log if e[0] is None or (seat is not None and seat in e[0])]
+        visible = events_for(log, seat)
         panel.tell(self.narrator.events(visible))
         self.told = len(log)
         self.summarized = len(log)

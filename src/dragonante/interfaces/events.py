@@ -155,6 +155,9 @@ class EventKind:
     card: str = ""
     #: The ability whose text is the rule: a field naming it, or its key.
     ability: str = ""
+    #: Its rule governs the gold and cards that move right after it (the
+    #: ante's payments, a purchase's price and cards, a flight's reward).
+    leads: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -200,7 +203,7 @@ _PAY = (L("Losing Your Hoard"), EG("GOING INTO DEBT"))
 #: Every kind of the card game's log (``ev(...)`` in ``dragonante.engine``).
 CARD_EVENTS: Final[tuple[EventKind, ...]] = (
     # setting up and the ante
-    _card("setup", "players gold deck", "setup", L("SETUP"), EG("SETUP")),
+    _card("setup", "players gold deck", "setup", L("SETUP"), EG("SETUP"), leads=True),
     _card("specials_shown", "cards", "show_em", *_OPTIONS),
     _card("pick_special", "seat card", "pick_em", *_OPTIONS, subject="seat", seen=EITHER),
     _card("gambit_start", "gambit stakes", "gambit", L("Gambit Sequence"), EG("Gambit Sequence")),
@@ -208,7 +211,7 @@ CARD_EVENTS: Final[tuple[EventKind, ...]] = (
     _card("ante_placed", "seat", "ante", *_ANTE, subject="seat"),
     _card("ante_reveal", "cards", "ante_reveal", *_ANTE),
     _card("ante_redo", "", "ante_redo", *_ANTE),
-    _card("ante_paid", "leader amount", "ante_paid", *_ANTE, subject="leader"),
+    _card("ante_paid", "leader amount", "ante_paid", *_ANTE, subject="leader", leads=True),
     _card(
         "ante_effect",
         "effect amount seat payment",
@@ -241,7 +244,13 @@ CARD_EVENTS: Final[tuple[EventKind, ...]] = (
     _card("draw_card", "seat card", "draw", *_DRAW, subject="seat", seen=PRIVATE, cause=MAYBE),
     _card("draw", "seat asked drawn", "draw", *_DRAW, subject="seat", cause=MAYBE),
     _card(
-        "buy", "seat card price to", "buy", L("Buying Cards"), EG("BUYING CARDS"), subject="seat"
+        "buy",
+        "seat card price to",
+        "buy",
+        L("Buying Cards"),
+        EG("BUYING CARDS"),
+        subject="seat",
+        leads=True,
     ),
     # the steps of triggered powers
     _card("take_random", "taker victim", "power_step", *_TRIGGER, subject="taker", cause=PART),
@@ -285,8 +294,12 @@ CARD_EVENTS: Final[tuple[EventKind, ...]] = (
     _card("prophet_reveal", "seat card", "power_step", *_TRIGGER, subject="seat", cause=PART),
     _card("slay", "seat owner card", "power_step", *_TRIGGER, subject="seat", cause=PART),
     # special flights
-    _card("color_flight", "seat color amount", "color_flight", *_REWARDS, subject="seat"),
-    _card("strength_flight", "seat strength", "strength_flight", *_REWARDS, subject="seat"),
+    _card(
+        "color_flight", "seat color amount", "color_flight", *_REWARDS, subject="seat", leads=True
+    ),
+    _card(
+        "strength_flight", "seat strength", "strength_flight", *_REWARDS, subject="seat", leads=True
+    ),
     _card("take_ante", "seat card", "take_ante", *_REWARDS, subject="seat", cause=MAYBE),
     # the end of a gambit
     _card("scoring", "totals round", "scoring", *_WINNER),
@@ -593,7 +606,7 @@ def _own(row: EventKind, data: dict[str, Any], table: Table, lang: str) -> Why:
     return Why(t(row.key, lang), ref.book if ref else "", ref.section if ref else "", text)
 
 
-#: A running cause: ("power", card) or ("ability", key).
+#: A running cause: ("power", card), ("ability", key) or ("rule", the leading row).
 _Cause = tuple[str, Any]
 
 
@@ -622,10 +635,14 @@ class Explainer:
             self._cause = ("power", data.get("card"))
         elif kind == "ability_used":
             self._cause = ("ability", _ability_key(data.get("ability")))
+        elif row.leads:
+            self._cause = ("rule", row)
         elif row.cause == RULE:
             self._cause = None
         cause = self._cause
         if row.cause in (PART, MAYBE) and cause is not None and not row.ability:
+            if cause[0] == "rule":
+                return _own(cause[1], {}, self.table, self.lang)
             return _caused(cause, self.table, self.lang)
         return _own(row, data, self.table, self.lang)
 

@@ -567,6 +567,12 @@ class Table:
         return next((r for r in row.refs if r.book == book), row.refs[0])
 
 
+def table_of(config: Any) -> Table:
+    """The :class:`Table` of a game's configuration (a ``GameConfig``)."""
+    abilities = config.abilities
+    return Table(config.rules.ruleset, abilities.system if abilities.enabled else "")
+
+
 def _power_text(card: Any, lang: str) -> str:
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < len(ALL_CARDS):
         return ""
@@ -732,5 +738,6 @@ __all__ = [
     "dice_why",
     "explain",
     "rule_table",
+    "table_of",
     "why_of",
 ]

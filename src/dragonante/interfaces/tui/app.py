@@ -32,6 +32,7 @@ from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import events_for
 from dragonante.i18n import t
+from dragonante.interfaces.events import Explainer, table_of
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
 from dragonante.interfaces.tui.base import TableBase
@@ -117,7 +118,14 @@ class TableApp(BotThinking[TableGame], TableBase):
         self.since_told: int | None = None
 
     def _narrator(self, seat: int | None) -> Narrator:
+        #: The rule behind each event the viewer is told (a new viewer starts afresh).
+        self.explainer = Explainer(table_of(self.game.config), self.lang)
         return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model, you=self.you)
+
+    def _tell_events(self, events: list[Event]) -> None:
+        """Tell the viewer's events, each line with the rule behind it (``w``)."""
+        told = self.explainer.lines(self.narrator.told(events), events)
+        self.tell([line for line, _ in told], whys=[why for _, why in told])
 
     def keys_line(self) -> str:
         """The keys that work at this table: ``a`` with abilities, ``u`` against bots only."""
@@ -192,13 +200,12 @@ class TableApp(BotThinking[TableGame], TableBase):
 
     def _tell_new_events(self) -> None:
         log = self.game.log()
-        narrator = self.narrator
         seat = self.viewer
         visible = events_for(log, seat, self.told)
         self.told = len(log)
         if seat is None:
             return  # behind the cover: told when the next person sits down
-        self.tell(narrator.events(visible))
+        self._tell_events(visible)
 
     def _tell_since_last_turn(self, seat: int | None) -> None:
         """Once per question: how the viewer's hoard moved since their last answer,
@@ -306,7 +313,8 @@ class TableApp(BotThinking[TableGame], TableBase):
         seat = self.viewer
         log = self.game.log()
         visible = events_for(log, seat)
-        panel.tell(self.narrator.events(visible))
+        self.explainer = Explainer(table_of(self.game.config), self.lang)
+        self._tell_events(visible)
         self.told = len(log)
         self.summarized = len(log)
 

@@ -34,6 +34,7 @@ from dragonante.engine.tables import COLORS
 from dragonante.engine.views import Observation, Question, observe
 from dragonante.i18n import DEFAULT_LANG, LANGS, has, t
 from dragonante.interfaces.events import BY_KIND, SUBJECTS
+from dragonante.interfaces.trigger_hint import trigger_reason
 
 #: What a card that completes no special flight completes: (colors, strengths).
 _NO_FLIGHT: tuple[list[int], list[int]] = ([], [])
@@ -204,6 +205,9 @@ class Option:
     triggers: bool = False
     #: More about this choice, shown beside it or on request (an ability's text).
     detail: str = ""
+    #: Play prompts: why the card would trigger or not ("triggers: 5 is not
+    #: stronger than the 7 Bot 2 played"), :mod:`.trigger_hint`.
+    why: str = ""
 
 
 @dataclass(slots=True)
@@ -637,7 +641,10 @@ class Narrator:
                     )
                 if kind == D.PLAY:
                     detail = self._completes(*obs.completes.get(a, _NO_FLIGHT))
-                    cards.append(Option(a, label, card=a, triggers=a in hints, detail=detail))
+                    why = trigger_reason(obs, a, self.obj, lang)
+                    cards.append(
+                        Option(a, label, card=a, triggers=a in hints, detail=detail, why=why)
+                    )
                 else:
                     cards.append(Option(a, label, card=a))
             else:

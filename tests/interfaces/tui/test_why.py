@@ -9,6 +9,7 @@ from textual.widgets import OptionList, Static
 from dragonante.engine.views import events_for
 from dragonante.i18n import t
 from dragonante.interfaces.tui.log import LogPanel
+from dragonante.interfaces.tui.question import QuestionPanel
 from dragonante.interfaces.tui.screens import HelpScreen
 from dragonante.interfaces.tui.why import WhyScreen
 
@@ -84,5 +85,24 @@ def test_a_triggered_powers_line_shows_the_cards_text_in_italian() -> None:
             shown = _rule_text(app)
             assert t("why.text", "it", text=why.text) in shown
             assert "Tre Draghi al Buio: Edizione Leggendaria" in shown
+
+    asyncio.run(run())
+
+
+def test_the_trigger_hint_under_the_answers_says_why_for_the_highlighted_card() -> None:
+    async def run() -> None:
+        app = make_app(3, 5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("1")  # the ante; then a play question with cards on the table
+            await settle(pilot)
+            prompt = app.query_one(QuestionPanel).prompt
+            assert prompt is not None and prompt.kind == "play"
+            for index, option in enumerate(prompt.options[:3]):
+                await pilot.press("home", *["down"] * index)
+                await pilot.pause()
+                shown = str(app.query_one("#question-why", Static).render())
+                assert option.why and shown == option.why
+                assert shown.startswith("triggers: " if option.triggers else "does not trigger: ")
 
     asyncio.run(run())

@@ -52,6 +52,7 @@ class TableBase(App[int]):
     #question { width: 1fr; border: round $accent; }
     #question-text { height: auto; }
     #answers { height: 1fr; border: none; padding: 0; }
+    #question-why { height: auto; }
     #log { width: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
     #keys { height: 1; background: $panel; padding: 0 1; }
     """

@@ -187,6 +187,7 @@ class RemoteSeat:
                     card=card,
                     triggers=value in hints,
                     detail=str(a.get("detail") or ""),
+                    why=str(a.get("why") or ""),
                 )
             )
         text = str(q.get("text") or q.get("prompt") or "")

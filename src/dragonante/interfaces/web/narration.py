@@ -255,5 +255,7 @@ class TableNarrator:
                 detail = ability_text(o.answer, self.lang)
             if detail:
                 answer["detail"] = detail
+            if o.why:  # why this card would trigger or not
+                answer["why"] = o.why
             out.append(answer)
         return p.text, out

@@ -29,12 +29,13 @@ emit without a row.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from dragonante.cards import ALL_CARDS
 from dragonante.engine.abilities.catalog import ABILITIES, KEY
+from dragonante.engine.config import GameConfig
 from dragonante.engine.tables import ANTE_EFFECT
 from dragonante.i18n import t
 
@@ -567,24 +568,33 @@ class Table:
         return next((r for r in row.refs if r.book == book), row.refs[0])
 
 
-def table_of(config: Any) -> Table:
-    """The :class:`Table` of a game's configuration (a ``GameConfig``)."""
+def table_of(config: GameConfig) -> Table:
+    """The :class:`Table` of a game's configuration."""
     abilities = config.abilities
     return Table(config.rules.ruleset, abilities.system if abilities.enabled else "")
 
 
 def _power_text(card: Any, lang: str) -> str:
-    if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < len(ALL_CARDS):
+    if not _is_card(card):
         return ""
-    ty = ALL_CARDS[card].type
+    ty = ALL_CARDS[int(card)].type
     return ty.text(lang) or ty.dragon_god_text(lang)
 
 
+def _is_card(card: Any) -> bool:
+    return isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(ALL_CARDS)
+
+
+def _ante_effect_card(effect: Any, ante: Sequence[int] = ()) -> int:
+    """The card of the ante whose ante effect is ``effect`` (-1: none known).
+    Only a card of the revealed ante is named: any other copy could be hidden."""
+    return next((c for c in ante if _is_card(c) and ANTE_EFFECT[c] == effect), -1)
+
+
 def _ante_effect_text(effect: Any, lang: str) -> str:
-    for c in ALL_CARDS:
-        if ANTE_EFFECT[c.index] == effect:
-            return c.type.ante_effect_text(lang)
-    return ""
+    """The text of the ante effect named ``effect`` (every card with it says the same)."""
+    card = next((c.index for c in ALL_CARDS if ANTE_EFFECT[c.index] == effect), -1)
+    return ALL_CARDS[card].type.ante_effect_text(lang) if card >= 0 else ""
 
 
 def _ability_key(value: Any) -> str:
@@ -593,23 +603,69 @@ def _ability_key(value: Any) -> str:
     return value if isinstance(value, str) and value in KEY else ""
 
 
-def _ability_why(key: str, rule: str, lang: str) -> Why:
+#: What a citation's text is: a card's power, a card's ante effect, an ability's text.
+POWER_TEXT: Final = "power"
+ANTE_EFFECT_TEXT: Final = "ante_effect"
+ABILITY_TEXT: Final = "ability"
+
+
+@dataclass(frozen=True, slots=True)
+class Cite:
+    """The rule behind one event, in no language yet: the rule's message key, the
+    book and section, and whose text explains it (a card's power or ante effect,
+    by card number; an ability, by key).  The browser gets these (small, the same
+    for every language) and words them from ``/api/rules`` and its card data."""
+
+    rule: str
+    book: str = ""
+    section: str = ""
+    #: ``power``, ``ante_effect`` or ``ability`` ("": no text of its own).
+    kind: str = ""
+    card: int = -1
+    ability: str = ""
+
+    def why(self, lang: str) -> Why:
+        """The citation in ``lang``."""
+        text = ""
+        if self.kind == POWER_TEXT:
+            text = _power_text(self.card, lang)
+        elif self.kind == ANTE_EFFECT_TEXT and self.card >= 0:
+            text = ALL_CARDS[self.card].type.ante_effect_text(lang)
+        elif self.kind == ABILITY_TEXT:
+            text = t(f"ability.{self.ability}.text", lang)
+        return Why(t(self.rule, lang), self.book, self.section, text)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, only what is set (a web frame carries one per event)."""
+        out: dict[str, Any] = {"rule": self.rule, "book": self.book, "section": self.section}
+        if self.kind:
+            out["kind"] = self.kind
+        if self.card >= 0:
+            out["card"] = self.card
+        if self.ability:
+            out["ability"] = self.ability
+        return out
+
+
+def _ability_cite(key: str, rule: str) -> Cite:
     ref = ability_ref(key)
-    return Why(t(rule, lang), ref.book, ref.section, t(f"ability.{key}.text", lang))
+    return Cite(rule, ref.book, ref.section, ABILITY_TEXT, ability=key)
 
 
-def _own(row: EventKind, data: dict[str, Any], table: Table, lang: str) -> Why:
+def _own(row: EventKind, data: dict[str, Any], table: Table, ante: Sequence[int] = ()) -> Cite:
     """The row's own rule (no running power or ability involved)."""
     ability = _ability_key(data.get(row.ability)) or _ability_key(row.ability)
     if ability:
-        return _ability_why(ability, row.key, lang)
+        return _ability_cite(ability, row.key)
     ref = table.ref(row)
-    text = ""
-    if row.card:
-        text = _power_text(data.get(row.card), lang)
-    elif row.kind == "ante_effect":
-        text = _ante_effect_text(data.get("effect"), lang)
-    return Why(t(row.key, lang), ref.book if ref else "", ref.section if ref else "", text)
+    book, section = (ref.book, ref.section) if ref else ("", "")
+    if row.card and _is_card(data.get(row.card)):
+        return Cite(row.key, book, section, POWER_TEXT, data[row.card])
+    if row.kind == "ante_effect":
+        card = _ante_effect_card(data.get("effect"), ante)
+        if card >= 0:
+            return Cite(row.key, book, section, ANTE_EFFECT_TEXT, card)
+    return Cite(row.key, book, section)
 
 
 #: A running cause: ("power", card), ("ability", key) or ("rule", the leading row).
@@ -630,13 +686,17 @@ class Explainer:
         self.table = table or Table()
         self.lang = lang
         self._cause: _Cause | None = None
+        #: The ante cards revealed this gambit (an ante effect names its card).
+        self._ante: list[int] = []
 
-    def why(self, event: tuple[Any, str, Any]) -> Why | None:
-        """The why of the next event (None for a kind without a row)."""
+    def cite(self, event: tuple[Any, str, Any]) -> Cite | None:
+        """The citation of the next event (None for a kind without a row)."""
         _vis, kind, data = event
         row = BY_KIND.get(kind)
         if row is None or not isinstance(data, dict):
             return None
+        if kind == "ante_reveal":
+            self._ante = [c for c in data.get("cards", ()) if _is_card(c)]
         if kind in ("power", "power_unsupported"):
             self._cause = ("power", data.get("card"))
         elif kind == "ability_used":
@@ -647,10 +707,30 @@ class Explainer:
             self._cause = None
         cause = self._cause
         if row.cause in (PART, MAYBE) and cause is not None and not row.ability:
-            if cause[0] == "rule":
-                return _own(cause[1], {}, self.table, self.lang)
-            return _caused(cause, self.table, self.lang)
-        return _own(row, data, self.table, self.lang)
+            return _caused(cause, self.table)
+        return _own(row, data, self.table, self._ante)
+
+    def why(self, event: tuple[Any, str, Any]) -> Why | None:
+        """The why of the next event, in this explainer's language."""
+        cite = self.cite(event)
+        return None if cite is None else cite.why(self.lang)
+
+    def resume(
+        self, log: Sequence[tuple[Any, str, Any]], stop: int, seen: Callable[[Any], bool]
+    ) -> None:
+        """Pick up the cause running at ``log[stop]``, for a reader who is told the
+        log from there (a web update): looks back, among the events ``seen`` by
+        the reader, only as far as the last one that sets or ends a cause."""
+        for i in range(min(stop, len(log)) - 1, -1, -1):
+            e = log[i]
+            row = BY_KIND.get(e[1])
+            if row is None or not seen(e):
+                continue
+            if e[1] in ("power", "power_unsupported", "ability_used") or row.leads:
+                self.cite(e)
+                return
+            if row.cause == RULE:
+                return
 
     def lines(
         self, told: Sequence[tuple[str, tuple[Any, str, Any]]], events: Sequence[Any]
@@ -676,13 +756,16 @@ def explain(
         yield explainer.why(e)
 
 
-def _caused(cause: _Cause, table: Table, lang: str) -> Why:
+def _caused(cause: _Cause, table: Table) -> Cite:
     what, value = cause
+    if what == "rule":
+        return _own(value, {}, table)
     if what == "ability" and value:
-        return _ability_why(value, "why.ability_step", lang)
+        return _ability_cite(value, "why.ability_step")
     ref = table.ref(BY_KIND["power"])
     assert ref is not None
-    return Why(t("why.power_step", lang), ref.book, ref.section, _power_text(value, lang))
+    card = value if _is_card(value) else -1
+    return Cite("why.power_step", ref.book, ref.section, POWER_TEXT if card >= 0 else "", card)
 
 
 def why_of(
@@ -702,23 +785,19 @@ def dice_why(kind: str, lang: str = "en") -> Why | None:
     return Why(t(row.key, lang), ref.book, ref.section)
 
 
-def rule_table(lang: str) -> dict[str, dict[str, Any]]:
-    """Every card-game kind's own rule, JSON-ready (the browser's ``/api/rules``):
-    the rule in ``lang``, each book's section, and which field or ability names
-    the text that explains it (a step's cause is found from the log as here)."""
-    out: dict[str, dict[str, Any]] = {}
-    for row in CARD_EVENTS:
-        out[row.kind] = {
-            "rule": t(row.key, lang),
-            "refs": [
-                {"book": r.book, "name": book_name(r.book, lang), "section": r.section}
-                for r in row.refs
-            ],
-            "cause": row.cause,
-            "card": row.card,
-            "ability": row.ability,
-        }
-    return out
+def rules_json(lang: str) -> dict[str, Any]:
+    """Every card-game rule message and book title in ``lang`` (the browser's
+    ``/api/rules``: it words the citations its frames carry)."""
+    keys = sorted({row.key for row in CARD_EVENTS} | {"why.power_step", "why.ability_step"})
+    return {
+        "rules": {k: t(k, lang) for k in keys},
+        "books": {book: book_name(book, lang) for book in BOOK_SLUGS},
+        "words": {k: t(f"why.{k}", lang) for k in ("text", "none")},
+        "abilities": {
+            k: {"name": t(f"ability.{k}.name", lang), "text": t(f"ability.{k}.text", lang)}
+            for k in KEY
+        },
+    }
 
 
 __all__ = [
@@ -728,6 +807,7 @@ __all__ = [
     "EVENTS",
     "SKILL_CHECK",
     "SUBJECTS",
+    "Cite",
     "EventKind",
     "Explainer",
     "Ref",
@@ -737,7 +817,7 @@ __all__ = [
     "book_name",
     "dice_why",
     "explain",
-    "rule_table",
+    "rules_json",
     "table_of",
     "why_of",
 ]

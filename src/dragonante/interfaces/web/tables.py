@@ -13,13 +13,22 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import GameState
-from dragonante.engine.views import config_for, events_for, events_for_gm, observe
+from dragonante.engine.views import (
+    config_for,
+    events_for,
+    events_for_gm,
+    observe,
+    visible,
+    visible_to_gm,
+)
+from dragonante.interfaces.events import Explainer, table_of
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
@@ -416,6 +425,9 @@ def seat_view(
             if asked is not None:
                 question["text"], answers = asked
     log_ = state.log or []
+    # the rule behind each event, with the power or rule running at ``since``
+    explainer = Explainer(table_of(state.config))
+    explainer.resume(log_, since, visible_to_gm if gm else partial(visible, seat=seat))
     return {
         "step": len(table.answers),
         "view": view,
@@ -428,6 +440,7 @@ def seat_view(
         "events": narrator.events(
             events_for_gm(log_, since) if gm else events_for(log_, seat, since),
             None if shared is None else shared.sentences,
+            explainer,
         ),
         "log_size": len(log_),
     }

@@ -5,6 +5,7 @@ import { cardBack, cardEl, cardLabel, setChooser } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
+import "./why.js";
 
 // Question kinds whose answers are seats or codes, not card numbers (the
 // engine's SEAT_ANSWERS and CODE_ANSWERS): a card whose number happens to
@@ -263,6 +264,7 @@ export function renderLog(events, { highlightNew = false } = {}) {
   return h(
     "ol",
     { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-label": t("table.log") },
-    events.filter((e) => e.text).map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: { kind: e.kind } }, e.text)),
+    // a line with a rule (why.js) opens it on a click or Enter
+    events.filter((e) => e.text).map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: e.why ? { kind: e.kind, why: JSON.stringify(e.why) } : { kind: e.kind }, tabindex: e.why ? "0" : null, title: e.why ? t("table.why_hint") : null }, e.text)),
   );
 }

@@ -635,6 +635,22 @@ class Cite:
             text = t(f"ability.{self.ability}.text", lang)
         return Why(t(self.rule, lang), self.book, self.section, text)
 
+    @classmethod
+    def from_dict(cls, data: Any) -> Cite | None:
+        """A citation as a frame carries it (the terminal client); None if it is
+        not one (a newer server, or nothing)."""
+        if not isinstance(data, dict) or not isinstance(data.get("rule"), str):
+            return None
+        card = data.get("card", -1)
+        return cls(
+            data["rule"],
+            str(data.get("book") or ""),
+            str(data.get("section") or ""),
+            str(data.get("kind") or ""),
+            card if _is_card(card) else -1,
+            _ability_key(data.get("ability")),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, only what is set (a web frame carries one per event)."""
         out: dict[str, Any] = {"rule": self.rule, "book": self.book, "section": self.section}

@@ -26,7 +26,7 @@ class LogPanel(RichLog):
         ``whys``: the rule of each line's event, for "why?"."""
         for i, line in enumerate(lines):
             self.write(Text(line, style=style) if style else line)
-            self.entries.append((line, whys[i] if whys is not None else None))
+            self.entries.append((line, whys[i] if whys is not None and i < len(whys) else None))
 
     def clear(self) -> Self:
         self.entries = []

@@ -30,7 +30,7 @@ emit without a row.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from dragonante.cards import ALL_CARDS
@@ -159,6 +159,9 @@ class EventKind:
     #: Its rule governs the gold and cards that move right after it (the
     #: ante's payments, a purchase's price and cards, a flight's reward).
     leads: bool = False
+    #: Which variant of its ``event.<kind>`` message the narrator says, from its
+    #: data: the suffix (``.triggered``, ``.stakes``...; "" for the plain one).
+    variant: Callable[[dict[str, Any]], str] | None = None
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -201,8 +204,44 @@ _OPTIONS = (L("In-World Options"),)
 _ABILITIES = (_DISKS_RULE, _SKILLS_RULE)
 _PAY = (L("Losing Your Hoard"), EG("GOING INTO DEBT"))
 
+
+def _to(d: dict[str, Any]) -> str:
+    return ".stakes" if d["to"] == -1 else ".seat"
+
+
+def _buy(d: dict[str, Any]) -> str:
+    if d["card"] < 0:
+        return ".none"
+    return ".self" if d["to"] == d["seat"] else _to(d)
+
+
+def _dealt(d: dict[str, Any]) -> str:
+    if not d["abilities"]:
+        return ".none"
+    return ".color" if d.get("color") else ""
+
+
+_REPLACED = {"copper": ".deck", "trickster": ".deck", "wyrmling": ".hand"}
+
+#: The message variants, by kind: which ``event.<kind>...`` sentence the data calls for.
+VARIANTS: Final[dict[str, Callable[[dict[str, Any]], str]]] = {
+    "play": lambda d: ".triggered" if d["triggered"] else "",
+    "pay": _to,
+    "buy": _buy,
+    "draw": lambda d: ".short" if d["drawn"] < d["asked"] else "",
+    "gambit_start": lambda d: ".carried" if d["stakes"] else "",
+    "blue_mode": lambda d: f".{int(d['mode'])}",
+    "replace": lambda d: _REPLACED.get(str(d.get("how")), ""),
+    "ante_effect": lambda d: f".{d['effect']}",
+    "debt_paid": _to,
+    "game_over": lambda d: ".tie" if len(d["winners"]) > 1 else "",
+    "hole_won": lambda d: ".shared" if len(d["seats"]) > 1 else "",
+    "abilities_dealt": _dealt,
+    "ability_used": lambda d: ".color" if d.get("color") else "",
+}
+
 #: Every kind of the card game's log (``ev(...)`` in ``dragonante.engine``).
-CARD_EVENTS: Final[tuple[EventKind, ...]] = (
+_CARD_ROWS: Final[tuple[EventKind, ...]] = (
     # setting up and the ante
     _card("setup", "players gold deck", "setup", L("SETUP"), EG("SETUP"), leads=True),
     _card("specials_shown", "cards", "show_em", *_OPTIONS),
@@ -441,6 +480,10 @@ CARD_EVENTS: Final[tuple[EventKind, ...]] = (
         subject="seat",
         ability="diplomacy",
     ),
+)
+
+CARD_EVENTS: Final[tuple[EventKind, ...]] = tuple(
+    replace(e, variant=VARIANTS[e.kind]) if e.kind in VARIANTS else e for e in _CARD_ROWS
 )
 
 _DICE_PLAY = (DG("PLAY A GAMBIT"),)

@@ -393,41 +393,9 @@ class Narrator:
         key = f"event.{kind}"
         subject = SUBJECT.get(kind)
         p = self._params(kind, data, subject)
-        if kind == "play" and data["triggered"]:
-            key += ".triggered"
-        elif kind == "pay":
-            key += ".stakes" if data["to"] == -1 else ".seat"
-        elif kind == "buy":
-            if data["card"] < 0:
-                key += ".none"
-            elif data["to"] == data["seat"]:
-                key += ".self"
-            else:
-                key += ".stakes" if data["to"] == -1 else ".seat"
-        elif kind == "draw" and data["drawn"] < data["asked"]:
-            key += ".short"
-        elif kind == "gambit_start" and data["stakes"]:
-            key += ".carried"
-        elif kind == "blue_mode":
-            key += f".{int(data['mode'])}"
-        elif kind == "replace":
-            how = str(data.get("how"))
-            key += {"copper": ".deck", "trickster": ".deck", "wyrmling": ".hand"}.get(how, "")
-        elif kind == "ante_effect":
-            key += f".{data['effect']}"
-        elif kind == "debt_paid":
-            key += ".stakes" if data["to"] == -1 else ".seat"
-        elif kind == "game_over" and len(data["winners"]) > 1:
-            key += ".tie"
-        elif kind == "hole_won" and len(data["seats"]) > 1:
-            key += ".shared"
-        elif kind == "abilities_dealt":
-            if not data["abilities"]:
-                key += ".none"
-            elif data.get("color"):
-                key += ".color"
-        elif kind == "ability_used" and data.get("color"):
-            key += ".color"
+        variant = BY_KIND[kind].variant  # the table of events says which sentence
+        if variant is not None:
+            key += variant(data)
         if not has(key, lang):
             return None
         mine = subject is not None and self.is_subject(data.get(subject))

@@ -802,7 +802,8 @@ class Explainer:
         """
         whys = {id(e): self.why(e) for e in events}
         return [
-            (text, whys[id(e)] if id(e) in whys else why_of(e, lang=self.lang)) for text, e in told
+            (text, whys[id(e)] if id(e) in whys else why_of(e, table=self.table, lang=self.lang))
+            for text, e in told
         ]
 
 

@@ -87,6 +87,7 @@ def test_the_rules_endpoint_words_every_rule_in_the_asked_language(server: Serve
     it = httpx.get(f"{server.base}/api/rules?lang=it").json()
     assert it["rules"]["why.play"] == t("why.play", "it")
     assert it["books"]["Legendary"] == "Tre Draghi al Buio: Edizione Leggendaria"
+    assert ["Legendary", "Triggering Powers"] in it["refs"]
     # an unknown language is English, not an error
     xx = httpx.get(f"{server.base}/api/rules?lang=xx")
     assert xx.status_code == 200 and xx.json()["rules"]["why.play"] == t("why.play", "en")

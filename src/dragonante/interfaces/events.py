@@ -685,18 +685,24 @@ class Cite:
         if not isinstance(data, dict) or not isinstance(data.get("rule"), str):
             return None
         card = data.get("card", -1)
+        at = data.get("ref", -1)
+        ref = REFS[at] if isinstance(at, int) and 0 <= at < len(REFS) else Ref("", "")
         return cls(
             data["rule"],
-            str(data.get("book") or ""),
-            str(data.get("section") or ""),
+            ref.book,
+            ref.section,
             str(data.get("kind") or ""),
             card if _is_card(card) else -1,
             _ability_key(data.get("ability")),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, only what is set (a web frame carries one per event)."""
-        out: dict[str, Any] = {"rule": self.rule, "book": self.book, "section": self.section}
+        """JSON-ready and small, only what is set (a web frame carries one per
+        event): the book and section as ``ref``, their place in :data:`REFS`
+        (``/api/rules`` lists them)."""
+        out: dict[str, Any] = {"rule": self.rule}
+        if self.book:
+            out["ref"] = REF_INDEX[Ref(self.book, self.section)]
         if self.kind:
             out["kind"] = self.kind
         if self.card >= 0:
@@ -704,6 +710,14 @@ class Cite:
         if self.ability:
             out["ability"] = self.ability
         return out
+
+
+#: Every book section a citation may name, in a fixed order (the rows' and the
+#: abilities'): a web frame's citation names one by its place here.
+REFS: Final[tuple[Ref, ...]] = tuple(
+    dict.fromkeys([r for row in CARD_EVENTS for r in row.refs] + [ability_ref(k) for k in KEY])
+)
+REF_INDEX: Final = {r: i for i, r in enumerate(REFS)}
 
 
 def _ability_cite(key: str, rule: str) -> Cite:
@@ -853,6 +867,7 @@ def rules_json(lang: str) -> dict[str, Any]:
         "rules": {k: t(k, lang) for k in keys},
         "books": {book: book_name(book, lang) for book in BOOK_SLUGS},
         "words": {k: t(f"why.{k}", lang) for k in ("text", "none")},
+        "refs": [[r.book, r.section] for r in REFS],
         "abilities": {
             k: {"name": t(f"ability.{k}.name", lang), "text": t(f"ability.{k}.text", lang)}
             for k in KEY

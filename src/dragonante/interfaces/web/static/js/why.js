@@ -54,7 +54,7 @@ export async function showWhy(why, line) {
       ? [
           h("p", { class: "why-rule" }, words.rules[why.rule] || why.rule),
           cited && cited.text ? h("section", {}, h("h4", {}, cited.name), h("p", { class: "why-text" }, cited.text)) : null,
-          why.book ? h("p", { class: "muted why-source" }, `${words.books[why.book] || why.book}, “${why.section}”`) : null,
+          words.refs[why.ref] ? h("p", { class: "muted why-source" }, `${words.books[words.refs[why.ref][0]]}, “${words.refs[why.ref][1]}”`) : null,
         ]
       : h("p", {}, words.words.none),
   ]);

@@ -272,3 +272,15 @@ def test_every_logged_event_has_a_sentence_of_its_own_from_the_tables_variants()
             narrator = Narrator(default_names(config.players, lang), lang, me=0)
             for e in log:
                 assert narrator.event(e) != narrator._generic(e[1], e[2]), e
+
+
+def test_the_legendary_sections_are_cited_by_the_italian_editions_headings() -> None:
+    """The Legendary Edition has an Italian edition: an Italian reader is pointed
+    to its headings ("Passo 1: Apertura"); the other books keep their own."""
+    assert E.section_name("Legendary", "Step 1: Ante", "it") == "Passo 1: Apertura"
+    assert E.section_name("Legendary", "Step 1: Ante", "en") == "Step 1: Ante"
+    assert E.section_name("Emperor's Gambit", "1. ANTE", "it") == "1. ANTE"
+    for ref in (*E.REFS, *E.SKILL_CHECK.refs):
+        if ref.book == "Legendary":
+            assert E.section_name(ref.book, ref.section, "en") == ref.section
+            assert E.section_name(ref.book, ref.section, "it") != ref.section, ref

@@ -29,6 +29,7 @@ emit without a row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
@@ -37,7 +38,7 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine.abilities.catalog import ABILITIES, KEY
 from dragonante.engine.config import GameConfig
 from dragonante.engine.tables import ANTE_EFFECT
-from dragonante.i18n import t
+from dragonante.i18n import has, t
 
 # --- the games ------------------------------------------------------------------
 
@@ -581,8 +582,18 @@ class Why:
         if self.text:
             out.append(t("why.text", lang, text=self.text))
         if self.book:
-            out.append(t("why.source", lang, book=book_name(self.book, lang), section=self.section))
+            section = section_name(self.book, self.section, lang)
+            out.append(t("why.source", lang, book=book_name(self.book, lang), section=section))
         return out
+
+
+def section_name(book: str, section: str, lang: str) -> str:
+    """A section heading as the book in ``lang`` prints it: the Italian Legendary
+    Edition's own headings (``why.section.legendary.*``); the books without an
+    Italian edition keep their English headings."""
+    slug = BOOK_SLUGS.get(book)
+    key = f"why.section.{slug}.{re.sub(r'[^a-z0-9]+', '_', section.lower()).strip('_')}"
+    return t(key, lang) if slug and has(key, lang) else section
 
 
 def book_name(book: str, lang: str) -> str:
@@ -867,7 +878,7 @@ def rules_json(lang: str) -> dict[str, Any]:
         "rules": {k: t(k, lang) for k in keys},
         "books": {book: book_name(book, lang) for book in BOOK_SLUGS},
         "words": {k: t(f"why.{k}", lang) for k in ("text", "none")},
-        "refs": [[r.book, r.section] for r in REFS],
+        "refs": [[r.book, section_name(r.book, r.section, lang)] for r in REFS],
         "abilities": {
             k: {"name": t(f"ability.{k}.name", lang), "text": t(f"ability.{k}.text", lang)}
             for k in KEY
@@ -893,6 +904,7 @@ __all__ = [
     "dice_why",
     "explain",
     "rules_json",
+    "section_name",
     "table_of",
     "why_of",
 ]

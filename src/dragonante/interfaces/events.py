@@ -870,6 +870,12 @@ def dice_why(kind: str, lang: str = "en") -> Why | None:
     return Why(t(row.key, lang), ref.book, ref.section)
 
 
+def skill_check_why(lang: str = "en") -> Why:
+    """The rule behind a Gamblers Unleashed check (``skill-check --json``)."""
+    ref = SKILL_CHECK.refs[0]
+    return Why(t(SKILL_CHECK.key, lang), ref.book, ref.section)
+
+
 def rules_json(lang: str) -> dict[str, Any]:
     """Every card-game rule message and book title in ``lang`` (the browser's
     ``/api/rules``: it words the citations its frames carry)."""
@@ -905,6 +911,7 @@ __all__ = [
     "explain",
     "rules_json",
     "section_name",
+    "skill_check_why",
     "table_of",
     "why_of",
 ]

@@ -106,3 +106,29 @@ def test_the_trigger_hint_under_the_answers_says_why_for_the_highlighted_card() 
                 assert shown.startswith("triggers: " if option.triggers else "does not trigger: ")
 
     asyncio.run(run())
+
+
+def test_the_dice_tables_y_key_shows_the_dice_gambits_rules() -> None:
+    """The Dice Gambit's log has its own rows (``w`` withdraws there: ``y`` asks why)."""
+    from dragonante.interfaces.events import section_name
+
+    from .dice_helpers import make_dice_app
+
+    async def run() -> None:
+        app = make_dice_app(players=2, lang="it")
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            entries = app.query_one(LogPanel).entries
+            assert entries and all(why is not None for _, why in entries)
+            await pilot.press("y")
+            await pilot.pause()
+            assert isinstance(app.screen, WhyScreen)
+            shown = _rule_text(app)
+            last = entries[-1][1]
+            assert last is not None and last.rule in shown and last.book == "Dice Gambit"
+            assert section_name(last.book, last.section, "it") in shown
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, WhyScreen)
+
+    asyncio.run(run())

@@ -39,6 +39,7 @@ class WhyScreen(ModalScreen[None]):
         Binding("enter", "close", show=False),
         Binding("q", "close", show=False),
         Binding("w", "close", show=False),
+        Binding("y", "close", show=False),
     ]
     DEFAULT_CSS = """
     WhyScreen { align: center middle; }

@@ -173,3 +173,37 @@ def test_a_game_master_replay_names_every_ability_and_no_hidden_card(
     seat1 = cli(["replay", str(path), "--seat", "1", "--lang", "it"])
     assert "  Le tue capacità: Stirpe Draconica (discendenza draconica: oro)." in seat1.out
     assert "Mani Svelte" not in seat1.out.split(" usa Mani Svelte")[0]
+
+
+def test_replay_why_follows_each_line_with_its_rule(cli: Cli, record: Path) -> None:
+    plain = cli(["replay", str(record), "--seat", "0"]).out.splitlines()
+    why = cli(["replay", str(record), "--seat", "0", "--why"])
+    assert why.code == 0, why.err
+    lines = why.out.splitlines()
+    # the same narrated lines, in the same order, each followed by its rule
+    assert [x for x in lines if not x.startswith("      ")] == plain
+    setup = next(i for i, x in enumerate(lines) if x.startswith("  A new game: 2 players"))
+    assert lines[setup + 1].startswith("      Each player starts with 10 gold")
+    assert lines[setup + 2] == '      Three-Dragon Ante: Legendary Edition, "SETUP"'
+    # a triggered power is explained by its card's own text
+    power = next(i for i, x in enumerate(lines) if x.startswith("  Power of "))
+    card_text = lines[power].split(": ", 1)[1]
+    assert lines[power + 2] == f"      The text: {card_text}"
+    told = [i for i, x in enumerate(lines) if x.startswith("  ") and x[2] != " "]
+    assert told and all(lines[i + 1].startswith("      ") for i in told)
+
+
+def test_replay_json_gives_each_event_its_why(cli: Cli, record: Path) -> None:
+    r = cli(["replay", str(record), "--json", "--lang", "it"])
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert data["players"] == 2 and data["seed"] == 11 and data["verified"] and data["over"]
+    events = data["events"]
+    assert events and all(set(e["why"]) == {"rule", "book", "section", "text"} for e in events)
+    # a spectator's view: no private event, so no drawn card and no face-down ante
+    assert not any(e["kind"] in ("draw_card", "ante_chosen") or "seen_by" in e for e in events)
+    play = next(e for e in events if e["kind"] == "play")
+    assert play["why"]["book"] == "Legendary" and play["why"]["section"] == "Triggering Powers"
+    assert play["why"]["rule"].startswith("Il potere di una carta si innesca")
+    power = next(e for e in events if e["kind"] == "power")
+    assert power["why"]["text"] and power["why"]["text"] in power["text"]

@@ -18,6 +18,7 @@ from dragonante.engine.skill_check import (
     resolve,
     roll_d20s,
 )
+from dragonante.i18n import t
 from tests.interfaces.conftest import Cli, assert_one_line_error
 
 
@@ -153,3 +154,13 @@ def test_the_rules_refuse_impossible_checks() -> None:
         resolve("sleight_of_hand", 15, 0, (3,), "advantage")
     with pytest.raises(SkillCheckError):
         resolve("stealth", 15, 0, (3,))
+
+
+def test_the_json_says_the_rule_behind_the_check(cli: Cli) -> None:
+    data = check_json(cli, "--roll", "12", "--lang", "it")
+    assert data["why"] == {
+        "rule": t("why.skill_check", "it"),
+        "book": "Legendary",
+        "section": "Gamblers Unleashed: D20 Skill Checks",
+        "text": "",
+    }

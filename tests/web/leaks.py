@@ -79,6 +79,9 @@ def cards_in_frame(msg: dict[str, Any]) -> set[int]:
             out.update(answer_cards(q["kind"], [a["value"] for a in msg["answers"]]))
     for e in msg.get("events", []):
         out |= cards_in_event(e["kind"], e["data"])
+        why = e.get("why")
+        if why and "card" in why:  # the card whose text explains the event
+            out.add(int(why["card"]))
     return out
 
 

@@ -23,12 +23,12 @@ import pytest
 from dragonante.engine.config import config_from_dict
 from dragonante.engine.game import apply, new_game
 from dragonante.engine.state import Event
-from dragonante.engine.views import events_for
+from dragonante.engine.views import GM_EVENTS, events_for
 from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import GM_EVENTS, LiveTable, SharedParts, seat_view
+from dragonante.interfaces.web.tables import LiveTable, SharedParts, seat_view
 
 NAMES = ["Anna", "Bò", "Carla", "Dario"]
 

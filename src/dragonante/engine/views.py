@@ -493,6 +493,11 @@ def events_for(log: list[Event], seat: int | None, start: int = 0) -> list[Event
 GM_EVENTS = frozenset({"abilities_dealt", "draft_pick", "ancestry_chosen"})
 
 
+def visible_to_gm(event: Event) -> bool:
+    """Whether a game-master may see ``event``: a public one or a hidden ability's."""
+    return event[0] is None or event[1] in GM_EVENTS
+
+
 def events_for_gm(log: list[Event], start: int = 0) -> list[Event]:
     """The events of ``log[start:]`` a game-master may see: the public ones and the
     hidden abilities' (``observe(state, None, gm=True)`` is the matching view)."""

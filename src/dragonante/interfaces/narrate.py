@@ -33,107 +33,19 @@ from dragonante.engine.state import Event, GameState
 from dragonante.engine.tables import COLORS
 from dragonante.engine.views import Observation, Question, observe
 from dragonante.i18n import DEFAULT_LANG, LANGS, has, t
+from dragonante.interfaces.events import BY_KIND, SUBJECTS
+from dragonante.interfaces.trigger_hint import trigger_reason
 
 #: What a card that completes no special flight completes: (colors, strengths).
 _NO_FLIGHT: tuple[list[int], list[int]] = ([], [])
 
 #: For each event kind, the field naming the grammatical subject: when that
-#: seat is the one narrated for, the ``.you`` variant of the message is used.
-SUBJECT: dict[str, str] = {
-    "pick_special": "seat",
-    "draw_card": "seat",
-    "draw": "seat",
-    "ante_chosen": "seat",
-    "ante_placed": "seat",
-    "ante_paid": "leader",
-    "round_start": "leader",
-    "round_end": "leader",
-    "play": "seat",
-    "turn_skipped": "seat",
-    "auto_answer": "seat",
-    "pay": "payer",
-    "steal": "seat",
-    "buy": "seat",
-    "blue_mode": "seat",
-    "chose_pay": "seat",
-    "gives_card": "seat",
-    "gift_refused": "seat",
-    "take_ante": "seat",
-    "take_random": "taker",
-    "take_random_card": "taker",
-    "take_random_none": "taker",
-    "replace": "seat",
-    "chain_ended": "seat",
-    "swap": "seat",
-    "sorcerer_reveal": "seat",
-    "to_ante": "seat",
-    "seer_look": "seat",
-    "seer_keep": "seat",
-    "seer_discard": "seat",
-    "seer_discard_cards": "seat",
-    "discard_from_hand": "seat",
-    "kobold_draw": "seat",
-    "prophet_reveal": "seat",
-    "slay": "seat",
-    "color_flight": "seat",
-    "strength_flight": "seat",
-    "gambit_won": "winner",
-    "priest_split": "winner",
-    "monarch_gift": "seat",
-    "hole_paid": "seat",
-    "copy": "seat",
-    "stack": "seat",
-    "debt_paid": "seat",
-    "debt_waived": "seat",
-    "eliminated": "seat",
-    "adventurer_split": "winner",
-    "ante_effect": "seat",
-    # D&D abilities (docs/abilities.md)
-    "abilities_dealt": "seat",
-    "insight_check": "seat",
-    "draft_pick": "seat",
-    "ancestry_chosen": "seat",
-    "ability_used": "seat",
-    "disk_ready": "seat",
-    "abilities_ready": "seat",
-    "ability_dice": "seat",
-    "buy_denied": "seat",
-    "religion_keep": "seat",
-    "heal_reveal": "seat",
-    "insight_look": "seat",
-    "dungeoneering": "seat",
-    "dungeoneering_cards": "seat",
-    "dungeoneering_look": "seat",
-    "perception_swap": "seat",
-    "luck_redraw": "seat",
-    "streetwise": "seat",
-    "diplomacy": "seat",
-}
-#: Every event kind narrated by a message of its own (the rest use the fallback).
-KNOWN_EVENTS: frozenset[str] = frozenset(
-    {
-        *SUBJECT,
-        "setup",
-        "specials_shown",
-        "reshuffle",
-        "gambit_start",
-        "ante_reveal",
-        "ante_redo",
-        "power",
-        "power_unsupported",
-        "stakes_empty",
-        "scoring",
-        "tie",
-        "warlord_round",
-        "no_winner",
-        "hole_won",
-        "game_over",
-        "target_reached",
-        "last_gambit_called",
-        "insight_reroll",
-        "draft_order",
-    }
-)
+#: seat is the one narrated for, the ``.you`` variant of the message is used
+#: (the table of events says it: :data:`dragonante.interfaces.events.SUBJECTS`).
+SUBJECT: dict[str, str] = dict(SUBJECTS)
+#: Every event kind narrated by a message of its own (the rest use the fallback):
+#: every kind of the table of events.
+KNOWN_EVENTS: frozenset[str] = frozenset(BY_KIND)
 
 _SEAT_FIELDS = frozenset(
     (
@@ -293,6 +205,9 @@ class Option:
     triggers: bool = False
     #: More about this choice, shown beside it or on request (an ability's text).
     detail: str = ""
+    #: Play prompts: why the card would trigger or not ("triggers: 5 is not
+    #: stronger than the 7 Bot 2 played"), :mod:`.trigger_hint`.
+    why: str = ""
 
 
 @dataclass(slots=True)
@@ -387,6 +302,10 @@ class Narrator:
     # --- events ----------------------------------------------------------
 
     def events(self, events: Iterable[Event]) -> list[str]:
+        """Sentences for a run of events (:meth:`told` without the events)."""
+        return [text for text, _ in self.told(events)]
+
+    def told(self, events: Iterable[Event]) -> list[tuple[str, Event]]:
         """Sentences for a run of events, merging what would only repeat.
 
         The cards a seat draws (``draw_card``, seen by that seat) are told
@@ -396,14 +315,14 @@ class Narrator:
         and an answer given automatically (``auto_answer``: the only legal
         one) is not told apart, because the event it causes tells it.
         """
-        out: list[str] = []
+        out: list[tuple[str, Event]] = []
         drawn: dict[int, list[int]] = {}
         previous: Event | None = None
         run = list(events)
         for i, e in enumerate(run):
             _vis, kind, data = e
             if not isinstance(data, dict):
-                out.append(self.event(e))
+                out.append((self.event(e), e))
                 continue
             if kind == "auto_answer":
                 continue
@@ -413,7 +332,7 @@ class Narrator:
             if kind == "draw" and data.get("seat") in drawn:
                 cards = drawn.pop(data["seat"])
                 if len(cards) == data.get("drawn"):
-                    out.append(self._drawn_cards(data, cards))
+                    out.append((self._drawn_cards(data, cards), e))
                     previous = e
                     continue
                 out.extend(self._draw_card(data["seat"], c) for c in cards)
@@ -431,14 +350,15 @@ class Narrator:
                 and following[2].get("seat") == data.get("seat")
             )
             if not repeat:
-                out.append(self.event(e))
+                out.append((self.event(e), e))
             previous = e
         for seat, cards in drawn.items():  # draw_card without its draw: tell them singly
             out.extend(self._draw_card(seat, c) for c in cards)
         return out
 
-    def _draw_card(self, seat: int, card: int) -> str:
-        return self.event(((seat,), "draw_card", {"seat": seat, "card": card}))
+    def _draw_card(self, seat: int, card: int) -> tuple[str, Event]:
+        e: Event = ((seat,), "draw_card", {"seat": seat, "card": card})
+        return self.event(e), e
 
     def _drawn_cards(self, data: dict[str, Any], cards: list[int]) -> str:
         """One sentence for a draw whose cards the seat saw."""
@@ -473,41 +393,9 @@ class Narrator:
         key = f"event.{kind}"
         subject = SUBJECT.get(kind)
         p = self._params(kind, data, subject)
-        if kind == "play" and data["triggered"]:
-            key += ".triggered"
-        elif kind == "pay":
-            key += ".stakes" if data["to"] == -1 else ".seat"
-        elif kind == "buy":
-            if data["card"] < 0:
-                key += ".none"
-            elif data["to"] == data["seat"]:
-                key += ".self"
-            else:
-                key += ".stakes" if data["to"] == -1 else ".seat"
-        elif kind == "draw" and data["drawn"] < data["asked"]:
-            key += ".short"
-        elif kind == "gambit_start" and data["stakes"]:
-            key += ".carried"
-        elif kind == "blue_mode":
-            key += f".{int(data['mode'])}"
-        elif kind == "replace":
-            how = str(data.get("how"))
-            key += {"copper": ".deck", "trickster": ".deck", "wyrmling": ".hand"}.get(how, "")
-        elif kind == "ante_effect":
-            key += f".{data['effect']}"
-        elif kind == "debt_paid":
-            key += ".stakes" if data["to"] == -1 else ".seat"
-        elif kind == "game_over" and len(data["winners"]) > 1:
-            key += ".tie"
-        elif kind == "hole_won" and len(data["seats"]) > 1:
-            key += ".shared"
-        elif kind == "abilities_dealt":
-            if not data["abilities"]:
-                key += ".none"
-            elif data.get("color"):
-                key += ".color"
-        elif kind == "ability_used" and data.get("color"):
-            key += ".color"
+        variant = BY_KIND[kind].variant  # the table of events says which sentence
+        if variant is not None:
+            key += variant(data)
         if not has(key, lang):
             return None
         mine = subject is not None and self.is_subject(data.get(subject))
@@ -721,7 +609,10 @@ class Narrator:
                     )
                 if kind == D.PLAY:
                     detail = self._completes(*obs.completes.get(a, _NO_FLIGHT))
-                    cards.append(Option(a, label, card=a, triggers=a in hints, detail=detail))
+                    why = trigger_reason(obs, a, self.obj, lang)
+                    cards.append(
+                        Option(a, label, card=a, triggers=a in hints, detail=detail, why=why)
+                    )
                 else:
                     cards.append(Option(a, label, card=a))
             else:

@@ -67,3 +67,34 @@ def test_the_remote_view_is_the_engine_s_observation_hints_and_all() -> None:
         apply(state, answer)
         table.answers.append(answer)
     assert hinted, "no play question with a triggering card in 60 steps"
+
+
+def test_the_remote_log_gives_each_line_the_rule_a_local_table_would() -> None:
+    """The web frames cite the rule behind each event (``why``); the terminal
+    client words them as a local table's ``w`` page would, updates included
+    (a power's steps in a later frame still cite its card)."""
+    from dragonante.engine.views import events_for
+    from dragonante.interfaces.events import Explainer, table_of
+
+    table = _table()
+    state = table.state
+    assert state is not None
+    rng = random.Random(5)
+    remote = RemoteSeat("it")
+    remote.welcome({"seat": 0})
+    since = 0
+    for _ in range(80):
+        if state.pending is None:
+            break
+        frame = json.loads(json.dumps(seat_view(table, state, 0, "it", since)))
+        remote.apply({"type": "update" if since else "state", **frame})
+        since = frame["log_size"]
+        d = state.pending
+        apply(state, d.options[rng.randrange(len(d.options))])
+    narrator = Narrator(NAMES, "it", me=0)
+    lines, whys = remote.told(0, narrator)
+    mine = events_for((state.log or [])[:since], 0)
+    local = Explainer(table_of(state.config), "it").lines(narrator.told(mine), mine)
+    assert lines == [line for line, _ in local]
+    assert whys == [why for _, why in local]
+    assert any(w is not None and w.text for w in whys)  # a power's text came through

@@ -4,6 +4,8 @@
     dragonante replay game.json --seat 0      # what seat 0 saw (its hand, its draws)
     dragonante replay game.json --omniscient  # everything, every hand
     dragonante replay game.json --gm          # a game-master: every D&D ability, no hand
+    dragonante replay game.json --why         # each event followed by the rule behind it
+    dragonante replay game.json --json        # the events as JSON, each with its rule
 
 The record (from ``play --record`` or the web server) is replayed answer by
 answer in a fresh game; a record whose final digest does not match - made
@@ -12,22 +14,30 @@ wrongly.  An unreadable or malformed file is a one-line error, exit 2.
 A record saved by the terminal tables says who sat where, and the replay
 calls everyone by the names the table used ("Player 1", "Bot 2", the names
 typed in at a hot-seat table); others name the seats by number.
+
+``--why`` follows each narrated line with its rule (the table of events,
+:mod:`dragonante.interfaces.events`: the rule in the project's words, the
+book and section, a power's or ability's own text); ``--json`` prints the
+events the view may see, each with its sentence and a ``why`` object
+(``rule``, ``book``, ``section``, ``text``).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from dragonante.engine.records import GameRecord, RecordError, loads, replay
-from dragonante.engine.state import GameState
+from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import events_for, events_for_gm
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.run_options import LANG, LangOpt, check_lang
+from dragonante.interfaces.cli.run_options import JSON, LANG, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
+from dragonante.interfaces.events import Explainer, Table
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.render import table_lines, table_view
 from dragonante.interfaces.table_record import names_of, read_seating
@@ -44,6 +54,8 @@ def replay_command(
         bool, typer.Option("--omniscient", help=helptext("opt.omniscient"))
     ] = False,
     gm: Annotated[bool, typer.Option("--gm", help=helptext("opt.replay_gm"))] = False,
+    why: Annotated[bool, typer.Option("--why", help=helptext("opt.replay_why"))] = False,
+    as_json: Annotated[bool, JSON.option("opt.replay_json")] = JSON.default,
     lang: LangOpt = LANG.default,
 ) -> None:
     """Replay a saved game, checking it, and narrate it for a seat or a spectator."""
@@ -70,6 +82,12 @@ def replay_command(
         view = t("replay.view.spectator", lang)
     else:
         view = t("replay.view.seat", lang, name=names[seat])
+    log = state.log or []
+    events = log if omniscient else events_for_gm(log) if gm else events_for(log, seat)
+    explainer = Explainer(Table(record.config.rules.ruleset, record.config.abilities.system), lang)
+    if as_json:
+        typer.echo(json.dumps(_as_json(record, state, view, events, narrator, explainer)))
+        return
     verified = "replay.verified" if record.final_digest is not None else "replay.unverified"
     typer.echo(
         t(
@@ -82,15 +100,48 @@ def replay_command(
         )
     )
     typer.echo(t(verified, lang))
-    log = state.log or []
-    events = log if omniscient else events_for_gm(log) if gm else events_for(log, seat)
-    for line in narrator.events(events):
-        typer.echo(f"  {line}")
+    if why:
+        for line, rule in explainer.lines(narrator.told(events), events):
+            typer.echo(f"  {line}")
+            for part in rule.lines(lang) if rule is not None else [t("why.none", lang)]:
+                typer.echo(f"      {part}")
+    else:
+        for line in narrator.events(events):
+            typer.echo(f"  {line}")
     if not state.over:
         typer.echo()
         typer.echo(t("replay.unfinished", lang))
         for line in table_lines(table_view(state, seat, gm), narrator):
             typer.echo(line)
+
+
+def _as_json(
+    record: GameRecord,
+    state: GameState,
+    view: str,
+    events: list[Event],
+    narrator: Narrator,
+    explainer: Explainer,
+) -> dict[str, Any]:
+    """``--json``: the record's facts and the view's events, each with its
+    sentence (the narrator's, event by event) and its ``why``."""
+    out: list[dict[str, Any]] = []
+    for e, rule in zip(events, map(explainer.why, events), strict=True):
+        vis, kind, data = e
+        item: dict[str, Any] = {"kind": kind, "data": data, "text": narrator.event(e)}
+        if vis is not None:
+            item["seen_by"] = list(vis)
+        item["why"] = None if rule is None else rule.to_dict()
+        out.append(item)
+    return {
+        "players": record.config.players,
+        "seed": record.seed,
+        "answers": len(record.answers),
+        "view": view,
+        "verified": record.final_digest is not None,
+        "over": state.over,
+        "events": out,
+    }
 
 
 def read_record(file: Path, lang: str) -> tuple[str, GameRecord, GameState]:

@@ -39,6 +39,7 @@ from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.run_options import JSON, LANG, SEED, JsonOpt, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import cli_name, engine_name, helptext
+from dragonante.interfaces.events import skill_check_why
 
 #: Italian names typed on the command line mean the same skills and difficulties.
 SKILL_ALIASES = {"rapidita_di_mano": "sleight_of_hand", "rapidità_di_mano": "sleight_of_hand"}
@@ -133,6 +134,8 @@ def skill_check_command(
             "wins_the_game": check.success,
             "rolled_by": "program" if not roll else "game_master",
             "seed": seed if not roll else None,
+            # the rule behind it, as every event's (interfaces/events.py)
+            "why": skill_check_why(lang).to_dict(),
         }
         typer.echo(json.dumps(data, indent=2))
         return

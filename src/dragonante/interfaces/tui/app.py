@@ -30,7 +30,9 @@ from textual.binding import Binding
 
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.state import Event, GameState
+from dragonante.engine.views import events_for
 from dragonante.i18n import t
+from dragonante.interfaces.events import Explainer, table_of
 from dragonante.interfaces.hangup import EXIT_HANGUP, on_hangup_in_loop
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
@@ -119,7 +121,14 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         self.since_told: int | None = None
 
     def _narrator(self, seat: int | None) -> Narrator:
+        #: The rule behind each event the viewer is told (a new viewer starts afresh).
+        self.explainer = Explainer(table_of(self.game.config), self.lang)
         return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model, you=self.you)
+
+    def _tell_events(self, events: list[Event]) -> None:
+        """Tell the viewer's events, each line with the rule behind it (``w``)."""
+        told = self.explainer.lines(self.narrator.told(events), events)
+        self.tell([line for line, _ in told], whys=[why for _, why in told])
 
     def keys_line(self) -> str:
         """The keys that work at this table: ``a`` with abilities, ``u`` against bots only."""
@@ -206,15 +215,12 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
 
     def _tell_new_events(self) -> None:
         log = self.game.log()
-        narrator = self.narrator
         seat = self.viewer
-        visible = [
-            e for e in log[self.told :] if e[0] is None or (seat is not None and seat in e[0])
-        ]
+        visible = events_for(log, seat, self.told)
         self.told = len(log)
         if seat is None:
             return  # behind the cover: told when the next person sits down
-        self.tell(narrator.events(visible))
+        self._tell_events(visible)
 
     def _tell_since_last_turn(self, seat: int | None) -> None:
         """Once per question: how the viewer's hoard moved since their last answer,
@@ -248,7 +254,7 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
     def _why(self, seat: int, events: list[Event]) -> list[str]:
         """The sentences of one answer's events that concern ``seat`` (all it may
         see of them when none names it: an ante everyone pays, say)."""
-        visible = [e for e in events if e[0] is None or seat in e[0]]
+        visible = events_for(events, seat)
         mine = [e for e in visible if involves(e, seat)]
         return self.narrator.events(mine or visible)
 
@@ -264,7 +270,7 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         following = log[end:]
         stop = next((i for i, e in enumerate(following) if e[1] == "gambit_start"), len(following))
         seat = self.viewer
-        shown = [e for e in following[:stop] if e[0] is None or seat in e[0]]
+        shown = events_for(following[:stop], seat)
         lines = self.narrator.events(shown)
         lines.append(
             t("tui.hoards", self.lang, hoards=self.narrator.hoards(self.game.state.hoards))
@@ -321,8 +327,9 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         panel.clear()
         seat = self.viewer
         log = self.game.log()
-        visible = [e for e in log if e[0] is None or (seat is not None and seat in e[0])]
-        panel.tell(self.narrator.events(visible))
+        visible = events_for(log, seat)
+        self.explainer = Explainer(table_of(self.game.config), self.lang)
+        self._tell_events(visible)
         self.told = len(log)
         self.summarized = len(log)
 

@@ -17,12 +17,15 @@ screen reads from (the information barrier: only the viewer's own view).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Static
 
 from dragonante.i18n import t
+from dragonante.interfaces.events import Why
 from dragonante.interfaces.render import ability_help_lines, ability_lines, card_help_lines
 from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.log import LogPanel
@@ -30,6 +33,7 @@ from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
 from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, TextScreen
 from dragonante.interfaces.tui.seats import SeatsPanel
 from dragonante.interfaces.tui.snapshot import Snapshot
+from dragonante.interfaces.tui.why import WhyScreen
 
 #: The two themes the ``t`` key switches between.
 THEMES = ("textual-dark", "textual-light")
@@ -48,6 +52,7 @@ class TableBase(App[int]):
     #question { width: 1fr; border: round $accent; }
     #question-text { height: auto; }
     #answers { height: 1fr; border: none; padding: 0; }
+    #question-why { height: auto; }
     #log { width: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
     #keys { height: 1; background: $panel; padding: 0 1; }
     """
@@ -58,6 +63,7 @@ class TableBase(App[int]):
         Binding("c", "card", show=False),
         Binding("a", "abilities", show=False),
         Binding("t", "theme", show=False),
+        Binding("w", "why", show=False),
         # The answers keep the arrows; these scroll the log (priority: the
         # answer list would take them otherwise).
         Binding("pageup", "scroll_log(-1)", show=False, priority=True),
@@ -98,9 +104,20 @@ class TableBase(App[int]):
         self.query_one(HandPanel).show(snap)
         self.query_one(QuestionPanel).show(snap.prompt, self.lang, waiting)
 
-    def tell(self, lines: list[str], style: str = "") -> None:
-        """Append sentences to the log (in ``style``, a Rich style, if given)."""
-        self.query_one(LogPanel).tell(lines, style)
+    def tell(
+        self, lines: list[str], style: str = "", whys: Sequence[Why | None] | None = None
+    ) -> None:
+        """Append sentences to the log (in ``style``, a Rich style, if given;
+        ``whys``: the rule behind each, for the ``w`` key)."""
+        self.query_one(LogPanel).tell(lines, style, whys)
+
+    def action_why(self) -> None:
+        """``w``: the log's lines, the latest selected, with the rule behind each."""
+        entries = self.query_one(LogPanel).entries
+        if not entries:
+            self.notify(t("tui.why.empty", self.lang))
+            return
+        self.push_screen(WhyScreen(list(entries), self.lang))
 
     # --- keys -------------------------------------------------------------------
 

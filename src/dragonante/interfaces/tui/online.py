@@ -43,6 +43,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from dragonante.i18n import t
+from dragonante.interfaces.events import Why
 from dragonante.interfaces.tui.base import TableBase
 from dragonante.interfaces.tui.chat import (
     ChatInput,
@@ -232,7 +233,7 @@ class OnlineTableApp(TableBase):
             self.retell()
             self.summarized = len(source.events)  # what happened before is no news
         else:
-            self.tell(source.tell(start, self.narrator))
+            self.tell_told(*source.told(start, self.narrator))
         self.redraw()
         self._summaries(start)
         return False
@@ -246,10 +247,14 @@ class OnlineTableApp(TableBase):
         for position, msg in self.chat.placed:
             position = min(position, len(source.events))
             if position > told:
-                self.tell(source.tell(told, self.narrator, position))
+                self.tell_told(*source.told(told, self.narrator, position))
                 told = position
             log.write(chat_line(msg, self.lang))
-        self.tell(source.tell(told, self.narrator))
+        self.tell_told(*source.told(told, self.narrator))
+
+    def tell_told(self, lines: list[str], whys: list[Why | None]) -> None:
+        """Tell the frames' events, each line with the rule behind it (``w``)."""
+        self.tell(lines, whys=whys)
 
     def _chat(self, frame: dict[str, Any]) -> None:
         """A message, the history on joining, or a mute: into the log."""

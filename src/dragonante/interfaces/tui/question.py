@@ -5,7 +5,9 @@ list, built from the seat's own pending decision, so nothing illegal can
 be offered.  A card answer is drawn as its colored badge with the trigger
 mark; an answer with a ``detail`` (an ability's text) shows it underneath.
 The first ten answers are numbered 1-9 and 0 for the number keys; arrows
-and Enter or a click choose any of them.
+and Enter or a click choose any of them.  While a card to play is
+highlighted, the line under the answers says why it would trigger or not
+(:mod:`dragonante.interfaces.trigger_hint`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class QuestionPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="question-text")
         yield OptionList(id="answers")
+        yield Static(id="question-why")
 
     def show(self, prompt: Prompt | None, lang: str, waiting: str) -> None:
         """Show ``prompt`` (None: ``waiting`` says whose turn it is, no answers)."""
@@ -79,6 +82,19 @@ class QuestionPanel(Vertical):
         if prompt:
             answers.highlighted = 0
             answers.focus()
+        self._show_why()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self._show_why()
+
+    def _show_why(self) -> None:
+        """Why the highlighted card would trigger or not (nothing for other answers)."""
+        option = self.highlighted_option()
+        why = self.query_one("#question-why", Static)
+        text = option.why if option is not None else ""
+        why.update(Text(text, style="italic"))
+        why.display = bool(text)
 
     def highlighted_option(self) -> Option | None:
         """The answer under the cursor (for the card text key)."""

@@ -30,6 +30,7 @@ from dragonante.engine.state import Event
 from dragonante.engine.tables import STRENGTH
 from dragonante.engine.views import Observation
 from dragonante.i18n import t
+from dragonante.interfaces.events import Cite, Why
 from dragonante.interfaces.narrate import Narrator, Option, Prompt
 from dragonante.interfaces.render import from_observation
 from dragonante.interfaces.tui.snapshot import Snapshot
@@ -63,6 +64,8 @@ class RemoteSeat:
         self.events: list[Event] = []
         #: Sentences the server wrote for them (the narrator's fallback).
         self.texts: list[str | None] = []
+        #: The server's citation of the rule behind each event (``why``).
+        self.cites: list[Cite | None] = []
         #: The server's log length the events above cover (the latest frame's
         #: ``log_size``): a ``sync`` asks only for what came after it.
         self.log_size = 0
@@ -92,10 +95,10 @@ class RemoteSeat:
         fresh = kind == "state" and not (isinstance(since, int) and since in self.marks)
         held = len(self.events)
         if fresh:
-            self.events, self.texts, self.marks = [], [], {}
+            self.events, self.texts, self.marks, self.cites = [], [], {}, []
         elif isinstance(since, int):  # the events from ``since`` replace those held after it
             cut = self.marks[since]
-            del self.events[cut:], self.texts[cut:]
+            del self.events[cut:], self.texts[cut:], self.cites[cut:]
             self.marks = {size: n for size, n in self.marks.items() if size <= since}
         start = len(self.events)
         if kind in ("state", "update") and isinstance(frame.get("view"), dict):
@@ -106,6 +109,7 @@ class RemoteSeat:
                     self.events.append((None, e["kind"], data if isinstance(data, dict) else {}))
                     text = e.get("text")
                     self.texts.append(text if isinstance(text, str) else None)
+                    self.cites.append(Cite.from_dict(e.get("why")))
             size = frame.get("log_size")
             self.log_size = size if isinstance(size, int) else 0
             self.marks[self.log_size] = len(self.events)
@@ -156,6 +160,23 @@ class RemoteSeat:
         debt_model = rules.get("debt_model", "hole") if isinstance(rules, dict) else "hole"
         return Narrator(self.names(), self.lang, me=self.seat, debt_model=str(debt_model))
 
+    def told(
+        self, start: int, narrator: Narrator, stop: int | None = None
+    ) -> tuple[list[str], list[Why | None]]:
+        """:meth:`tell`'s sentences with the rule behind each (the frames' citations)."""
+        stop = len(self.events) if stop is None else stop
+        events = self.events[start:stop]
+        try:
+            pairs = narrator.told(events)
+        except (KeyError, IndexError, TypeError, ValueError):
+            return self.tell(start, narrator, stop), []
+        at = {id(e): i for i, e in enumerate(events, start)}
+        whys: list[Why | None] = []
+        for _text, e in pairs:
+            cite = self.cites[at[id(e)]] if id(e) in at else None
+            whys.append(None if cite is None else cite.why(self.lang))
+        return [text for text, _ in pairs], whys
+
     def tell(self, start: int, narrator: Narrator, stop: int | None = None) -> list[str]:
         """Sentences for the events ``start:stop``, by the narrator where it can."""
         stop = len(self.events) if stop is None else stop
@@ -187,6 +208,7 @@ class RemoteSeat:
                     card=card,
                     triggers=value in hints,
                     detail=str(a.get("detail") or ""),
+                    why=str(a.get("why") or ""),
                 )
             )
         text = str(q.get("text") or q.get("prompt") or "")

@@ -27,6 +27,7 @@ from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import Observation
 from dragonante.i18n import DEFAULT_LANG, LANGS, has
 from dragonante.i18n import t as main_t
+from dragonante.interfaces.events import Explainer
 from dragonante.interfaces.narrate import Narrator
 
 __all__ = [
@@ -203,12 +204,19 @@ class TableNarrator:
         self.narrator = Narrator(names, self.lang, me=seat, debt_model=debt_model)
 
     def events(
-        self, events: list[Event], shared: SharedSentences | None = None
+        self,
+        events: list[Event],
+        shared: SharedSentences | None = None,
+        explainer: Explainer | None = None,
     ) -> list[dict[str, Any]]:
         """Each event with its sentence; ``text`` is None where a sentence would
         only repeat (an automatic answer is told by what it causes, and your own
         face-down ante by the card you chose).  ``shared``: sentences this
-        broadcast has already told (made with this narrator's names)."""
+        broadcast has already told (made with this narrator's names).
+        ``explainer``: each event also gets ``why``, the citation of the rule
+        behind it (:class:`~dragonante.interfaces.events.Cite`, worded by the
+        browser from ``/api/rules``; it names only a card this event or the
+        power before it showed the seat)."""
         out: list[dict[str, Any]] = []
         previous: Event | None = None
         narrator = self.narrator
@@ -226,7 +234,11 @@ class TableNarrator:
                 text = shared.event(narrator, e)
             else:
                 text = narrator.event(e)
-            out.append({"kind": kind, "data": data, "text": text})
+            item = {"kind": kind, "data": data, "text": text}
+            if explainer is not None:
+                cite = explainer.cite(e)
+                item["why"] = None if cite is None else cite.to_dict()
+            out.append(item)
             previous = e
         return out
 
@@ -255,5 +267,7 @@ class TableNarrator:
                 detail = ability_text(o.answer, self.lang)
             if detail:
                 answer["detail"] = detail
+            if o.why:  # why this card would trigger or not
+                answer["why"] = o.why
             out.append(answer)
         return p.text, out

@@ -140,6 +140,20 @@ def schema() -> dict[str, Any]:
     paths: dict[str, Any] = {
         "/api/meta": {"get": _op("what the lobby form offers", _ok("200"))},
         "/api/cards": {"get": _op("every card's texts", _ok("200", {"type": "array"}))},
+        "/api/rules": {
+            "get": _op(
+                "the rule behind each event, in one language (unknown: English)",
+                _ok("200", {"type": "object"}),
+                params=(
+                    {
+                        "name": "lang",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                    },
+                ),
+            )
+        },
         "/api/abilities": {"get": _op("every D&D ability", _ok("200", {"type": "array"}))},
         "/api/stats": {"get": _op("load figures", _ok("200"))},
         "/api/tables": {

@@ -18,9 +18,9 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 
-from dragonante.engine.views import events_for
+from dragonante.engine.views import events_for, events_for_gm
 from dragonante.interfaces.web.protocol import encode
-from dragonante.interfaces.web.tables import LiveTable, gm_events, replay_state, seat_view
+from dragonante.interfaces.web.tables import LiveTable, replay_state, seat_view
 
 #: Replay steps built at once (each takes a worker thread).
 WORKERS = 2
@@ -40,7 +40,7 @@ def build(
     shown = seat_view(table, state, seat, lang, 0, gm)
     shown["step"] = step
     upto = (state.log or [])[:before]
-    new_from = len(gm_events(upto) if gm else events_for(upto, seat))
+    new_from = len(events_for_gm(upto) if gm else events_for(upto, seat))
     for i, ev in enumerate(shown["events"]):
         ev["new"] = i >= new_from
     return encode(shown)

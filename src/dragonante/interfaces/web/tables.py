@@ -13,13 +13,22 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import Event, GameState
-from dragonante.engine.views import config_for, events_for, observe
+from dragonante.engine.state import GameState
+from dragonante.engine.views import (
+    config_for,
+    events_for,
+    events_for_gm,
+    observe,
+    visible,
+    visible_to_gm,
+)
+from dragonante.interfaces.events import Explainer, table_of
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
@@ -34,9 +43,6 @@ from dragonante.interfaces.web.store import (
     hash_token,
 )
 
-#: Events a game-master sees although they were told to one seat only: who
-#: was given or drafted which ability (they name abilities, never a card).
-GM_EVENTS = frozenset({"abilities_dealt", "draft_pick", "ancestry_chosen"})
 #: The question kind another seat's hidden-ability question shows as.
 PRIVATE_KIND = "private"
 
@@ -376,12 +382,6 @@ def replay_state(
     return state
 
 
-def gm_events(log: list[Event], start: int = 0) -> list[Event]:
-    """A game-master's events of ``log[start:]``: the public ones and who got
-    which ability (no private event that names a card)."""
-    return [e for e in log[start:] if e[0] is None or e[1] in GM_EVENTS]
-
-
 class SharedParts:
     """What the updates of one broadcast have in common, made once for all of them.
 
@@ -441,6 +441,9 @@ def seat_view(
             if asked is not None:
                 question["text"], answers = asked
     log_ = state.log or []
+    # the rule behind each event, with the power or rule running at ``since``
+    explainer = Explainer(table_of(state.config))
+    explainer.resume(log_, since, visible_to_gm if gm else partial(visible, seat=seat))
     return {
         "step": len(table.answers),
         "view": view,
@@ -451,8 +454,9 @@ def seat_view(
         # public: the flights are on the table (the terminal client shows them)
         "totals": totals,
         "events": narrator.events(
-            gm_events(log_, since) if gm else events_for(log_, seat, since),
+            events_for_gm(log_, since) if gm else events_for(log_, seat, since),
             None if shared is None else shared.sentences,
+            explainer,
         ),
         "log_size": len(log_),
     }

@@ -34,6 +34,7 @@ from dragonante.dice.table import BAHAMUT, TIAMAT
 from dragonante.dice.views import tracker
 from dragonante.i18n import t
 from dragonante.interfaces.dice_render import describe, dragon_text, table_lines
+from dragonante.interfaces.events import Why, dice_why
 from dragonante.interfaces.tui.dice.game import DiceTableGame
 from dragonante.interfaces.tui.dice.question import (
     NUMBER_KEYS,
@@ -45,6 +46,7 @@ from dragonante.interfaces.tui.dice.sheets import SheetsPanel
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.screens import HelpScreen, SummaryScreen, TextScreen
 from dragonante.interfaces.tui.thinking import BotThinking
+from dragonante.interfaces.tui.why import WhyScreen
 
 #: The two themes Ctrl+T switches between (``t`` is an Italian answer letter).
 THEMES = ("textual-dark", "textual-light")
@@ -81,6 +83,8 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
         Binding("d", "dragons", show=False),
         Binding("u", "undo", show=False),
         Binding("ctrl+t", "theme", show=False),
+        # "why?" (``w`` at the card table; here ``w`` withdraws)
+        Binding("y", "why", show=False),
         Binding("backspace", "clear_typed", show=False),
         *(Binding(k, f"digit('{k}')", show=False) for k in NUMBER_KEYS),
     ]
@@ -172,9 +176,28 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
     def _lines(self, events: list[Event]) -> list[str]:
         return [line for e in events if (line := describe(e, self.names, self.lang)) is not None]
 
+    def _tell(self, events: list[Event]) -> None:
+        """Tell ``events`` in the log, each line with the rule behind it (``y``)."""
+        lines: list[str] = []
+        whys: list[Why | None] = []
+        for e in events:
+            line = describe(e, self.names, self.lang)
+            if line is not None:
+                lines.append(line)
+                whys.append(dice_why(e[0], self.lang))
+        self.query_one(LogPanel).tell(lines, whys=whys)
+
+    def action_why(self) -> None:
+        """``y``: the log's lines, the latest selected, with the rule behind each."""
+        entries = self.query_one(LogPanel).entries
+        if not entries:
+            self.notify(t("tui.why.empty", self.lang))
+            return
+        self.push_screen(WhyScreen(list(entries), self.lang))
+
     def _tell_new_events(self) -> None:
         log = self.game.log()
-        self.query_one(LogPanel).tell(self._lines(log[self.told :]))
+        self._tell(log[self.told :])
         self.told = len(log)
 
     def _gambit_summary(self) -> bool:
@@ -329,7 +352,7 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
         log = self.game.log()
         self.told = self.summarized = len(log)
         self.query_one(LogPanel).clear()
-        self.query_one(LogPanel).tell(self._lines(log))
+        self._tell(log)
         self.notify(t("dice.table.undone", lang))
         self.advance()
 

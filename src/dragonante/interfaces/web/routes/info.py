@@ -23,9 +23,10 @@ from dragonante.engine.abilities.catalog import (
 from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import GOLD_CHOICES, RULE_CHOICES, RULESETS, SELECTIONS, Rules
 from dragonante.engine.decks import PRESET_HELP, PRESETS
+from dragonante.interfaces.events import rules_json
 from dragonante.interfaces.web.chat import CHAT_MAX
 from dragonante.interfaces.web.names import NAME_MAX
-from dragonante.interfaces.web.narration import LANGS, ability_name, ability_text
+from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, ability_name, ability_text
 from dragonante.interfaces.web.openapi import schema as openapi_schema
 from dragonante.interfaces.web.protocol import MAX_MESSAGE, PROTOCOL_VERSION
 from dragonante.interfaces.web.routes.common import hub_of
@@ -67,6 +68,13 @@ def cards_json() -> bytes:
             }
         )
     return json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@cache
+def rules_json_bytes(lang: str) -> bytes:
+    """Every rule message and book title in ``lang`` (``/api/rules``): the browser
+    words the citations its frames carry with these (``interfaces/events.py``)."""
+    return json.dumps(rules_json(lang), ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def abilities_json() -> list[dict[str, Any]]:
@@ -169,6 +177,16 @@ async def api_meta(request: Request) -> dict[str, Any]:
 async def api_cards() -> Response:
     return Response(
         cards_json(),
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
+@router.get("/api/rules")
+async def api_rules(lang: str = DEFAULT_LANG) -> Response:
+    """The rule behind each event kind, worded in ``lang`` (the log's "why?")."""
+    return Response(
+        rules_json_bytes(lang if lang in LANGS else DEFAULT_LANG),
         media_type="application/json",
         headers={"Cache-Control": "public, max-age=3600"},
     )

@@ -5,6 +5,7 @@ import { cardBack, cardEl, cardLabel, setChooser } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
+import "./why.js";
 
 // Question kinds whose answers are seats or codes, not card numbers (the
 // engine's SEAT_ANSWERS and CODE_ANSWERS): a card whose number happens to
@@ -181,15 +182,16 @@ export function renderBoard(msg, opts) {
             "button",
             {
               type: "button",
-              class: a.detail ? "answer with-detail" : "answer",
+              class: a.detail || a.why ? "answer with-detail" : "answer",
               disabled: opts.busy,
               dataset: { answer: String(a.value) },
               "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
               onclick: () => opts.onAnswer(a.value, q.id),
             },
             i < 9 ? h("kbd", { class: "key", "aria-hidden": "true" }, String(i + 1)) : null,
-            a.detail ? h("span", { class: "answer-label" }, a.label) : a.label,
+            a.detail || a.why ? h("span", { class: "answer-label" }, a.label) : a.label,
             a.detail ? h("span", { class: "answer-detail" }, a.detail) : null,
+            a.why ? h("span", { class: "answer-detail answer-why" }, a.why) : null,
           ),
         ),
       ),
@@ -262,6 +264,7 @@ export function renderLog(events, { highlightNew = false } = {}) {
   return h(
     "ol",
     { class: "log", id: "log", role: "log", "aria-live": "polite", "aria-label": t("table.log") },
-    events.filter((e) => e.text).map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: { kind: e.kind } }, e.text)),
+    // a line with a rule (why.js) opens it on a click or Enter
+    events.filter((e) => e.text).map((e) => h("li", { class: [e.kind === "gambit_won" || e.kind === "game_over" ? "big" : "", highlightNew && e.new ? "new" : ""].join(" "), dataset: e.why ? { kind: e.kind, why: JSON.stringify(e.why) } : { kind: e.kind }, tabindex: e.why ? "0" : null, title: e.why ? t("table.why_hint") : null }, e.text)),
   );
 }

@@ -102,3 +102,14 @@ def test_docs_primer_md_is_generated_from_the_catalogues(cli: Cli) -> None:
 def test_the_markdown_keeps_lists_as_lists() -> None:
     page = primer.markdown(("en",))
     assert "\n\n1. Ante: everyone" in page and "\n- Strength flight: three cards" in page
+
+
+def test_play_plain_help_names_the_primer_and_r_prints_a_section(cli: Cli) -> None:
+    args = ["play", "--players", "2", "--seed", "3", "--lang", "en"]
+    r = cli(args, "h\nr trigger\nr bogus\nr\nq\n")
+    assert r.code == 0, r.err
+    assert "r ID for one section" in r.out  # the help says how to read it
+    assert "WHEN A POWER TRIGGERS" in r.out  # r trigger: that section
+    assert "unknown section 'bogus'" in r.out  # a bad name is said, and the question asked again
+    assert "HOW TO WIN" in r.out and "BUYING CARDS" in r.out  # r alone: the whole primer
+    assert r.out.count("Your choice (1-6, h for help): ") >= 5

@@ -20,6 +20,7 @@ from dragonante.engine.config import GameConfig, config_from_dict, config_to_dic
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
+from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
@@ -438,5 +439,8 @@ def seat_view(
             gm_events(log_, since) if gm else events_for(log_, seat, since),
             None if shared is None else shared.sentences,
         ),
+        # the current gambit round by round, from this seat's own events (a
+        # game-master's: the public ones, which hold every card played)
+        "history": history_dict(gambit_history(log_, None if gm else seat), narrator.narrator),
         "log_size": len(log_),
     }

@@ -73,3 +73,28 @@ def test_the_primer_api_in_both_languages_and_a_bad_one(server: LiveServer) -> N
         bad = http.get("/api/primer?lang=xx<script>")
         assert bad.status_code == 400
         assert bad.json()["error"] == "bad_param" and "Traceback" not in bad.text
+
+
+def test_the_online_terminal_table_draws_the_same_history_as_the_browser() -> None:
+    """``play --join``: the remote seat folds the events the server sent it."""
+    from dragonante.interfaces.gambit_history import history_lines
+    from dragonante.interfaces.tui.remote import RemoteSeat
+
+    table = _table()
+    s = table.state
+    assert s is not None and s.log is not None
+    rng = random.Random(2)
+    for _ in range(40):
+        if s.pending is None:
+            break
+        apply(s, rng.choice(s.pending.options))
+    for seat in range(3):
+        frame = json.loads(json.dumps(seat_view(table, s, seat, "en", 0)))
+        remote = RemoteSeat("en")
+        remote.welcome({"seat": seat})
+        remote.apply({"type": "state", **frame})
+        narrator = Narrator(NAMES, "en", me=seat)
+        snap = remote.snapshot(narrator)
+        assert snap is not None and snap.history is not None
+        assert snap.history == gambit_history(s.log, seat)
+        assert history_lines(snap.history, narrator)[0] == frame["history"]["title"]

@@ -180,3 +180,16 @@ def test_a_gambit_in_progress_has_an_open_round_and_no_result() -> None:
     worded = history_dict(h, Narrator(NAMES, "it", 0))
     assert worded["result"] is None and worded["title"] == "Sfida 1"
     assert worded["rounds"][0]["title"].startswith("Round 1, comandato da")
+
+
+def test_kinds_names_every_event_the_history_reads() -> None:
+    """The web server resends the history only after these: a kind read but not
+    listed would leave the browser's history behind."""
+    from dragonante.interfaces import gambit_history as module
+
+    handlers = {
+        name.removeprefix("_")
+        for name in vars(module._Reader)
+        if name.startswith("_") and not name.startswith("__") and name != "_play_of"
+    }
+    assert handlers | {"gambit_start"} == module.KINDS

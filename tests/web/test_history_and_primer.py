@@ -98,3 +98,15 @@ def test_the_online_terminal_table_draws_the_same_history_as_the_browser() -> No
         assert snap is not None and snap.history is not None
         assert snap.history == gambit_history(s.log, seat)
         assert history_lines(snap.history, narrator)[0] == frame["history"]["title"]
+
+
+def test_an_update_that_changes_nothing_in_the_history_does_not_resend_it() -> None:
+    table = _table()
+    s = table.state
+    assert s is not None and s.log is not None
+    assert seat_view(table, s, 0, "en", len(s.log))["history"] is None  # nothing new
+    assert seat_view(table, s, 0, "en", 0)["history"] is not None  # a full state
+    before = len(s.log)
+    while s.pending is not None and not any(e[1] == "play" for e in s.log[before:]):
+        apply(s, s.pending.options[0])
+    assert seat_view(table, s, 0, "en", before)["history"]["rounds"]

@@ -31,6 +31,33 @@ from dragonante.interfaces.narrate import Narrator, card_label, gold
 #: A card not known to the viewer (a random take seen from outside).
 UNKNOWN = -1
 
+#: The event kinds the history reads: events of any other kind leave it as it
+#: was (the web server sends a new history only after one of these).
+KINDS = frozenset(
+    {
+        "gambit_start",
+        "ante_reveal",
+        "ante_redo",
+        "ante_paid",
+        "round_start",
+        "round_end",
+        "play",
+        "turn_skipped",
+        "replace",
+        "power",
+        "color_flight",
+        "strength_flight",
+        "steal",
+        "take_ante",
+        "take_random",
+        "take_random_card",
+        "tie",
+        "stakes_empty",
+        "gambit_won",
+        "no_winner",
+    }
+)
+
 
 @dataclass(slots=True)
 class Play:

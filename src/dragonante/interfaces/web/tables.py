@@ -20,6 +20,7 @@ from dragonante.engine.config import GameConfig, config_from_dict, config_to_dic
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import config_for, events_for, observe
+from dragonante.interfaces.gambit_history import KINDS as HISTORY_KINDS
 from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
@@ -426,6 +427,7 @@ def seat_view(
             if asked is not None:
                 question["text"], answers = asked
     log_ = state.log or []
+    seen = gm_events(log_, since) if gm else events_for(log_, seat, since)
     return {
         "step": len(table.answers),
         "view": view,
@@ -435,12 +437,14 @@ def seat_view(
         "effects": effect_notes(obs, narrator.narrator),
         # public: the flights are on the table (the terminal client shows them)
         "totals": totals,
-        "events": narrator.events(
-            gm_events(log_, since) if gm else events_for(log_, seat, since),
-            None if shared is None else shared.sentences,
-        ),
+        "events": narrator.events(seen, None if shared is None else shared.sentences),
         # the current gambit round by round, from this seat's own events (a
-        # game-master's: the public ones, which hold every card played)
-        "history": history_dict(gambit_history(log_, None if gm else seat), narrator.narrator),
+        # game-master's: the public ones, which hold every card played); null
+        # when no new event changes it (the client keeps the one it has)
+        "history": (
+            history_dict(gambit_history(log_, None if gm else seat), narrator.narrator)
+            if since == 0 or any(e[1] in HISTORY_KINDS for e in seen)
+            else None
+        ),
         "log_size": len(log_),
     }

@@ -49,6 +49,7 @@ from dragonante.engine.records import GameRecord, RecordError
 from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import Event, GameState
 from dragonante.i18n import t
+from dragonante.interfaces import primer
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.run_options import (
     LANG,
@@ -682,6 +683,7 @@ class PlaySession:
             elif word in ("h", "help", "?", "aiuto"):
                 for line in t("play.help", lang).split("\n"):
                     self.say(line)
+                self.say(t("play.help_primer", lang))
             elif word in HINT_WORDS:
                 self.show_hint()
             elif word in ("t", "table", "tavolo"):
@@ -691,6 +693,8 @@ class PlaySession:
             elif word in ("l", "log"):
                 for line in self.narrator.events(self.game.all_events()):
                     self.say(f"  {line}")
+            elif word == "r" or word.startswith("r "):
+                self.primer(word[1:].strip())
             elif text.startswith("?"):
                 self.card_help(text[1:].strip(), prompt)
             else:
@@ -717,6 +721,17 @@ class PlaySession:
         for line in ability_lines(view, self.narrator):
             self.say(line)
         for line in ability_help_lines(view.obs.abilities["held"][seat], self.lang):
+            self.say(line)
+
+    def primer(self, name: str) -> None:
+        """``r``: the rules primer (``r trigger``: that section), then the question again."""
+        lang = self.lang
+        only = primer.section_id(name) if name else None
+        if name and only is None:
+            choices = ", ".join(primer.SECTIONS)
+            self.say(t("cli.error.rules_section", lang, section=name, choices=choices))
+            return
+        for line in primer.text_lines(lang, only):
             self.say(line)
 
     def card_help(self, query: str, prompt: Prompt) -> None:

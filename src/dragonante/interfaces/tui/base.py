@@ -21,16 +21,18 @@ from collections.abc import Sequence
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from dragonante.i18n import t
 from dragonante.interfaces.events import Why
 from dragonante.interfaces.render import ability_help_lines, ability_lines, card_help_lines
 from dragonante.interfaces.tui.hand import HandPanel
+from dragonante.interfaces.tui.history import HistoryPanel
 from dragonante.interfaces.tui.log import LogPanel
+from dragonante.interfaces.tui.primer import PrimerScreen, TableHelpScreen
 from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
-from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, TextScreen
+from dragonante.interfaces.tui.screens import CardScreen, TextScreen
 from dragonante.interfaces.tui.seats import SeatsPanel
 from dragonante.interfaces.tui.snapshot import Snapshot
 from dragonante.interfaces.tui.why import WhyScreen
@@ -53,7 +55,8 @@ class TableBase(App[int]):
     #question-text { height: auto; }
     #answers { height: 1fr; border: none; padding: 0; }
     #question-why { height: auto; }
-    #log { width: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
+    #side { width: 1fr; }
+    #log { height: 1fr; border: round $panel; scrollbar-size-vertical: 1; }
     #keys { height: 1; background: $panel; padding: 0 1; }
     """
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
@@ -85,7 +88,9 @@ class TableBase(App[int]):
         yield HandPanel(id="hand")
         with Horizontal(id="bottom"):
             yield QuestionPanel(id="question")
-            yield LogPanel(id="log")
+            with Vertical(id="side"):
+                yield HistoryPanel(self.lang, id="history")
+                yield LogPanel(id="log")
         yield Static(self.keys_line(), id="keys")
 
     def keys_line(self) -> str:
@@ -103,6 +108,7 @@ class TableBase(App[int]):
         self.query_one(SeatsPanel).show(snap)
         self.query_one(HandPanel).show(snap)
         self.query_one(QuestionPanel).show(snap.prompt, self.lang, waiting)
+        self.query_one(HistoryPanel).show(snap)
 
     def tell(
         self, lines: list[str], style: str = "", whys: Sequence[Why | None] | None = None
@@ -126,14 +132,19 @@ class TableBase(App[int]):
 
     def action_help(self) -> None:
         lines = t(self.HELP_TEXT, self.lang).split("\n")
+        lines += ["", t("tui.help_primer", self.lang)]
         self.push_screen(
-            HelpScreen(
+            TableHelpScreen(
                 t("tui.title.help", self.lang),
                 lines,
                 t("tui.close", self.lang),
                 t("tui.scrolls", self.lang),
             )
         )
+
+    def action_primer(self, section: str = "") -> None:
+        """``r`` on the help page: the rules primer (``section``: that section alone)."""
+        self.push_screen(PrimerScreen(self.lang, section or None))
 
     def action_scroll_log(self, pages: int) -> None:
         """Page Up/Down: the log, whatever has the focus (the answers keep the arrows)."""

@@ -31,6 +31,7 @@ from dragonante.engine.tables import STRENGTH
 from dragonante.engine.views import Observation
 from dragonante.i18n import t
 from dragonante.interfaces.events import Cite, Why
+from dragonante.interfaces.gambit_history import gambit_history
 from dragonante.interfaces.narrate import Narrator, Option, Prompt
 from dragonante.interfaces.render import from_observation
 from dragonante.interfaces.tui.snapshot import Snapshot
@@ -227,7 +228,9 @@ class RemoteSeat:
         data["hints"] = list(frame.get("hints") or [])
         data.setdefault("completes", {})
         view = from_observation(Observation.from_dict(data))
-        return Snapshot(view, narrator, self.prompt(), None)
+        # the server sent this seat's events only: the history reads them as they are
+        history = gambit_history(self.events, narrator.me)
+        return Snapshot(view, narrator, self.prompt(), None, history=history)
 
     def gambit_summary(self, start: int, narrator: Narrator) -> tuple[int, list[str]] | None:
         """The last gambit that ended among the events from ``start``: its number and

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dragonante.engine.state import GameState
+from dragonante.interfaces.gambit_history import GambitHistory, gambit_history
 from dragonante.interfaces.narrate import Narrator, Prompt
 from dragonante.interfaces.render import TableView, table_view
 
@@ -30,6 +31,8 @@ class Snapshot:
     thinking: int | None
     #: The bots at this table, as the header names them ("medium"), or "".
     opponents: str = ""
+    #: The current gambit round by round, from the viewer's own events.
+    history: GambitHistory | None = None
 
     @property
     def lang(self) -> str:
@@ -43,4 +46,5 @@ def take_snapshot(
     seat = narrator.me
     view = table_view(state, seat)  # one observation: the panels and the prompt
     prompt = narrator.prompt(state, view.obs) if seat is not None else None
-    return Snapshot(view, narrator, prompt, thinking, opponents)
+    history = gambit_history(state.log or [], seat)
+    return Snapshot(view, narrator, prompt, thinking, opponents, history)

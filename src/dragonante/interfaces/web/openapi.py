@@ -155,6 +155,14 @@ def schema() -> dict[str, Any]:
             )
         },
         "/api/abilities": {"get": _op("every D&D ability", _ok("200", {"type": "array"}))},
+        "/api/primer": {
+            "get": _op(
+                "the rules primer in one language",
+                _ok("200"),
+                ("400",),
+                ({"name": "lang", "in": "query", "required": False, "schema": {"type": "string"}},),
+            )
+        },
         "/api/stats": {"get": _op("load figures", _ok("200"))},
         "/api/tables": {
             "get": _op("open and playing tables", _ok("200")),

@@ -19,7 +19,7 @@ from typing import Any
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import GameState
+from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import (
     config_for,
     events_for,
@@ -29,6 +29,8 @@ from dragonante.engine.views import (
     visible_to_gm,
 )
 from dragonante.interfaces.events import Explainer, table_of
+from dragonante.interfaces.gambit_history import KINDS as HISTORY_KINDS
+from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
@@ -444,6 +446,7 @@ def seat_view(
     # the rule behind each event, with the power or rule running at ``since``
     explainer = Explainer(table_of(state.config))
     explainer.resume(log_, since, visible_to_gm if gm else partial(visible, seat=seat))
+    seen = events_for_gm(log_, since) if gm else events_for(log_, seat, since)
     return {
         "step": len(table.answers),
         "view": view,
@@ -454,9 +457,15 @@ def seat_view(
         # public: the flights are on the table (the terminal client shows them)
         "totals": totals,
         "events": narrator.events(
-            events_for_gm(log_, since) if gm else events_for(log_, seat, since),
-            None if shared is None else shared.sentences,
-            explainer,
+            seen, None if shared is None else shared.sentences, explainer
+        ),
+        # the current gambit round by round, from this seat's own events (a
+        # game-master's: the public ones, which hold every card played); null
+        # when no new event changes it (the client keeps the one it has)
+        "history": (
+            history_dict(gambit_history(log_, None if gm else seat), narrator.narrator)
+            if since == 0 or any(e[1] in HISTORY_KINDS for e in seen)
+            else None
         ),
         "log_size": len(log_),
     }

@@ -1,4 +1,5 @@
-"""What the client caches and the server's figures: meta, cards, abilities, OpenAPI, stats."""
+"""What the client caches and the server's figures: meta, cards, abilities, the rules
+primer, OpenAPI, stats."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from dragonante.engine.abilities.options import VISIBILITIES
 from dragonante.engine.config import GOLD_CHOICES, RULE_CHOICES, RULESETS, SELECTIONS, Rules
 from dragonante.engine.decks import PRESET_HELP, PRESETS
 from dragonante.interfaces.events import rules_json
+from dragonante.interfaces.primer import primer_dict
 from dragonante.interfaces.web.chat import CHAT_MAX
+from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.names import NAME_MAX
 from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, ability_name, ability_text
 from dragonante.interfaces.web.openapi import schema as openapi_schema
@@ -195,6 +198,25 @@ async def api_rules(lang: str = DEFAULT_LANG) -> Response:
 @router.get("/api/abilities")
 async def api_abilities() -> list[dict[str, Any]]:
     return abilities_json()
+
+
+@router.get("/api/primer")
+async def api_primer(request: Request) -> Response:
+    """The rules primer in ``?lang=`` (``en`` when absent): the catalogues' text,
+    the same ``dragonante rules`` prints, so the browser's "Rules" says it too."""
+    lang = request.query_params.get("lang") or "en"
+    if lang not in LANGS:
+        raise HubError("bad_param", f"lang must be one of: {', '.join(LANGS)}")
+    return Response(
+        _primer_json(lang),
+        media_type="application/json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
+@cache
+def _primer_json(lang: str) -> bytes:
+    return json.dumps(primer_dict(lang), ensure_ascii=False, separators=(",", ":")).encode()
 
 
 @router.get("/api/stats")

@@ -4,6 +4,7 @@ import { loadAbilities } from "./abilities.js";
 import { loadCards } from "./cards.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
+import { mountRulesButton } from "./primer.js";
 import { mountReplay } from "./replay.js";
 import { mountTable } from "./table.js";
 
@@ -31,6 +32,7 @@ async function boot() {
   await setLang(lang);
   header();
   document.getElementById("lang-select").addEventListener("change", (e) => setLang(e.target.value));
+  mountRulesButton(document.getElementById("nav-rules"));
   onLangChange(() => {
     header();
     page?.rerender?.();

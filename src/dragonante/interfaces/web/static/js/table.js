@@ -9,6 +9,7 @@ import { abilitiesLine } from "./abilities.js";
 import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
 import { api, forgetGmToken, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedToken, saveToken } from "./api.js";
 import { fitNames, hideCard } from "./cards.js";
+import { historyPanel } from "./history.js";
 import { chatPanel, muteText } from "./chat.js";
 import { append, clear, h, toast } from "./dom.js";
 import { hintPanel } from "./hint.js";
@@ -70,6 +71,7 @@ export function mountTable(root, code) {
   const announcer = h("p", { class: "sr-only", id: "announcer", "aria-live": "assertive" });
   let logList = renderLog([]);
   logBox.append(logList);
+  const gambitHistory = historyPanel();
   const chat = chatPanel({
     send,
     max: 300,
@@ -79,7 +81,7 @@ export function mountTable(root, code) {
   const countdown = turnCountdown();
   const hints = hintPanel(code, send);
   const rematchSlot = h("div", { class: "rematch-slot" });
-  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, hints.el, logBox, chat.el)), announcer));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, hints.el, gambitHistory.el, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
@@ -166,6 +168,7 @@ export function mountTable(root, code) {
           gambitNo = msg.view.gambit;
           noteStart(events, msg.view);
           logList.replaceWith((logList = renderLog(events)));
+          gambitHistory.show(msg.history);
         }
         render();
         scrollLog();
@@ -175,6 +178,7 @@ export function mountTable(root, code) {
         last = msg;
         events.push(...msg.events);
         logList.append(...Array.from(renderLog(msg.events).children));
+        gambitHistory.show(msg.history);
         noteSummaries(msg.events, msg.view);
         render();
         animateEvents(main.querySelector(".board"), msg.events);

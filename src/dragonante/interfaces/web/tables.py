@@ -19,7 +19,7 @@ from typing import Any
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import Event, GameState
+from dragonante.engine.state import GameState
 from dragonante.engine.views import (
     config_for,
     events_for,
@@ -456,9 +456,7 @@ def seat_view(
         "effects": effect_notes(obs, narrator.narrator),
         # public: the flights are on the table (the terminal client shows them)
         "totals": totals,
-        "events": narrator.events(
-            seen, None if shared is None else shared.sentences, explainer
-        ),
+        "events": narrator.events(seen, None if shared is None else shared.sentences, explainer),
         # the current gambit round by round, from this seat's own events (a
         # game-master's: the public ones, which hold every card played); null
         # when no new event changes it (the client keeps the one it has)

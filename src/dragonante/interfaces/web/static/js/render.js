@@ -157,9 +157,16 @@ export function renderBoard(msg, opts) {
     mine ? q.id : null,
   );
 
+  // A face-down round (every seat antes at once): who has not chosen yet,
+  // and this seat's own card while it may still change it.
+  const faceDown = msg.face_down || null;
+  const chosen = mine && faceDown && "chosen" in faceDown ? faceDown.chosen : null;
   let turn = null;
   if (view.phase === "over") {
     turn = h("div", { class: "turn over" }, t("table.game_over"), " — ", t("table.winners", { names: view.winners.map((p) => seatName(table, p)).join(", ") }));
+  } else if (faceDown) {
+    const names = faceDown.waiting.map((p) => (p === me && opts.interactive ? t("seat.you") : seatName(table, p))).join(", ");
+    turn = h("div", { class: "turn", id: "turn", dataset: { kind: faceDown.kind, faceDown: "true" } }, t("table.face_down_waiting", { names }));
   } else if (q && !mine) {
     // Another seat's hidden-ability question shows only that it is deciding.
     const text = q.kind === "private" ? t("table.deciding_private", { name: seatName(table, q.seat) }) : t("table.deciding", { name: seatName(table, q.seat), question: q.prompt });
@@ -173,6 +180,9 @@ export function renderBoard(msg, opts) {
       { class: "question", id: "question", dataset: { decision: String(q.id), kind: q.kind }, "aria-labelledby": "question-title", "aria-describedby": "question-prompt" },
       h("h2", { id: "question-title" }, t("table.question")),
       h("p", { class: "prompt", id: "question-prompt" }, q.text || q.prompt),
+      faceDown
+        ? h("p", { class: "face-down muted", id: "face-down-note" }, chosen === null ? t("table.face_down_choose") : t("table.face_down_chosen", { card: msg.answers.find((a) => a.value === chosen)?.label ?? cardLabel(chosen) }))
+        : null,
       h(
         "div",
         { class: "answers", role: "group", "aria-label": t("table.answers") },
@@ -181,8 +191,9 @@ export function renderBoard(msg, opts) {
             "button",
             {
               type: "button",
-              class: a.detail ? "answer with-detail" : "answer",
+              class: `${a.detail ? "answer with-detail" : "answer"}${a.value === chosen ? " chosen" : ""}`,
               disabled: opts.busy,
+              "aria-pressed": faceDown ? String(a.value === chosen) : null,
               dataset: { answer: String(a.value) },
               "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
               onclick: () => opts.onAnswer(a.value, q.id),

@@ -49,7 +49,10 @@ def new_page(browser: Any, errors: list[str], viewport: dict[str, int] = PHONE) 
 
 
 def answer_if_asked(page: Any, rng: random.Random) -> bool:
-    """Click one of the legal answers if this page is asked something."""
+    """Click one of the legal answers if this page is asked something (not
+    again once it chose its face-down ante: the others are choosing)."""
+    if page.locator("#question .answer.chosen").count():
+        return False
     buttons = page.locator("#question .answer:not([disabled])")
     n = buttons.count()
     if not n:

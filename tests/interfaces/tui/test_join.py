@@ -32,7 +32,7 @@ from dragonante.interfaces.tui.lobby import (
 from dragonante.interfaces.tui.online import OnlineTableApp
 from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
 from dragonante.interfaces.tui.screens import SummaryScreen, TextScreen
-from tests.web.helpers import LiveServer, free_port
+from tests.web.helpers import LiveServer, Seat, free_port
 
 from ..conftest import Cli, assert_one_line_error
 from .helpers import screen_text
@@ -148,6 +148,52 @@ def test_a_whole_game_from_the_lobby_to_the_summary(server: LiveServer) -> None:
     asyncio.run(run())
     with server.http() as http:
         assert http.get(f"/api/tables/{code}").json()["status"] == "finished"
+
+
+def test_two_people_ante_at_once_over_join(server: LiveServer) -> None:
+    """Everyone antes at once (issue 32): the terminal seat and a browser seat
+    are asked together, the terminal's card is its own until the reveal, and
+    the other person sees only that it has been chosen."""
+    code, host = open_table(server, players=2, bots=0)
+    seating = join(Target(server.base, code), "Ann")
+    with server.http() as http:
+        made = http.post(f"/api/tables/{code}/seats", json={"name": "Bob", "seat": 1})
+        bob_token = made.json()["token"]
+    Lobby(server.base).start(code, host)
+    bob = Seat(server, code, bob_token)
+    bob_q = bob.question
+    assert bob_q is not None and bob_q["seat"] == 1 and bob_q["options"]
+    picked: list[int] = []
+
+    async def run() -> None:
+        app = OnlineTableApp(seating, "en")
+        async with app.run_test(size=(110, 40)) as pilot:
+            panel = app.query_one(QuestionPanel)
+            await until(pilot, lambda: panel.prompt is not None)
+            prompt = panel.prompt
+            assert prompt is not None and prompt.kind == "ante"
+            assert "Everyone chooses an ante card at the same time" in screen_text(app)
+            await pilot.press("1")
+            chosen = prompt.options[0]
+            picked.append(chosen.answer)
+            await until(pilot, lambda: "Your ante card, face down" in screen_text(app))
+            assert chosen.label in screen_text(app)
+            assert app.source.frame is not None and app.source.frame["step"] == 0
+            # Bob learns that Ann chose, never what.
+            told = await asyncio.to_thread(bob.wait, lambda m: m["type"] == "update")
+            assert told["face_down"] == {"kind": "ante", "seats": [0, 1], "waiting": [1]}
+            assert told["view"] == bob.state["view"] and told["events"] == []
+            bob.send({"type": "answer", "decision": bob_q["id"], "answer": bob_q["options"][0]})
+            await until(pilot, lambda: (app.source.frame or {}).get("step") == 2)
+            assert app.source.face_down is None
+            assert "Your ante card, face down" not in screen_text(app)
+            await pilot.press("q")
+        assert app.failure is None
+
+    asyncio.run(run())
+    table = server.hub.tables[code]
+    assert table.answers[:2] == [*picked, bob_q["options"][0]]
+    bob.close()
 
 
 def test_a_dropped_connection_resumes_the_seat(server: LiveServer) -> None:

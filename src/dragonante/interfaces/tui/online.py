@@ -325,7 +325,7 @@ class OnlineTableApp(TableBase):
         elif source.over:
             waiting = t("tui.header.over", self.lang)
         else:
-            waiting = t("tui.waiting", self.lang)
+            waiting = source.face_down_line() or t("tui.waiting", self.lang)
         if note is not None:
             snap = replace(snap, prompt=None)  # no answering while the connection is away
         self.draw(snap, waiting)

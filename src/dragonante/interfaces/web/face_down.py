@@ -47,6 +47,8 @@ class FaceDown:
     #: The state the round was found in: a new state (an answer played, a
     #: replay) finds its round anew.
     state: GameState
+    #: The question pending then (a state changed in place is looked at anew).
+    pending: Decision | None
     #: The questions, in the order the engine asks them (empty: no round).
     questions: tuple[Decision, ...]
     #: Seat -> its chosen answer (memory only; committed at the reveal).
@@ -57,7 +59,11 @@ class FaceDown:
         """The round pending in ``state``; one question alone is no round
         (it is asked as any other)."""
         found = ante_round(state)
-        return cls(state, found if len(found) > 1 else ())
+        return cls(state, state.pending, found if len(found) > 1 else ())
+
+    def holds(self, state: GameState) -> bool:
+        """Whether this is the round of ``state`` as it is now."""
+        return self.state is state and self.pending is state.pending
 
     def question(self, decision: int) -> Decision | None:
         """The round's question with this id (None: not one of the round's)."""

@@ -236,7 +236,7 @@ class LiveTable:
         if state is None or self.status != PLAYING:
             return None
         r = self.face_down
-        if r is None or r.state is not state:
+        if r is None or not r.holds(state):
             r = self.face_down = FaceDown.of(state)
         return r if r.questions else None
 

@@ -14,6 +14,7 @@ import dataclasses
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -32,6 +33,7 @@ from dragonante.interfaces.tui.lobby import (
 from dragonante.interfaces.tui.online import OnlineTableApp
 from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
 from dragonante.interfaces.tui.screens import SummaryScreen, TextScreen
+from dragonante.interfaces.web.hub import Settings
 from tests.web.helpers import LiveServer, Seat, free_port
 
 from ..conftest import Cli, assert_one_line_error
@@ -194,6 +196,44 @@ def test_two_people_ante_at_once_over_join(server: LiveServer) -> None:
     table = server.hub.tables[code]
     assert table.answers[:2] == [*picked, bob_q["options"][0]]
     bob.close()
+
+
+def test_the_turn_clock_shows_and_a_timeout_is_told(tmp_path: Path) -> None:
+    """A timed decision shows its clock under the question (the terminal had
+    none, and a bot played for you without warning), and a timeout is told."""
+    live = LiveServer(
+        str(tmp_path / "clock.sqlite3"), Settings(bot_delay=0, turn_min=0.5, away_bot="random")
+    ).start()
+    try:
+        with live.http() as http:
+            r = http.post("/api/tables", json={"config": {"players": 2}, "turn_seconds": 2})
+            code, host = r.json()["code"], r.json()["host_token"]
+            r = http.post(
+                f"/api/tables/{code}/bots",
+                json={"level": "random", "seat": 1},
+                headers={"Authorization": f"Bearer {host}"},
+            )
+            assert r.status_code == 201, r.text
+        seating = join(Target(live.base, code), "Ann")
+        Lobby(live.base).start(code, host)
+
+        async def run() -> None:
+            app = OnlineTableApp(seating, "en")
+            async with app.run_test(size=(110, 40)) as pilot:
+                panel = app.query_one(QuestionPanel)
+                # The ante, face down with the bot: one clock for both.
+                await until(pilot, lambda: "left for everyone to choose" in screen_text(app))
+                assert "s left for everyone" in str(panel.border_subtitle)
+                # Nobody answers: the server's bot chooses for Ann, and she is told.
+                await until(pilot, lambda: "Your time ran out" in screen_text(app), 15)
+                # Her next timed decision (she plays or decides again before long).
+                await until(pilot, lambda: "then a bot answers for you" in screen_text(app), 30)
+                await pilot.press("q")
+            assert app.failure is None
+
+        asyncio.run(run())
+    finally:
+        live.stop()
 
 
 def test_a_dropped_connection_resumes_the_seat(server: LiveServer) -> None:

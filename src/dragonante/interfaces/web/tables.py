@@ -426,8 +426,8 @@ def seat_view(
     public = None if shared is None else shared.public
     narrator = TableNarrator(names, lang, seat, state.config.rules.debt_model)
     obs = observe(state, None, True, public) if gm else observe(state, seat, False, public)
-    face_down = table.round()
-    own = None if face_down is None or gm else face_down.asked(seat)
+    face_down = table.round()  # only the live state's (a replay's state has none)
+    own = None if face_down is None or gm or not face_down.holds(state) else face_down.asked(seat)
     if own is not None and obs.question is not None and obs.question.id != own.id:
         # The seat's own question of the face-down round, asked at once with
         # the engine's pending one (``face_down.py``): in its view only.

@@ -247,3 +247,39 @@ def test_a_restart_mid_round_asks_the_round_again(tmp_path: Path):
         bob.close()
     finally:
         second.stop()
+
+
+def ante_q_options(seat: Seat) -> list[int]:
+    """The options of the ante question a seat was first asked."""
+    q = seat.state["view"]["question"]
+    return list(q["options"])
+
+
+def test_an_away_seat_handed_to_a_bot_chooses_at_once(tmp_path: Path):
+    live = LiveServer(
+        str(tmp_path / "web.sqlite3"),
+        Settings(bot_delay=0, away_after=0.3, sweep_interval=0.05, away_bot="random"),
+    ).start()
+    try:
+        with live.http() as http:
+            code, tokens, _ = make_table(http, THREE, ["Ann", "Bob", "Cid"])
+        ann, bob, cid = (Seat(live, code, t) for t in tokens)
+        qa = ante_q(ann)
+        ann.send({"type": "answer", "decision": qa["id"], "answer": qa["options"][0]})
+        ann.wait(lambda m: m.get("ack") == qa["id"])
+        cid.close()  # Cid leaves without choosing
+        ann.wait(lambda m: m["type"] == "table" and m["table"]["away"] == [False, False, True])
+        ann.send({"type": "hand_to_bot", "seat": 2})
+        # The bot chooses for Cid at once; the round waits on Bob alone.
+        ann.wait(lambda m: (m.get("face_down") or {}).get("waiting") == [1])
+        table = live.hub.tables[code]
+        assert table.answers == []
+        qb = ante_q(bob)
+        bob.send({"type": "answer", "decision": qb["id"], "answer": qb["options"][0]})
+        ann.wait(lambda m: m["type"] == "update" and m["step"] == 3)
+        assert table.answers[:2] == [qa["options"][0], qb["options"][0]]
+        assert table.answers[2] in ante_q_options(cid)
+        ann.close()
+        bob.close()
+    finally:
+        live.stop()

@@ -30,9 +30,9 @@ CONFIG = {"players": 2, "gold_per_player": 4, "ending": {"gambits": 1}}
 STAND_INS = """
 window.notes = []; window.asked = 0; window.fakeHidden = false;
 class FakeNotification {
-  static permission = "default";
+  static get permission() { return localStorage.getItem("fake.permission") || "default"; }
   static requestPermission() {
-    window.asked += 1; FakeNotification.permission = "granted";
+    window.asked += 1; localStorage.setItem("fake.permission", "granted");
     return Promise.resolve("granted");
   }
   constructor(title, opts) { window.notes.push([title, opts.body, opts.tag]); }
@@ -90,7 +90,11 @@ def test_the_title_the_clock_the_sound_and_the_notification(browser: Any, tmp_pa
             expect(page.locator('#question[data-kind="ante"]')).to_be_visible()
             expect(page).to_have_title("● Your turn · Three-Dragon Ante")
             expect(page.locator("#turn-timer")).to_contain_text("for everyone to choose")
-        ann.wait_for_function("window.notes.length === 1")
+        for _ in range(300):  # (wait_for_function compiles a string: the page's CSP refuses)
+            if ann.evaluate("window.notes.length") >= 1:
+                break
+            ann.wait_for_timeout(50)
+        assert ann.evaluate("window.notes.length") == 1
         title, body, tag = ann.evaluate("window.notes[0]")
         assert code in title and body and tag == f"dragonante-{code}"
         assert ann.evaluate("window.dragonanteChimes") == 1  # the new question's chime

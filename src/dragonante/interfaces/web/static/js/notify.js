@@ -67,7 +67,9 @@ export function turnAnnouncer(code) {
     soundButton.textContent = on ? t("notify.sound_on") : t("notify.sound_off");
     soundButton.setAttribute("aria-pressed", String(on));
     notifyButton.textContent = t("notify.ask");
-    notifyButton.hidden = !canNotify() || Notification.permission !== "default" || localStorage.getItem(ASKED_KEY) === "1";
+    const offered = canNotify() && Notification.permission === "default" && localStorage.getItem(ASKED_KEY) !== "1";
+    notifyButton.hidden = !offered;
+    notifyButton.style.display = offered ? "" : "none"; // a button's CSS display outranks [hidden]
   }
 
   function toggleSound() {

@@ -268,15 +268,15 @@ def test_an_away_seat_handed_to_a_bot_chooses_at_once(tmp_path: Path):
         ann.send({"type": "answer", "decision": qa["id"], "answer": qa["options"][0]})
         ann.wait(lambda m: m.get("ack") == qa["id"])
         cid.close()  # Cid leaves without choosing
-        ann.wait(lambda m: m["type"] == "table" and m["table"]["away"] == [False, False, True])
+        ann.wait(lambda m: m["type"] == "table" and m["table"]["away"] == [False, False, True], 30)
         ann.send({"type": "hand_to_bot", "seat": 2})
         # The bot chooses for Cid at once; the round waits on Bob alone.
-        ann.wait(lambda m: (m.get("face_down") or {}).get("waiting") == [1])
+        ann.wait(lambda m: (m.get("face_down") or {}).get("waiting") == [1], 30)
         table = live.hub.tables[code]
         assert table.answers == []
         qb = ante_q(bob)
         bob.send({"type": "answer", "decision": qb["id"], "answer": qb["options"][0]})
-        ann.wait(lambda m: m["type"] == "update" and m["step"] == 3)
+        ann.wait(lambda m: m["type"] == "update" and m["step"] == 3, 30)
         assert table.answers[:2] == [qa["options"][0], qb["options"][0]]
         assert table.answers[2] in ante_q_options(cid)
         ann.close()

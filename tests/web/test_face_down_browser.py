@@ -49,8 +49,8 @@ def test_two_people_ante_at_once_in_the_browser(browser: Any, tmp_path: Path):
         # Both are asked at once, and both see that both are choosing.
         for page, other in ((ann, "Bob"), (bob, "Ann")):
             expect(page.locator('#question[data-kind="ante"]')).to_be_visible()
-            expect(page.locator("#turn[data-face-down]")).to_contain_text(other)
             expect(page.locator("#face-down-note")).to_contain_text("at the same time")
+            expect(page.locator("#face-down-note")).to_contain_text(other)
 
         # Ann chooses, then changes her mind: her page shows her card, Bob's only
         # that she is no longer choosing.
@@ -58,7 +58,7 @@ def test_two_people_ante_at_once_in_the_browser(browser: Any, tmp_path: Path):
         answers.nth(0).click()
         expect(ann.locator("#face-down-note")).to_contain_text("Your ante card, face down")
         expect(answers.nth(0)).to_have_attribute("aria-pressed", "true")
-        expect(bob.locator("#turn[data-face-down]")).not_to_contain_text("Ann")
+        expect(bob.locator("#face-down-note")).not_to_contain_text("Ann")
         last = answers.count() - 1
         answers.nth(last).click()
         expect(answers.nth(last)).to_have_attribute("aria-pressed", "true")
@@ -70,7 +70,7 @@ def test_two_people_ante_at_once_in_the_browser(browser: Any, tmp_path: Path):
         # Bob chooses: the reveal, on both pages.
         bob.locator("#question .answer").nth(0).click()
         for page in (ann, bob):
-            expect(page.locator("#turn[data-face-down]")).to_have_count(0)
+            expect(page.locator("#face-down-note")).to_have_count(0)
             expect(page.locator("#log")).to_contain_text("ante")
         play_until([ann, bob], random.Random(5), lambda: over(ann) and over(bob))
         with server.http() as http:

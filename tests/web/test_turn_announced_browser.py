@@ -108,7 +108,7 @@ def test_the_title_the_clock_the_sound_and_the_notification(browser: Any, tmp_pa
         bob.locator("#question .answer").first.click()
         # The reveal: the next question's clock names whoever decides it.
         for page in (ann, bob):
-            expect(page.locator("#turn[data-face-down]")).to_have_count(0)
+            expect(page.locator("#face-down-note")).to_have_count(0)
             expect(page.locator("#turn-timer")).to_contain_text("s to decide")
         assert ann.evaluate("window.notes.length") in (1, 2)  # a second if Ann leads
         assert errors == []

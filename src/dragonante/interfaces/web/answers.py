@@ -11,6 +11,11 @@ moment:
 4. only then make the copy the table's state, acknowledge, and send every
    connection its own seat's view and new events (``frames.broadcast``).
 
+A face-down ante round (``face_down.py``: every seat asked its ante at
+once) goes through the same steps at its reveal: each seat's choice is
+only kept (``_choose``) until the last one, which plays and commits the
+whole round in one transaction, in the engine's seat order (``_play``).
+
 Every change of the question passes :meth:`Answers.schedule_bot`, which
 starts a bot's move when a bot must answer and (re)arms the turn timer
 (``turns.py``).  The game's own time limit (``ending.time_limit_minutes``)

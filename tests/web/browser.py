@@ -77,6 +77,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.stop()  # no server left behind, serving nobody, when a loaded machine was slow
         raise RuntimeError("the server did not start in 30 s")
 
     def kill(self) -> None:

@@ -82,6 +82,9 @@ def cards_in_frame(msg: dict[str, Any]) -> set[int]:
         why = e.get("why")
         if why and "card" in why:  # the card whose text explains the event
             out.add(int(why["card"]))
+    chosen = (msg.get("face_down") or {}).get("chosen")
+    if isinstance(chosen, int) and chosen >= 0:  # a face-down choice (docs/protocol.md)
+        out.add(chosen)
     return out
 
 
@@ -265,7 +268,8 @@ SOCIAL_KEYS = {
     "chat": frozenset({"type", "id", "seat", "spectator", "name", "text", "at"}),
     "chat_history": frozenset({"type", "messages", "muted_seats", "muted_spectators", "spectator"}),
     "mute": frozenset({"type", "seat", "spectator", "muted"}),
-    "turn": frozenset({"type", "seat", "decision", "seconds", "of"}),
+    # ``seats`` and ``decisions``: a face-down round's, on one clock.
+    "turn": frozenset({"type", "seat", "decision", "seconds", "of", "seats", "decisions"}),
     "timeout": frozenset({"type", "seat", "decision", "bot"}),
     "rematch": frozenset({"type", "code", "by"}),
     "removed": frozenset({"type", "seat", "reason", "message", "spectator"}),
@@ -306,5 +310,8 @@ def check_social_frames(
         elif kind in ("turn", "timeout"):
             assert type(f["seat"]) is int and 0 <= f["seat"] < len(names)
             assert type(f["decision"]) is int
+            for p in f.get("seats", []):
+                assert type(p) is int and 0 <= p < len(names)
+            assert all(type(d) is int for d in f.get("decisions", []))
         checked += 1
     return checked

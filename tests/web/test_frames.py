@@ -49,6 +49,9 @@ def _reference(client: Client, since: int, ack: int | None) -> Any:
     assert table.state is not None
     body = seat_view(table, table.state, client.seat, client.lang, since, client.gm)
     body["type"] = "update"
+    face_down = table.round()
+    if face_down is not None:
+        body["face_down"] = face_down.part(None if client.gm else client.seat)
     if ack is not None:
         body = {**body, "ack": ack}
     return json.loads(json.dumps(body, separators=(",", ":")))
@@ -58,7 +61,7 @@ async def _play(db: Path, config: dict[str, Any], seed: int) -> dict[str, int]:
     """Play one game at random; returns counts of what the frames exercised."""
     writer = Writer(open_database(str(db)))
     hub = Hub(writer, Settings(bot_delay=0))
-    seen = {"frames": 0, "acks": 0, "non_ascii": 0, "known_in_hands": 0}
+    seen = {"frames": 0, "acks": 0, "non_ascii": 0, "known_in_hands": 0, "rounds": 0}
     try:
         table, host, gm = await hub.create_table(config)
         tokens = [(await hub.take_seat(table.code, None, f"Pè{p}"))[1] for p in range(4)]
@@ -71,19 +74,24 @@ async def _play(db: Path, config: dict[str, Any], seed: int) -> dict[str, int]:
             _drain(c)
         rng = random.Random(seed)
         while table.state is not None and table.state.pending is not None:
-            d = table.state.pending
-            since = {c: c.log_pos for c in clients}
-            asker = next(c for c in clients if c.seat == d.seat)
-            await hub.answer(asker, d.id, d.options[rng.randrange(len(d.options))])
-            for c in clients:
-                frames = [f for f in _drain(c) if json.loads(f)["type"] == "update"]
-                assert len(frames) == 1, (c.seat, c.lang, c.gm, frames)
-                sent = json.loads(frames[0])
-                assert sent == _reference(c, since[c], d.id if c is asker else None)
-                seen["frames"] += 1
-                seen["acks"] += "ack" in sent
-                seen["non_ascii"] += not frames[0].isascii()
-                seen["known_in_hands"] += bool(sent["view"]["known_in_hands"])
+            # A face-down round asks every seat at once: each choice is one
+            # update to every connection (the others' say only who chose).
+            face_down = table.round()
+            asked = face_down.questions if face_down is not None else (table.state.pending,)
+            seen["rounds"] += face_down is not None
+            for d in asked:
+                since = {c: c.log_pos for c in clients}
+                asker = next(c for c in clients if c.seat == d.seat)
+                await hub.answer(asker, d.id, d.options[rng.randrange(len(d.options))])
+                for c in clients:
+                    frames = [f for f in _drain(c) if json.loads(f)["type"] == "update"]
+                    assert len(frames) == 1, (c.seat, c.lang, c.gm, frames)
+                    sent = json.loads(frames[0])
+                    assert sent == _reference(c, since[c], d.id if c is asker else None)
+                    seen["frames"] += 1
+                    seen["acks"] += "ack" in sent
+                    seen["non_ascii"] += not frames[0].isascii()
+                    seen["known_in_hands"] += bool(sent["view"]["known_in_hands"])
     finally:
         await hub.close()
         writer.close()
@@ -98,6 +106,7 @@ def test_updates_equal_the_reference_views(tmp_path: Path, seed: int):
     assert seen["acks"] * 10 == seen["frames"]
     assert seen["non_ascii"] > 0  # Italian text and the names go out as UTF-8
     assert seen["known_in_hands"] > 0  # seat-number keys
+    assert seen["rounds"] > 0  # face-down antes, every seat at once
 
 
 def test_game_master_and_hidden_abilities(tmp_path: Path):

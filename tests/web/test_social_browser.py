@@ -115,11 +115,12 @@ def test_turn_countdown_bot_answer_and_rematch(browser: Any, tmp_path: Path):
         with server.http() as http:
             assert http.post(f"/api/tables/{code}/start", headers=auth).status_code == 200
 
-        # Nobody answers: the countdown runs, then a bot answers, announced to both.
+        # Nobody answers: the countdown runs, then a bot answers, announced to both
+        # (both at once: the ante is everyone's at once, on one clock).
         expect(ann.locator("#turn-timer")).to_be_visible()
         expect(ann.locator("#turn-timer")).to_contain_text(" s")
         for page in (ann, bob):
-            expect(page.locator("#chat-list .system")).to_contain_text("time ran out")
+            expect(page.locator("#chat-list .system").first).to_contain_text("time ran out")
         play_until([ann, bob], random.Random(2), lambda: over(ann) and over(bob))
         first_game = {p: list(f) for p, f in frames.items()}  # before any page moves on
 

@@ -121,11 +121,21 @@ def test_refused_messages_change_nothing(server: LiveServer):
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     assert position() == before
 
-    # The rightful answer still goes through, and is stored before it is acknowledged.
+    # The rightful answer still goes through.  The ante is chosen face down by
+    # everyone at once: it is kept until the last seat chooses, and the whole
+    # round is stored before the reveal is acknowledged.
     ann.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})
     ack = ann.wait(lambda m: m.get("ack") == q["id"])
-    assert ack["step"] == 1 and stored_answers(server, code) == 1
-    for s in (ann, bob, watcher):
+    assert ack["step"] == 0 and stored_answers(server, code) == 0
+    assert ack["face_down"]["chosen"] == q["options"][0]
+    cid = Seat(server, code, tokens[2])
+    for s in (bob, cid):
+        mine = s.question
+        assert mine is not None and mine["seat"] == s.seat
+        s.send({"type": "answer", "decision": mine["id"], "answer": mine["options"][0]})
+    cid.wait(lambda m: m["type"] == "update" and m["step"] == 3)
+    assert stored_answers(server, code) == 3
+    for s in (ann, bob, cid, watcher):
         s.close()
 
 

@@ -14,6 +14,7 @@ import dataclasses
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -32,7 +33,8 @@ from dragonante.interfaces.tui.lobby import (
 from dragonante.interfaces.tui.online import OnlineTableApp
 from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
 from dragonante.interfaces.tui.screens import SummaryScreen, TextScreen
-from tests.web.helpers import LiveServer, free_port
+from dragonante.interfaces.web.hub import Settings
+from tests.web.helpers import LiveServer, Seat, free_port
 
 from ..conftest import Cli, assert_one_line_error
 from .helpers import screen_text
@@ -148,6 +150,90 @@ def test_a_whole_game_from_the_lobby_to_the_summary(server: LiveServer) -> None:
     asyncio.run(run())
     with server.http() as http:
         assert http.get(f"/api/tables/{code}").json()["status"] == "finished"
+
+
+def test_two_people_ante_at_once_over_join(server: LiveServer) -> None:
+    """Everyone antes at once (issue 32): the terminal seat and a browser seat
+    are asked together, the terminal's card is its own until the reveal, and
+    the other person sees only that it has been chosen."""
+    code, host = open_table(server, players=2, bots=0)
+    seating = join(Target(server.base, code), "Ann")
+    with server.http() as http:
+        made = http.post(f"/api/tables/{code}/seats", json={"name": "Bob", "seat": 1})
+        bob_token = made.json()["token"]
+    Lobby(server.base).start(code, host)
+    bob = Seat(server, code, bob_token)
+    bob_q = bob.question
+    assert bob_q is not None and bob_q["seat"] == 1 and bob_q["options"]
+    picked: list[int] = []
+
+    async def run() -> None:
+        app = OnlineTableApp(seating, "en")
+        async with app.run_test(size=(110, 40)) as pilot:
+            panel = app.query_one(QuestionPanel)
+            await until(pilot, lambda: panel.prompt is not None)
+            prompt = panel.prompt
+            assert prompt is not None and prompt.kind == "ante"
+            assert "Everyone chooses an ante card at the same time" in screen_text(app)
+            await pilot.press("1")
+            chosen = prompt.options[0]
+            picked.append(chosen.answer)
+            await until(pilot, lambda: "Your ante card, face down" in screen_text(app))
+            assert chosen.label in screen_text(app)
+            assert app.source.frame is not None and app.source.frame["step"] == 0
+            # Bob learns that Ann chose, never what.
+            told = await asyncio.to_thread(bob.wait, lambda m: m["type"] == "update")
+            assert told["face_down"] == {"kind": "ante", "seats": [0, 1], "waiting": [1]}
+            assert told["view"] == bob.state["view"] and told["events"] == []
+            bob.send({"type": "answer", "decision": bob_q["id"], "answer": bob_q["options"][0]})
+            await until(pilot, lambda: (app.source.frame or {}).get("step") == 2)
+            assert app.source.face_down is None
+            assert "Your ante card, face down" not in screen_text(app)
+            await pilot.press("q")
+        assert app.failure is None
+
+    asyncio.run(run())
+    table = server.hub.tables[code]
+    assert table.answers[:2] == [*picked, bob_q["options"][0]]
+    bob.close()
+
+
+def test_the_turn_clock_shows_and_a_timeout_is_told(tmp_path: Path) -> None:
+    """A timed decision shows its clock under the question (the terminal had
+    none, and a bot played for you without warning), and a timeout is told."""
+    live = LiveServer(
+        str(tmp_path / "clock.sqlite3"), Settings(bot_delay=0, turn_min=0.5, away_bot="random")
+    ).start()
+    try:
+        with live.http() as http:
+            r = http.post("/api/tables", json={"config": {"players": 2}, "turn_seconds": 2})
+            code, host = r.json()["code"], r.json()["host_token"]
+            r = http.post(
+                f"/api/tables/{code}/bots",
+                json={"level": "random", "seat": 1},
+                headers={"Authorization": f"Bearer {host}"},
+            )
+            assert r.status_code == 201, r.text
+        seating = join(Target(live.base, code), "Ann")
+        Lobby(live.base).start(code, host)
+
+        async def run() -> None:
+            app = OnlineTableApp(seating, "en")
+            async with app.run_test(size=(110, 40)) as pilot:
+                panel = app.query_one(QuestionPanel)
+                # The ante, face down with the bot: one clock for both.
+                await until(pilot, lambda: "left for everyone to choose" in screen_text(app))
+                assert "s left for everyone" in str(panel.border_subtitle)
+                # Nobody answers: the server's bot chooses for Ann, and she is told.
+                await until(pilot, lambda: "Your time ran out" in screen_text(app), 15)
+                # Her next timed decision (she plays or decides again before long).
+                await until(pilot, lambda: "then a bot answers for you" in screen_text(app), 30)
+                await pilot.press("q")
+            assert app.failure is None
+
+        asyncio.run(run())
+    finally:
+        live.stop()
 
 
 def test_a_dropped_connection_resumes_the_seat(server: LiveServer) -> None:

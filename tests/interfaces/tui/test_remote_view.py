@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 
 from dragonante.engine.decisions import PLAY
 from dragonante.engine.game import apply
-from dragonante.engine.views import observe
+from dragonante.engine.views import Question, observe
 from dragonante.interfaces.narrate import Narrator
-from dragonante.interfaces.render import table_lines, table_view
+from dragonante.interfaces.render import from_observation, table_lines, table_view
 from dragonante.interfaces.tui.remote import RemoteSeat
 from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
 from dragonante.interfaces.web.tables import LiveTable, seat_view
@@ -42,7 +42,7 @@ def test_the_remote_view_is_the_engine_s_observation_hints_and_all() -> None:
     state = table.state
     assert state is not None
     rng = random.Random(3)
-    hinted = 0
+    hinted = rounds = 0
     for _ in range(60):
         if state.pending is None:
             break
@@ -54,6 +54,13 @@ def test_the_remote_view_is_the_engine_s_observation_hints_and_all() -> None:
             snap = remote.snapshot(Narrator(NAMES, "en", me=seat))
             assert snap is not None
             local = observe(state, seat)
+            # Everyone antes at once: a seat of the round sees its own question.
+            face_down = table.round()
+            own = face_down.asked(seat) if face_down is not None else None
+            if own is not None and local.question is not None and local.question.id != own.id:
+                mine = Question(own.id, seat, own.kind, own.source, list(own.options), [])
+                local = local._replace(question=mine)
+                rounds += 1
             assert snap.view.obs == local
             # The one hint rule: only the seat asked to play gets hints.
             d = state.pending
@@ -61,12 +68,14 @@ def test_the_remote_view_is_the_engine_s_observation_hints_and_all() -> None:
                 assert d.seat == seat and d.kind == PLAY
                 hinted += 1
             assert snap.view.triggers == set(local.hints)
-            here = table_lines(table_view(state, seat), Narrator(NAMES, "en", me=seat))
+            local_view = table_view(state, seat) if own is None else from_observation(local)
+            here = table_lines(local_view, Narrator(NAMES, "en", me=seat))
             assert table_lines(snap.view, Narrator(NAMES, "en", me=seat)) == here
         answer = state.pending.options[rng.randrange(len(state.pending.options))]
         apply(state, answer)
         table.answers.append(answer)
     assert hinted, "no play question with a triggering card in 60 steps"
+    assert rounds, "no face-down ante round in 60 steps"
 
 
 def test_the_remote_log_gives_each_line_the_rule_a_local_table_would() -> None:

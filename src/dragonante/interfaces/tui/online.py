@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any
@@ -54,6 +55,7 @@ from dragonante.interfaces.tui.chat import (
     plain,
     refusal,
 )
+from dragonante.interfaces.tui.clock import TurnClock, timeout_line
 from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.lobby import JoinError, Lobby, Seating
 from dragonante.interfaces.tui.log import LogPanel
@@ -115,6 +117,8 @@ class OnlineTableApp(TableBase):
         self.over_shown = False
         #: The chat messages seen, kept to tell them again with the log.
         self.chat = ChatMessages()
+        #: The turn timer's clock (``turn`` frames), shown under the question.
+        self.clock = TurnClock()
 
     def compose(self) -> ComposeResult:
         """The table's panels, with the chat's line (hidden until ``m``) above the keys."""
@@ -135,7 +139,21 @@ class OnlineTableApp(TableBase):
     def on_mount(self) -> None:
         super().on_mount()
         self.redraw(t("online.connecting", self.lang, server=self.seating.server))
+        self.set_interval(0.5, self.tick)
         self.keep_connected()
+
+    def tick(self) -> None:
+        """The clock of the question in front of the table, under the question box
+        (empty when no clock runs for it)."""
+        q = self.source.question
+        line = self.clock.line(
+            q.get("id") if q is not None else None,
+            self.source.seat,
+            self.source.names(),
+            self.lang,
+            time.monotonic(),
+        )
+        self.query_one(QuestionPanel).border_subtitle = line or ""
 
     # --- the connection -----------------------------------------------------------
 
@@ -225,6 +243,13 @@ class OnlineTableApp(TableBase):
             # refused, then stored: docs/protocol.md), already in our language.
             self.note(str(frame.get("message") or frame.get("code")))
             return False
+        if kind == "turn":
+            self.clock.start(frame, time.monotonic())
+            self.tick()
+            return False
+        if kind == "timeout":  # a bot answered for a person whose time ran out
+            self.note(timeout_line(frame, source.seat, source.names(), self.lang))
+            return False
         if kind not in ("state", "update", "table"):
             return False  # pong, or a frame a newer server added
         fresh, start = source.apply(frame)
@@ -235,6 +260,7 @@ class OnlineTableApp(TableBase):
         else:
             self.tell_told(*source.told(start, self.narrator))
         self.redraw()
+        self.tick()
         self._summaries(start)
         return False
 
@@ -335,7 +361,7 @@ class OnlineTableApp(TableBase):
         elif source.over:
             waiting = t("tui.header.over", self.lang)
         else:
-            waiting = t("tui.waiting", self.lang)
+            waiting = source.face_down_line() or t("tui.waiting", self.lang)
         if note is not None:
             snap = replace(snap, prompt=None)  # no answering while the connection is away
         self.draw(snap, waiting)

@@ -213,7 +213,35 @@ class RemoteSeat:
                 )
             )
         text = str(q.get("text") or q.get("prompt") or "")
+        face_down = self.face_down
+        if face_down is not None:  # everyone antes at once: say so, and the card chosen
+            chosen = face_down.get("chosen")
+            label = next((o.label for o in options if o.answer == chosen), None)
+            if label is None:
+                text += "\n" + t("online.face_down.choose", self.lang)
+            else:
+                text += "\n" + t("online.face_down.chosen", self.lang, card=label)
         return Prompt(int(q["id"]), kind, text, options)
+
+    @property
+    def face_down(self) -> dict[str, Any] | None:
+        """The face-down round open now (every seat chooses its ante at once,
+        ``docs/protocol.md``), or None."""
+        part = self.frame.get("face_down") if self.frame is not None else None
+        return part if isinstance(part, dict) else None
+
+    def face_down_line(self) -> str | None:
+        """Who still chooses an ante card, face down (None: no round open)."""
+        face_down = self.face_down
+        if face_down is None:
+            return None
+        names = self.names()
+        waiting = [
+            t("online.face_down.you", self.lang) if p == self.seat else names[p]
+            for p in face_down.get("waiting") or []
+            if isinstance(p, int) and 0 <= p < len(names)
+        ]
+        return t("online.face_down.waiting", self.lang, names=", ".join(waiting))
 
     def snapshot(self, narrator: Narrator) -> Snapshot | None:
         """What the screen shows now (None before the game starts)."""

@@ -11,6 +11,11 @@ moment:
 4. only then make the copy the table's state, acknowledge, and send every
    connection its own seat's view and new events (``frames.broadcast``).
 
+A face-down ante round (``face_down.py``: every seat asked its ante at
+once) goes through the same steps at its reveal: each seat's choice is
+only kept (``_choose``) until the last one, which plays and commits the
+whole round in one transaction, in the engine's seat order (``_play``).
+
 Every change of the question passes :meth:`Answers.schedule_bot`, which
 starts a bot's move when a bot must answer and (re)arms the turn timer
 (``turns.py``).  The game's own time limit (``ending.time_limit_minutes``)
@@ -27,12 +32,13 @@ from functools import partial
 
 from sqlalchemy.orm import Session
 
-from dragonante.bots import SeatView
-from dragonante.engine.decisions import IllegalAnswer
+from dragonante.bots import Bot, SeatView
+from dragonante.engine.decisions import Decision, IllegalAnswer
 from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.interfaces.web import store
 from dragonante.interfaces.web.errors import HubError
+from dragonante.interfaces.web.face_down import FaceDown, round_choice
 from dragonante.interfaces.web.frames import broadcast, broadcast_table, notice
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.protocol import ProtocolError
@@ -47,6 +53,18 @@ from dragonante.kernel import RunawayGame
 RUNAWAY = "runaway"
 
 log = logging.getLogger("dragonante.web")
+
+
+def check(d: Decision, seat: int, answer: int) -> None:
+    """Refuse an answer to question ``d`` from another seat, or not among its options."""
+    if d.seat != seat:
+        raise ProtocolError("not_your_turn", f"question {d.id} is for seat {d.seat}", current=d.id)
+    if answer not in d.options:
+        raise ProtocolError(
+            "illegal",
+            f"{answer} is not a legal answer to {d.kind}; legal: {list(d.options)}",
+            current=d.id,
+        )
 
 
 class Answers:
@@ -106,71 +124,116 @@ class Answers:
             d = state.pending
             if table.status == FINISHED or d is None:
                 raise ProtocolError("game_over", "the game is over")
-            if decision != d.id:
-                raise ProtocolError(
-                    "stale",
-                    f"question {decision} is not the current question ({d.id})",
-                    current=d.id,
-                )
-            if d.seat != seat:
-                raise ProtocolError(
-                    "not_your_turn", f"question {d.id} is for seat {d.seat}", current=d.id
-                )
-            if answer not in d.options:
-                raise ProtocolError(
-                    "illegal",
-                    f"{answer} is not a legal answer to {d.kind}; legal: {list(d.options)}",
-                    current=d.id,
-                )
-            log_ = state.log
-            assert log_ is not None
-            mark = len(log_)
-            trial = state.clone()
-            trial.log = log_
+            face_down = table.round()
+            if face_down is not None and (q := face_down.question(decision)) is not None:
+                if not self._choose(table, face_down, q, seat, answer, client):
+                    answers = face_down.answers()
+                    await self._play(table, client, answers, decision)
+            else:
+                if decision != d.id:
+                    raise ProtocolError(
+                        "stale",
+                        f"question {decision} is not the current question ({d.id})",
+                        current=d.id,
+                    )
+                check(d, seat, answer)
+                await self._play(table, client, [(decision, seat, answer)], decision)
+        self.schedule_bot(table)
+
+    def _choose(
+        self,
+        table: LiveTable,
+        face_down: FaceDown,
+        q: Decision,
+        seat: int,
+        answer: int,
+        client: Client | None,
+    ) -> bool:
+        """A choice in the face-down round (``face_down.py``): kept, and shown
+        only as "chosen" to the others (nothing at all when it is a change).
+        False when it was the last: the round is revealed (the caller plays it)."""
+        check(q, seat, answer)
+        first = seat not in face_down.chosen
+        face_down.chosen[seat] = answer
+        if client is not None:
+            table.acted = time.monotonic()
+        if face_down.ready():
+            return False
+        broadcast(table, client, q.id, None if first else seat)
+        return True
+
+    async def _play(
+        self,
+        table: LiveTable,
+        client: Client | None,
+        answers: list[tuple[int, int, int]],
+        acked: int,
+    ) -> None:
+        """Play ``(decision, seat, answer)`` in order on a copy, commit them in
+        one transaction, then show them (the caller holds the table's lock and
+        checked the first against the pending question).  A face-down round
+        plays every seat's answer here at once; should the engine ask anything
+        else than the round said (it cannot, ``tests/engine/test_face_down.py``),
+        the answers up to there are played and the rest asked again."""
+        state = table.state
+        assert state is not None and state.pending is not None
+        first = state.pending.id
+        log_ = state.log
+        assert log_ is not None
+        mark = len(log_)
+        trial = state.clone()
+        trial.log = log_
+        played: list[tuple[int, int, int]] = []
+        for decision, seat, answer in answers:
+            d = trial.pending
+            if d is None or d.id != decision or d.seat != seat:
+                log.error("table %s: the face-down round went astray at %d", table.code, decision)
+                break
             runaway: RunawayGame | None = None
             try:
                 apply(trial, answer, decision)
-            except IllegalAnswer as e:  # checked above; kept so a rules bug cannot corrupt
+            except IllegalAnswer as e:  # checked before; kept so a rules bug cannot corrupt
                 del log_[mark:]
-                raise ProtocolError("illegal", str(e), current=d.id) from None
+                raise ProtocolError("illegal", str(e), current=first) from None
             except RunawayGame as e:  # the engine's bound on one answer's work
                 del log_[mark:]
                 log.error("table %s: answer %d stopped the game: %s", table.code, decision, e)
                 runaway = e
             if runaway is not None:
                 await self._end_locked(table, RUNAWAY)
-                raise ProtocolError("runaway", str(runaway), current=d.id)
-            n = len(table.answers)
-            over = trial.over
-            final = digest(trial) if over else ""
-            winners = list(trial.winners)
+                raise ProtocolError("runaway", str(runaway), current=first)
+            played.append((decision, seat, answer))
+        n = len(table.answers)
+        over = trial.over
+        final = digest(trial) if over else ""
+        winners = list(trial.winners)
 
-            def commit(s: Session) -> None:
-                store.add_answer(s, table.code, n, decision, seat, answer)
-                if over:
-                    store.finish_table(s, table.code, winners, final)
+        def commit(s: Session) -> None:
+            for i, (decision, seat, answer) in enumerate(played):
+                store.add_answer(s, table.code, n + i, decision, seat, answer)
+            if over:
+                store.finish_table(s, table.code, winners, final)
 
-            try:
-                await self.house.writer.run(commit)
-            except StorageError as e:
-                del log_[mark:]
-                log.error("table %s: answer %d not stored: %s", table.code, n, e)
-                raise ProtocolError("storage", str(e), current=d.id) from None
-            table.state = trial
-            table.answers.append(answer)
-            self.accepted += 1
-            if client is not None:
-                table.acted = time.monotonic()
-            if over:
-                table.status = FINISHED
-                table.finished_at = datetime.now(UTC)
-                table.touched = time.monotonic()
-                if table.timer_task is not None:
-                    table.timer_task.cancel()
-            broadcast(table, client, decision)
-            if over:
-                broadcast_table(table)
-        self.schedule_bot(table)
+        try:
+            await self.house.writer.run(commit)
+        except StorageError as e:
+            del log_[mark:]
+            log.error("table %s: answer %d not stored: %s", table.code, n, e)
+            raise ProtocolError("storage", str(e), current=first) from None
+        table.state = trial
+        table.answers.extend(answer for _, _, answer in played)
+        self.accepted += len(played)
+        if client is not None:
+            table.acted = time.monotonic()
+        if over:
+            table.status = FINISHED
+            table.finished_at = datetime.now(UTC)
+            table.touched = time.monotonic()
+            if table.timer_task is not None:
+                table.timer_task.cancel()
+        broadcast(table, client, acked)
+        if over:
+            broadcast_table(table)
 
     async def end_early(self, table: LiveTable, ended: str) -> bool:
         """End a started table before its game does (``ended``: ``idle``, ``runaway``).
@@ -221,12 +284,54 @@ class Answers:
         state = table.state
         if table.status != PLAYING or state is None or state.pending is None:
             return
-        if state.pending.seat not in table.bots:
+        face_down = table.round()
+        if face_down is not None:
+            bots = table.bots
+            if not any(
+                q.seat in bots and q.seat not in face_down.chosen for q in face_down.questions
+            ):
+                return
+        elif state.pending.seat not in table.bots:
             return
         running = table.bot_task
         if running is not None and not running.done():
             return
-        table.bot_task = asyncio.create_task(self._bot_move(table, state.pending.id))
+        table.bot_task = asyncio.create_task(
+            self._bot_move(table, state.pending.id)
+            if face_down is None
+            else self._round_bots(table, face_down)
+        )
+
+    async def _round_bots(self, table: LiveTable, face_down: FaceDown) -> None:
+        """The bots of a face-down round choose at once, each from its own
+        question (``face_down.asked_alone``), then hand their choices in; the
+        last hands in the reveal."""
+        try:
+            if self.house.settings.bot_delay > 0:
+                await asyncio.sleep(self.house.settings.bot_delay)
+            picks: list[tuple[Decision, Bot, int]] = []
+            for q in face_down.questions:
+                bot = table.bots.get(q.seat)
+                if bot is None or q.seat in face_down.chosen or table.round() is not face_down:
+                    continue
+                picks.append((q, bot, await round_choice(table.code, face_down, q, bot)))
+            for q, bot, choice in picks:
+                while table.round() is face_down and table.bots.get(q.seat) is bot:
+                    try:
+                        await self.submit(table, q.seat, q.id, choice, None)
+                    except ProtocolError as e:
+                        if e.code in ("stale", "game_over"):
+                            break
+                        log.error("table %s: bot choice refused: %s", table.code, e.detail)
+                        if e.code != "storage" or self.house.tables.get(table.code) is not table:
+                            break
+                        await asyncio.sleep(1.0)  # the reveal's commit failed: again
+                        continue
+                    break
+        finally:
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+        self.schedule_bot(table)
 
     async def _bot_move(self, table: LiveTable, decision: int) -> None:
         if self.house.settings.bot_delay > 0:

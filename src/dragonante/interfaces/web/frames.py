@@ -61,7 +61,11 @@ async def state_view(
 def push_state(table: LiveTable, client: Client, view: tuple[str, int] | None) -> int:
     """Send a ``state``: the summary as this connection may know it (made per
     connection) and the view (shared by its kind); returns its size."""
-    head = encode({"type": "state", "table": table.summary(client.seat, client.gm)})
+    msg: dict[str, Any] = {"type": "state", "table": table.summary(client.seat, client.gm)}
+    face_down = table.round()
+    if face_down is not None:
+        msg["face_down"] = face_down.part(None if client.gm else client.seat)
+    head = encode(msg)
     if view is None:
         client.push(head)
         return len(head)
@@ -100,14 +104,20 @@ def broadcast_table(table: LiveTable) -> None:
         drop_if_overflowed(client)
 
 
-def broadcast(table: LiveTable, acked: Client | None = None, decision: int = -1) -> None:
-    """Send every connection its seat's view and the events it has not seen."""
+def broadcast(
+    table: LiveTable, acked: Client | None = None, decision: int = -1, seat: int | None = None
+) -> None:
+    """Send every connection its seat's view and the events it has not seen
+    (``seat``: only that seat's connections, for a face-down choice changed,
+    which nobody else may notice).  A face-down round open now is in every
+    frame (``face_down.FaceDown.part``: the seat's own choice in its own only)."""
     state = table.state
     if state is None:
         return
+    face_down = table.round()
     # Connections that would get the same frame share one view and one encoding.
     cache: dict[tuple[int | None, bool, str, int], tuple[str, int]] = {}
-    clients = list(table.clients)
+    clients = [c for c in table.clients if seat is None or (c.seat == seat and not c.gm)]
     # What the views have in common, made once (for one view it costs more than it saves).
     shared: SharedParts | None = None
     for client in clients:
@@ -120,6 +130,8 @@ def broadcast(table: LiveTable, acked: Client | None = None, decision: int = -1)
                 table, state, client.seat, client.lang, client.log_pos, client.gm, shared
             )
             body["type"] = "update"
+            if face_down is not None:
+                body["face_down"] = face_down.part(None if client.gm else client.seat)
             frame = cache[key] = (encode(body), body["log_size"])
         text, client.log_pos = frame
         if client is acked:

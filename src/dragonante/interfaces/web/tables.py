@@ -19,8 +19,9 @@ from typing import Any
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import GameState
+from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import (
+    Question,
     config_for,
     events_for,
     events_for_gm,
@@ -33,6 +34,7 @@ from dragonante.interfaces.gambit_history import KINDS as HISTORY_KINDS
 from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
+from dragonante.interfaces.web.face_down import FaceDown
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.store import (
@@ -40,6 +42,7 @@ from dragonante.interfaces.web.store import (
     FINISHED,
     HUMAN,
     OPEN,
+    PLAYING,
     SeatInfo,
     StoredTable,
     hash_token,
@@ -203,6 +206,9 @@ class LiveTable:
         self.turn_task: asyncio.Task[None] | None = None
         self.turn_decision: int | None = None
         self.turn_deadline = 0.0
+        #: The face-down round of the state now (``face_down.py``; found anew
+        #: for each new state, see :meth:`round`).
+        self.face_down: FaceDown | None = None
         #: The table's chat (``chat.ChatRoom``); the rematch table's code, if any.
         self.chat = ChatRoom()
         self.chat.restore(stored.chat, stored.mutes)
@@ -233,6 +239,17 @@ class LiveTable:
     @property
     def players(self) -> int:
         return self.config.players
+
+    def round(self) -> FaceDown | None:
+        """The face-down round open now (None: the question pending is asked
+        alone).  Found once per state: its choices live until the state changes."""
+        state = self.state
+        if state is None or self.status != PLAYING:
+            return None
+        r = self.face_down
+        if r is None or not r.holds(state):
+            r = self.face_down = FaceDown.of(state)
+        return r if r.questions else None
 
     def rebuild(self, answers: list[int]) -> None:
         """Replay the stored answers from config + seed (restart, finished games)."""
@@ -428,6 +445,13 @@ def seat_view(
     public = None if shared is None else shared.public
     narrator = TableNarrator(names, lang, seat, state.config.rules.debt_model)
     obs = observe(state, None, True, public) if gm else observe(state, seat, False, public)
+    face_down = table.round()  # only the live state's (a replay's state has none)
+    own = None if face_down is None or gm or not face_down.holds(state) else face_down.asked(seat)
+    if own is not None and obs.question is not None and obs.question.id != own.id:
+        # The seat's own question of the face-down round, asked at once with
+        # the engine's pending one (``face_down.py``): in its view only.
+        mine = Question(own.id, own.seat, own.kind, own.source, list(own.options), list(own.ctx))
+        obs = obs._replace(question=mine)
     view = obs.to_dict(None if shared is None else shared.public_dict)
     # The frame carries the totals and hints beside the view (the browser's names).
     totals, hints = view.pop("totals"), view.pop("hints")

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from dragonante.bots import SeatView, make_bot
+from dragonante.interfaces.web.face_down import FaceDown, round_choice
 from dragonante.interfaces.web.frames import announce
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.protocol import ProtocolError
@@ -74,7 +75,7 @@ class TurnClock:
         if not table.turn_seconds:
             return
         d = state.pending if state is not None and table.status == PLAYING else None
-        if d is None or d.seat in table.bots:
+        if d is None or not self.people(table):
             self.stop(table)
             return
         if table.turn_decision == d.id:
@@ -84,6 +85,19 @@ class TurnClock:
         table.turn_deadline = time.monotonic() + table.turn_seconds
         table.turn_task = asyncio.create_task(self._run(table, d.id, d.seat))
         announce(table, self.frame(table) or {})
+
+    @staticmethod
+    def people(table: LiveTable) -> list[int]:
+        """The seats the running question waits on that a person holds: its
+        seat, or every seat of a face-down round (``face_down.py``): one
+        clock for them all, from the round's first question."""
+        face_down = table.round()
+        state = table.state
+        if face_down is not None:
+            return [q.seat for q in face_down.questions if q.seat not in table.bots]
+        if state is None or state.pending is None or state.pending.seat in table.bots:
+            return []
+        return [state.pending.seat]
 
     def stop(self, table: LiveTable) -> None:
         task = table.turn_task
@@ -98,13 +112,20 @@ class TurnClock:
         if table.turn_decision is None or state is None or state.pending is None:
             return None
         left = max(0.0, table.turn_deadline - time.monotonic())
-        return {
+        msg: dict[str, Any] = {
             "type": "turn",
             "seat": state.pending.seat,
             "decision": table.turn_decision,
             "seconds": round(left, 2),
             "of": table.turn_seconds,
         }
+        face_down = table.round()
+        if face_down is not None:  # the same clock for every seat of the round
+            people = self.people(table)
+            msg["seat"] = people[0] if people else msg["seat"]  # a person's, as ever
+            msg["seats"] = [q.seat for q in face_down.questions]
+            msg["decisions"] = [q.id for q in face_down.questions]
+        return msg
 
     def welcome(self, client: Client) -> None:
         """Tell a new connection about the clock already running."""
@@ -119,6 +140,10 @@ class TurnClock:
             return
         if table.turn_decision == decision:
             table.turn_task = None
+        face_down = table.round()
+        if face_down is not None:
+            await self._round_up(table, face_down)
+            return
         level = self.house.settings.away_bot
         bot = make_bot(level, (table.seed + 104729 * (decision + 1)) & 0x7FFFFFFF)
         d = state.pending
@@ -139,3 +164,25 @@ class TurnClock:
             return
         self.timeouts += 1
         announce(table, {"type": "timeout", "seat": seat, "decision": decision, "bot": level})
+
+    async def _round_up(self, table: LiveTable, face_down: FaceDown) -> None:
+        """A face-down round's time ran out: a bot chooses for every person who
+        has not chosen yet (their choices, and those made, are revealed)."""
+        level = self.house.settings.away_bot
+        late = [q for q in face_down.questions if q.seat not in face_down.chosen]
+        late = [q for q in late if q.seat not in table.bots]
+        picks = []
+        for q in late:
+            bot = make_bot(level, (table.seed + 104729 * (q.id + 1)) & 0x7FFFFFFF)
+            picks.append((q, await round_choice(table.code, face_down, q, bot)))
+        for q, choice in picks:
+            if table.round() is not face_down or q.seat in face_down.chosen:
+                continue  # revealed meanwhile, or the person chose at the last moment
+            try:
+                await self.submit(table, q.seat, q.id, choice, None)
+            except ProtocolError as e:
+                if e.code not in ("stale", "game_over"):
+                    log.error("table %s: timeout choice refused: %s", table.code, e.detail)
+                return
+            self.timeouts += 1
+            announce(table, {"type": "timeout", "seat": q.seat, "decision": q.id, "bot": level})

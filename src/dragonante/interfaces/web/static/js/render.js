@@ -158,9 +158,17 @@ export function renderBoard(msg, opts) {
     mine ? q.id : null,
   );
 
+  // A face-down round (every seat antes at once): who has not chosen yet,
+  // and this seat's own card while it may still change it.
+  const faceDown = msg.face_down || null;
+  const chosen = mine && faceDown && "chosen" in faceDown ? faceDown.chosen : null;
+  const waitingNames = () => faceDown.waiting.map((p) => (p === me && opts.interactive ? t("seat.you") : seatName(table, p))).join(", ");
   let turn = null;
   if (view.phase === "over") {
     turn = h("div", { class: "turn over" }, t("table.game_over"), " — ", t("table.winners", { names: view.winners.map((p) => seatName(table, p)).join(", ") }));
+  } else if (faceDown && !mine) {
+    // Watching a face-down round (your own question says it in its place).
+    turn = h("div", { class: "turn", id: "turn", dataset: { kind: faceDown.kind, faceDown: "true" } }, t("table.face_down_waiting", { names: waitingNames() }));
   } else if (q && !mine) {
     // Another seat's hidden-ability question shows only that it is deciding.
     const text = q.kind === "private" ? t("table.deciding_private", { name: seatName(table, q.seat) }) : t("table.deciding", { name: seatName(table, q.seat), question: q.prompt });
@@ -182,8 +190,9 @@ export function renderBoard(msg, opts) {
             "button",
             {
               type: "button",
-              class: a.detail || a.why ? "answer with-detail" : "answer",
+              class: `${a.detail || a.why ? "answer with-detail" : "answer"}${a.value === chosen ? " chosen" : ""}`,
               disabled: opts.busy,
+              "aria-pressed": faceDown ? String(a.value === chosen) : null,
               dataset: { answer: String(a.value) },
               "aria-keyshortcuts": i < 9 ? String(i + 1) : null,
               onclick: () => opts.onAnswer(a.value, q.id),
@@ -195,7 +204,11 @@ export function renderBoard(msg, opts) {
           ),
         ),
       ),
-      h("p", { class: "keys-help muted" }, t("table.keys_help")),
+      // In a face-down round the line under the answers says it (in the keys'
+      // place: the dock keeps its height, so nothing it shares the screen with moves).
+      faceDown
+        ? h("p", { class: "keys-help face-down muted", id: "face-down-note" }, chosen === null ? t("table.face_down_choose", { names: waitingNames() }) : t("table.face_down_chosen", { card: msg.answers.find((a) => a.value === chosen)?.label ?? cardLabel(chosen) }))
+        : h("p", { class: "keys-help muted" }, t("table.keys_help")),
     );
   }
 

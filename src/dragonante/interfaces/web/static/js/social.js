@@ -13,8 +13,12 @@ export function turnCountdown() {
   let table = null;
   let current = null;
 
+  // The questions a clock runs for: one, or every seat's of a face-down
+  // round (everyone antes at once, on one clock).
+  const ids = (msg) => msg.decisions || [msg.decision];
+
   function draw() {
-    if (!turn || turn.decision !== current) {
+    if (!turn || !ids(turn).includes(current)) {
       el.hidden = true;
       return;
     }
@@ -22,7 +26,7 @@ export function turnCountdown() {
     el.hidden = false;
     el.classList.toggle("urgent", left <= 5);
     el.dataset.seat = String(turn.seat);
-    el.textContent = t("turn.countdown", { name: seatName(table, turn.seat), seconds: left });
+    el.textContent = turn.seats ? t("turn.countdown_all", { seconds: left }) : t("turn.countdown", { name: seatName(table, turn.seat), seconds: left });
   }
 
   return {
@@ -38,7 +42,7 @@ export function turnCountdown() {
     follow(tableNow, decision) {
       table = tableNow;
       current = decision;
-      if (turn && turn.decision !== decision && turn.decision < (decision ?? Infinity)) {
+      if (turn && !ids(turn).includes(decision) && Math.max(...ids(turn)) < (decision ?? Infinity)) {
         turn = null;
         clearInterval(timer);
       }

@@ -16,6 +16,7 @@ import { hintPanel } from "./hint.js";
 import { lang, t } from "./i18n.js";
 import { bindAnswerKeys, focusSnapshot, restoreFocus } from "./keys.js";
 import { animateEvents } from "./motion.js";
+import { turnAnnouncer } from "./notify.js";
 import { levelName, renderBoard, renderLog, seatName } from "./render.js";
 import { rematchBar, rematchText, timeoutText, turnCountdown } from "./social.js";
 import { summaryEl } from "./summary.js";
@@ -80,6 +81,8 @@ export function mountTable(root, code) {
   });
   const countdown = turnCountdown();
   const hints = hintPanel(code, send);
+  // The tab's title and icon, the sound and the notification of your turn.
+  const turnNote = turnAnnouncer(code);
   const rematchSlot = h("div", { class: "rematch-slot" });
   append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, hints.el, gambitHistory.el, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
@@ -319,6 +322,7 @@ export function mountTable(root, code) {
       gm && !isGm && mySeat === null && table && table.status !== "open" ? h("p", {}, h("a", { href: gmLink(code, gm), target: "_blank", rel: "noopener", id: "gm-link-play" }, t("table.gm_link"))) : null,
       table?.ended === "idle" ? h("p", { class: "banner", id: "idle-ended" }, t("table.idle_ended")) : null,
       table?.ended === "runaway" ? h("p", { class: "banner", id: "runaway-ended" }, t("table.runaway_ended")) : null,
+      mySeat !== null && !isGm && table && table.status !== "finished" ? turnNote.el : null,
     );
   }
 
@@ -502,6 +506,8 @@ export function mountTable(root, code) {
       const mine = mySeat !== null && !isGm && q && q.seat === mySeat && last.answers?.length;
       const fresh = Boolean(mine && q.id !== askedId);
       askedId = mine ? q.id : null;
+      // A face-down ante already chosen waits on the others, not on you.
+      turnNote.update(mine && !(last.face_down && "chosen" in last.face_down), fresh, q?.text || q?.prompt);
       const board = renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy });
       // The summaries never push the question down: the slot sits after your
       // part of the table (the dock), and from 700px it floats over the seats.
@@ -513,6 +519,7 @@ export function mountTable(root, code) {
       if (fresh) showQuestion(main.querySelector("#question"));
       if (fresh) announcer.textContent = `${t("table.question")}: ${q.text || q.prompt}`;
     } else {
+      turnNote.update(false, false, "");
       main.append(h("p", { class: "muted" }, t("table.connecting")));
     }
   }
@@ -522,6 +529,7 @@ export function mountTable(root, code) {
     rerender() {
       logBox.firstChild.textContent = t("table.log");
       chat.relabel();
+      turnNote.relabel();
       send({ type: "lang", lang });
       render();
     },
@@ -529,6 +537,7 @@ export function mountTable(root, code) {
       stopped = true;
       unbindKeys();
       countdown.stop();
+      turnNote.stop();
       if (ws) ws.close();
     },
     get state() {

@@ -19,7 +19,7 @@ from typing import Any
 from dragonante.bots import Bot, make_bot
 from dragonante.engine.config import GameConfig, config_from_dict, config_to_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
-from dragonante.engine.state import Event, GameState
+from dragonante.engine.state import GameState
 from dragonante.engine.views import (
     Question,
     config_for,

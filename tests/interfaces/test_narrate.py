@@ -107,6 +107,7 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
         {"seat": 1, "old": RED12, "new": GOLD4, "how": how}
         for how in ("copper", "trickster", "wyrmling", "sorcerer", "shadow")
     ],
+    "chain_ended": [{"seat": 1, "card": GOLD4}],
     "swap": [{"seat": 1, "other": 2, "gave": DRUID, "took": SEER}],
     "sorcerer_reveal": [{"seat": 1, "cards": [RED12, GOLD4, BLACK2]}],
     "to_ante": [{"seat": 1, "cards": [RED12]}],

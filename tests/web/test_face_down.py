@@ -26,7 +26,7 @@ THREE = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
 #: The keys of an ``update`` another seat gets when a seat has chosen.
 UPDATE_KEYS = {
     "type", "step", "view", "hints", "answers", "effects", "totals", "events", "log_size",
-    "face_down",
+    "face_down", "history",
 }  # fmt: skip
 
 
@@ -73,6 +73,7 @@ def test_two_people_are_asked_at_once_and_see_nothing_of_each_other(server: Live
         for key in ("view", "answers", "hints", "effects", "totals", "step", "log_size"):
             assert got[key] == before[key], key
         assert got["events"] == []
+        assert got["history"] is None  # the gambit's history says nothing new either
         assert s.drain(0.2) == []
     assert stored(server, code) == 0
 

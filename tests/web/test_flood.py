@@ -39,6 +39,10 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     s.stop()
 
 
+#: The questions each seat (by ``id``) has answered, across calls of :func:`answer_once`.
+CHOSEN: dict[int, set[int]] = {}
+
+
 def answer_once(seats: list[Seat]) -> float:
     """The asked seat answers its question; seconds until its ``ack``."""
     deadline = time.monotonic() + 20
@@ -47,7 +51,12 @@ def answer_once(seats: list[Seat]) -> float:
             seat.drain(0.001)
         for seat in seats:
             q = seat.question
+            # everyone antes at once: a seat that chose already keeps its question
+            # (it may change its mind) until the last chooses; answer it once
+            if q is not None and q["id"] in CHOSEN.setdefault(id(seat), set()):
+                continue
             if q and q.get("options") and seat.last and seat.last["view"]["phase"] != "over":
+                CHOSEN[id(seat)].add(q["id"])
                 sent = time.perf_counter()
                 seat.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})
                 seat.wait(lambda m, d=q["id"]: m.get("ack") == d or m["type"] == "error")

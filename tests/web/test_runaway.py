@@ -56,11 +56,20 @@ def test_an_answer_past_the_engines_bound_stops_that_table_only(
 
     monkeypatch.setattr(answers, "apply", runaway)
     try:
-        asked = next(s for s in seats if s.question)
-        q = asked.question
-        assert q is not None
-        asked.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})
-        refusal = asked.wait(lambda m: m["type"] == "error")
+        # everyone antes at once: the engine plays the round when the last has chosen
+        for seat in seats:
+            q = seat.question
+            assert q is not None, "each seat is asked its ante at once"
+            seat.send({"type": "answer", "decision": q["id"], "answer": q["options"][0]})
+        # the refusal goes to whichever choice came last (the one that played the round)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any(
+            m["type"] == "error" for seat in seats for m in seat.frames
+        ):
+            for seat in seats:
+                seat.drain(0.05)
+        asked = next(seat for seat in seats if any(m["type"] == "error" for m in seat.frames))
+        refusal = next(m for m in asked.frames if m["type"] == "error")
         assert refusal["code"] == "runaway"
         assert "could not finish" in refusal["message"]
         ended = [m for m in asked.frames if m["type"] == "table" and m["table"].get("ended")]

@@ -325,8 +325,11 @@ class Answers:
                         log.error("table %s: bot choice refused: %s", table.code, e.detail)
                         if e.code != "storage" or self.house.tables.get(table.code) is not table:
                             break
+                        self._unstored(table, q.seat)  # its people are told why they wait
                         await asyncio.sleep(1.0)  # the reveal's commit failed: again
                         continue
+                    if self.unstored.pop(table.code, None) is not None:
+                        notice(table, "bot_stored", q.seat)
                     break
         finally:
             if table.bot_task is asyncio.current_task():

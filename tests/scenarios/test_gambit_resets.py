@@ -217,7 +217,7 @@ def source_of(fn: Callable[..., object]) -> str:
     if inspect.isfunction(fn):
         return inspect.getsource(fn)
     lines = compiled_engine.source_path(fn.__module__).read_text().splitlines(keepends=True)
-    first = fn.__code__.co_firstlineno  # type: ignore[attr-defined]
+    first = fn.__code__.co_firstlineno
     return "".join(inspect.getblock(lines[first - 1 :]))
 
 

@@ -209,10 +209,10 @@ def cython_command(module: str, source: Path, output: Path) -> list[str]:
 def compile_engine(
     root: Path, target_dir: Path, modules: tuple[str, ...] = ENGINE_MODULES
 ) -> list[Path]:
-    """Compile ``modules`` (import names under ``root/src``) from their own
-    ``.py`` files into ``target_dir``
-    (``<module><EXT_SUFFIX>``) and write its ``manifest.json`` (each source's sha256,
-    what ``dragonante.compiled_engine`` checks before it imports a build).
+    """Compile ``modules`` (import names under ``root/src``) from their own ``.py``
+    files into ``target_dir`` (``<module><EXT_SUFFIX>``) and write its
+    ``manifest.json`` (each source's sha256, what ``dragonante.compiled_engine``
+    checks before it imports a build).
 
     Raises :class:`BuildError` when Cython is missing or a module fails; then
     nothing of this build is left in ``target_dir`` (no manifest: pure Python).
@@ -230,6 +230,8 @@ def compile_engine(
         def one(module: str) -> Path:
             source = root / "src" / Path(*module.split(".")).with_suffix(".py")
             c_file = Path(scratch) / f"{module}.c"
+            # Hashed before it is read: an edit during the build makes it stale, never wrong.
+            digest = source_sha256(source)
             result = subprocess.run(
                 cython_command(module, source, c_file),
                 capture_output=True,
@@ -240,7 +242,7 @@ def compile_engine(
             if result.returncode != 0 or not c_file.is_file():
                 detail = _first_error(result.stderr + result.stdout)
                 raise BuildError(f"Cython failed on {module}: {detail}")
-            hashes[module] = source_sha256(source)
+            hashes[module] = digest
             return compile_extension(c_file, target_dir, name=module, hash_macro=False)
 
         try:

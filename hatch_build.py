@@ -1,4 +1,12 @@
-"""Hatchling build hook: compile the optional C observation encoder.
+"""Hatchling build hook: compile the optional C observation encoder and the compiled engine.
+
+The engine part: the modules in :data:`ENGINE_MODULES` (the hot path of the
+rules, ``dragonante.compiled_engine``) are translated by Cython from their
+own ``.py`` files, unchanged, and compiled the same way into
+``dragonante/_compiled/`` with a ``manifest.json`` of their sources' hashes;
+at import only a build whose hash matches its source is used.  No Cython, or
+a failure: one warning line, and the engine runs as pure Python.  The rest of
+this docstring is about the encoder; the engine follows the same cases.
 
 ``src/dragonante/agents/_fastobs.c`` is a single-file CPython extension
 (module ``dragonante.agents._fastobs``) that encodes a seat's observation
@@ -33,6 +41,7 @@ needs only the standard library.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -40,6 +49,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +62,22 @@ SOURCE = Path("src/dragonante/agents/_fastobs.c")
 WHEEL_DIR = "dragonante/agents"
 #: The macro that carries the source's sha256 into the module.
 HASH_MACRO = "FASTOBS_SOURCE_SHA256"
+#: The engine modules compiled from their own source (the same list as
+#: ``dragonante.compiled_engine.MODULES``; a test keeps the two equal).
+ENGINE_MODULES = (
+    "dragonante.kernel.decisions",
+    "dragonante.kernel.interpreter",
+    "dragonante.kernel.rng",
+    "dragonante.engine.core",
+    "dragonante.engine.flights",
+    "dragonante.engine.flow",
+    "dragonante.engine.powers",
+    "dragonante.sim.selfplay",
+)
+#: Where the compiled engine goes, relative to the project root / inside the wheel.
+ENGINE_DIR = Path("src/dragonante/_compiled")
+ENGINE_WHEEL_DIR = "dragonante/_compiled"
+ENGINE_MANIFEST = "manifest.json"
 #: A compile of one small file takes a second or two; a hung compiler must
 #: not hang the install.
 TIMEOUT_SECONDS = 300
@@ -94,8 +120,9 @@ def include_dirs() -> list[str]:
     return dirs
 
 
-def compile_command(source: Path, output: Path) -> list[str]:
-    """The one compile-and-link command that turns ``source`` into ``output``."""
+def compile_command(source: Path, output: Path, *, hash_macro: bool = True) -> list[str]:
+    """The one compile-and-link command that turns ``source`` into ``output``
+    (``hash_macro``: define :data:`HASH_MACRO` as the source's hash)."""
     link = ["-bundle", "-undefined", "dynamic_lookup"] if sys.platform == "darwin" else ["-shared"]
     return [
         *compiler(),
@@ -103,7 +130,7 @@ def compile_command(source: Path, output: Path) -> list[str]:
         "-fPIC",
         "-DNDEBUG",
         *(f"-I{path}" for path in include_dirs()),
-        f'-D{HASH_MACRO}="{source_sha256(source)}"',
+        *([f'-D{HASH_MACRO}="{source_sha256(source)}"'] if hash_macro else []),
         *shlex.split(os.environ.get("CFLAGS", "")),
         *link,
         str(source),
@@ -121,16 +148,20 @@ def _first_error(output: str) -> str:
     return lines[-1] if lines else "no output"
 
 
-def compile_extension(source: Path, target_dir: Path) -> Path:
-    """Compile ``source`` into ``target_dir/<stem><EXT_SUFFIX>`` and return that path.
+def compile_extension(
+    source: Path, target_dir: Path, *, name: str | None = None, hash_macro: bool = True
+) -> Path:
+    """Compile ``source`` into ``target_dir/<name><EXT_SUFFIX>`` and return that path
+    (``name``: the source's stem unless given).
 
     The module is written under a temporary name and then renamed into place,
     so a process that has the previous build loaded keeps a valid file.
     Raises :class:`BuildError` (one line) when there is no compiler or it fails.
     """
-    target = target_dir / f"{source.stem}{extension_suffix()}"
-    scratch = target_dir / f"{source.stem}.tmp{os.getpid()}{extension_suffix()}"
-    command = compile_command(source, scratch)
+    stem = name or source.stem
+    target = target_dir / f"{stem}{extension_suffix()}"
+    scratch = target_dir / f"{stem}.tmp{os.getpid()}{extension_suffix()}"
+    command = compile_command(source, scratch, hash_macro=hash_macro)
     name = Path(command[0]).name
     try:
         result = subprocess.run(
@@ -156,23 +187,100 @@ def built_modules(package_dir: Path, stem: str) -> list[Path]:
     return [path for path in package_dir.glob(f"{stem}*{extension_suffix()}") if path.is_file()]
 
 
+def cython_command(module: str, source: Path, output: Path) -> list[str]:
+    """Translate one engine module to C with Cython, every Python semantic kept:
+    ``annotation_typing=False`` so that an ``int`` annotation never becomes a C
+    type or a type check (the compiled module accepts exactly what its source does)."""
+    return [
+        sys.executable,
+        "-m",
+        "cython",
+        "-3",
+        "-X",
+        "annotation_typing=False",
+        "--module-name",
+        module,
+        str(source),
+        "-o",
+        str(output),
+    ]
+
+
+def compile_engine(
+    root: Path, target_dir: Path, modules: tuple[str, ...] = ENGINE_MODULES
+) -> list[Path]:
+    """Compile ``modules`` (import names under ``root/src``) from their own ``.py``
+    files into ``target_dir`` (``<module><EXT_SUFFIX>``) and write its
+    ``manifest.json`` (each source's sha256, what ``dragonante.compiled_engine``
+    checks before it imports a build).
+
+    Raises :class:`BuildError` when Cython is missing or a module fails; then
+    nothing of this build is left in ``target_dir`` (no manifest: pure Python).
+    """
+    try:
+        import Cython  # noqa: F401  (only to tell a missing Cython from a failing one)
+    except ImportError:
+        raise BuildError("Cython is not installed in the build environment") from None
+    target_dir.mkdir(parents=True, exist_ok=True)
+    (target_dir / ENGINE_MANIFEST).unlink(missing_ok=True)
+    built: list[Path] = []
+    hashes: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="dragonante-cython-") as scratch:
+
+        def one(module: str) -> Path:
+            source = root / "src" / Path(*module.split(".")).with_suffix(".py")
+            c_file = Path(scratch) / f"{module}.c"
+            # Hashed before it is read: an edit during the build makes it stale, never wrong.
+            digest = source_sha256(source)
+            result = subprocess.run(
+                cython_command(module, source, c_file),
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_SECONDS,
+                check=False,
+            )
+            if result.returncode != 0 or not c_file.is_file():
+                detail = _first_error(result.stderr + result.stdout)
+                raise BuildError(f"Cython failed on {module}: {detail}")
+            hashes[module] = digest
+            return compile_extension(c_file, target_dir, name=module, hash_macro=False)
+
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+                built = list(pool.map(one, modules))
+        except (BuildError, subprocess.TimeoutExpired, OSError) as exc:
+            for module in modules:
+                (target_dir / f"{module}{extension_suffix()}").unlink(missing_ok=True)
+            if isinstance(exc, BuildError):
+                raise
+            raise BuildError(f"the engine's compile failed: {exc}") from None
+    manifest = {"modules": hashes}
+    (target_dir / ENGINE_MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return built
+
+
 class FastObsBuildHook(BuildHookInterface[BuilderConfig]):
-    """Compile ``_fastobs.c`` for the wheel and editable builds (see the module docstring)."""
+    """Compile ``_fastobs.c`` and the engine for the wheel and editable builds
+    (see the module docstring)."""
 
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        """Build the extension before hatchling collects the wheel's files."""
+        """Build the extensions before hatchling collects the wheel's files."""
         self._scratch: str | None = None
-        source = Path(self.root) / SOURCE
-        if self.target_name != "wheel" or not source.is_file():
+        if self.target_name != "wheel":
             return
         editable = version == "editable"
-        if editable:
-            target_dir = source.parent
-        else:
+        if not editable:
             self._scratch = tempfile.mkdtemp(prefix="dragonante-build-")
-            target_dir = Path(self._scratch)
+        self._build_fastobs(editable, build_data)
+        self._build_engine(editable, build_data)
+
+    def _build_fastobs(self, editable: bool, build_data: dict[str, Any]) -> None:
+        source = Path(self.root) / SOURCE
+        if not source.is_file():
+            return
+        target_dir = source.parent if editable else Path(str(self._scratch))
         try:
             built = compile_extension(source, target_dir)
         except BuildError as exc:
@@ -189,8 +297,35 @@ class FastObsBuildHook(BuildHookInterface[BuilderConfig]):
             return
         if not editable:
             build_data["force_include"][str(built)] = f"{WHEEL_DIR}/{built.name}"
-            build_data["pure_python"] = False
-            build_data["infer_tag"] = True
+            self._tag_platform(build_data)
+
+    def _build_engine(self, editable: bool, build_data: dict[str, Any]) -> None:
+        """The compiled engine (``dragonante.compiled_engine``); pure Python when it fails.
+
+        ``DRAGONANTE_PURE_PYTHON=1`` at install skips it (a quicker install)."""
+        if os.environ.get("DRAGONANTE_PURE_PYTHON", "").strip() not in ("", "0"):
+            return
+        root = Path(self.root)
+        if not (root / "src" / "dragonante" / "engine" / "flow.py").is_file():
+            return
+        target_dir = root / ENGINE_DIR if editable else Path(str(self._scratch)) / "_compiled"
+        try:
+            built = compile_engine(root, target_dir, ENGINE_MODULES)
+        except BuildError as exc:
+            self.app.display_warning(
+                f"dragonante: the compiled engine was not built ({exc}); "
+                "the engine runs as pure Python (the same games, slower)"
+            )
+            return
+        if not editable:
+            for path in [*built, target_dir / ENGINE_MANIFEST]:
+                build_data["force_include"][str(path)] = f"{ENGINE_WHEEL_DIR}/{path.name}"
+            self._tag_platform(build_data)
+
+    @staticmethod
+    def _tag_platform(build_data: dict[str, Any]) -> None:
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         """Remove the scratch directory once the wheel holds the module."""

@@ -24,3 +24,9 @@ __version__ = "0.1.0"
 #: (``python -m tests.golden --update``).  The Dice Gambit has its own,
 #: ``dragonante.dice.records.DICE_RULES_VERSION``.
 RULES_VERSION = 4
+
+# The optional compiled engine (``dragonante.compiled_engine``): imported
+# before any engine module, so that a current compiled build is the one used.
+from dragonante import compiled_engine as _compiled_engine  # noqa: E402
+
+_compiled_engine.install()

@@ -37,6 +37,7 @@ BENCH_KEYS = {
     "python",
     "cpu_seconds",
     "games_per_cpu_second",
+    "engine_build",
 }
 
 
@@ -147,6 +148,7 @@ def test_bench_json_keys(cli: Cli) -> None:
     assert data["games_per_second"] > 0 and data["decisions_per_second"] > 0
     assert 0 < data["cpu_seconds"] <= data["seconds"] * 1.05
     assert data["games_per_cpu_second"] >= data["games_per_second"] * 0.95
+    assert data["engine_build"] in ("compiled", "partly compiled", "pure")
     clone = data["clone_microseconds"]
     assert clone["late_gambit"] > clone["early_gambit"] == 1
     assert clone["late_log_events"] > clone["early_log_events"]

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from dragonante import compiled_engine
 from dragonante.dice import flow as dice_flow
 from dragonante.dice.state import DiceState
 from dragonante.engine import effects
@@ -210,9 +211,19 @@ def slots() -> set[str]:
     return {f"{label}.{name}" for label, cls in _DECLARED for name in cls.__dict__["__slots__"]}
 
 
+def source_of(fn: Callable[..., object]) -> str:
+    """``fn``'s source, also when it runs compiled (``dragonante.compiled_engine``):
+    a Cython function is no ``inspect`` function, but keeps its first line."""
+    if inspect.isfunction(fn):
+        return inspect.getsource(fn)
+    lines = compiled_engine.source_path(fn.__module__).read_text().splitlines(keepends=True)
+    first = fn.__code__.co_firstlineno
+    return "".join(inspect.getblock(lines[first - 1 :]))
+
+
 def reset_at_gambit_start(fn: Callable[..., object], state: str) -> set[str]:
     """The slots ``fn`` (a gambit's first step) assigns on its state ``s``."""
-    tree = ast.parse(inspect.getsource(fn))
+    tree = ast.parse(source_of(fn))
     out = set()
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else []

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from dragonante.compiled_engine import engine_build
 from dragonante.engine.config import GameConfig
 from dragonante.engine.state import GameState
 from dragonante.sim.selfplay import play_random
@@ -101,6 +102,8 @@ class BenchReport:
             "system": platform.system(),
             "date": self.date,
             "cores_used": 1,
+            # compiled, partly compiled or pure (dragonante.compiled_engine)
+            "engine_build": engine_build(),
         }
 
 

@@ -23,7 +23,8 @@ never a different game.  Nothing is compiled, or everything is pure, when
   the way to test or compare the fallback.
 
 :func:`status` says which modules run compiled and why the others do not;
-``python -c 'from dragonante.compiled_engine import main; main()'`` prints it.  Standard library only.
+``python -c 'from dragonante.compiled_engine import main; main()'`` prints it.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -169,4 +170,3 @@ def main() -> int:
         mark = "compiled" if module in st.compiled else f"pure: {st.pure[module]}"
         print(f"{module}: {mark}")
     return 0 if not st.pure else 1
-

@@ -36,6 +36,10 @@ async def _play_the_ante(pilot: Pilot[int]) -> None:
     await settle(pilot)
     await pilot.press("3")
     await settle(pilot)
+    # The log's last lines (what changed since your turn) and its scroll follow
+    # the question; on a loaded machine they came a frame late once: settle again.
+    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

@@ -75,7 +75,8 @@ class Tutorial:
         self.asked: Observation | None = None
         self.suggested = list(self.deal.suggested)
         self.suggestion: int | None = None
-        self.pending_notes: list[Note] = []
+        #: After :meth:`replay`: the step gone back to (its next notes alone are said).
+        self.replaying: str | None = None
         for a in answers:
             self.advance()
             if self.question is None:
@@ -129,13 +130,17 @@ class Tutorial:
         i = self.replayable()
         if i is None:
             return self
-        return Tutorial(self.lang, tuple(self.answers[: self.started[i]]), self.deal)
+        again = Tutorial(self.lang, tuple(self.answers[: self.started[i]]), self.deal)
+        again.replaying = STEPS[i].id
+        return again
 
     # --- the loop -----------------------------------------------------------------
 
     def advance(self) -> list[Note]:
         """Let the bots play to the player's next question (or the end) and say
         what happened and what comes next."""
+        if self.asking is not None and len(self.answers) == self.started[self.asking]:
+            return []  # still waiting for the player's answer: nothing new to say
         self.game.run_bots()
         self.told.extend(self.game.new_events())
         moment = self.told[self.since :]
@@ -175,6 +180,9 @@ class Tutorial:
         if self.over and self.index >= len(STEPS):
             notes.append(Note(DONE, "", t("tutorial.done", self.lang)))
         self.since = len(self.told)
+        if self.replaying is not None:  # what led up to the step was said the first time
+            notes = [n for n in notes if n.step == self.replaying]
+            self.replaying = None
         return notes
 
     def answer(self, answer: int) -> None:

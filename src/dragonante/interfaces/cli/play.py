@@ -168,6 +168,11 @@ def play_command(
         raise typer.Exit(play_online(join, name, server, online_config, lang, bot_level))
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
+    if not humans:  # the first play at a terminal offers the tutorial, once
+        from dragonante.interfaces.cli.learn import offer_tutorial, run_tutorial
+
+        if offer_tutorial(lang):
+            raise typer.Exit(run_tutorial(lang, plain))
     people = parse_humans(humans, players, lang) if humans else (seat,)
     seat = people[0] if humans else seat
     full_screen = not plain and is_terminal(sys.stdin) and is_terminal(sys.stdout)

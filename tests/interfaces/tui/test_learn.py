@@ -1,0 +1,95 @@
+"""``dragonante learn`` full screen: the table app with the coach's panel, driven by the pilot."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from dragonante.interfaces.tui.learn import CoachPanel, LearnApp
+from dragonante.interfaces.tui.question import NUMBER_KEYS, QuestionPanel
+from dragonante.interfaces.tui.screens import GameOverScreen, TextScreen
+from dragonante.tutorial import STEPS, Tutorial, progress
+
+from .helpers import screen_text
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    return tmp_path
+
+
+def coach(app: LearnApp) -> str:
+    panel = app.query_one(CoachPanel)
+    return f"{panel.border_title}\n{panel.body.render()}"
+
+
+async def answer(pilot: Pilot[int], app: LearnApp, suggested: bool) -> None:
+    prompt = app.query_one(QuestionPanel).prompt
+    assert prompt is not None
+    answers = [o.answer for o in prompt.options]
+    index = answers.index(app.tut.suggestion) if suggested and app.tut.suggestion in answers else -1
+    index %= len(answers)
+    await pilot.press(NUMBER_KEYS[index] if index < len(NUMBER_KEYS) else "1")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize(("lang", "suggested"), [("en", True), ("it", False)])
+def test_the_whole_tutorial_plays_through_full_screen(lang: str, suggested: bool) -> None:
+    async def run() -> None:
+        app = LearnApp(Tutorial(lang), lang)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            first = coach(app)
+            word = "Step 1 of 11" if lang == "en" else "Passo 1 di 11"
+            assert word in first and ("Ante" in first or "Apri" in first)
+            titles = set()
+            for _ in range(200):
+                await pilot.pause()
+                if isinstance(app.screen, GameOverScreen):
+                    break
+                if isinstance(app.screen, TextScreen):
+                    await pilot.press("escape")
+                    continue
+                titles.add(app.query_one(CoachPanel).border_title)
+                await answer(pilot, app, suggested)
+            assert app.tut.over and app.tut.index == len(STEPS)
+            text = screen_text(app)
+            assert ("n: a normal game" in text) or ("n: una partita normale" in text)
+            assert len(titles) >= (8 if suggested else 4)  # wrong answers skip some asks
+            saved = progress.load()
+            assert saved is not None and saved.finished
+
+    asyncio.run(run())
+
+
+def test_b_replays_the_step_and_n_leaves_for_a_normal_game() -> None:
+    async def run() -> None:
+        app = LearnApp(Tutorial("en"), "en")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("b")  # nothing asked yet but the ante: back to its start
+            await pilot.pause()
+            for _ in range(3):
+                await answer(pilot, app, True)
+            step = app.tut.step
+            assert step is not None and step.id == "trigger"
+            before = len(app.tut.answers)
+            await answer(pilot, app, False)
+            await pilot.press("b")
+            await pilot.pause()
+            assert len(app.tut.answers) == before and app.tut.step is not None
+            assert app.tut.step.id == "trigger" and "A card that triggers" in coach(app)
+            assert "b step again" in screen_text(app)
+            await pilot.press("n")
+            await pilot.pause()
+        assert app.next == "normal"
+        saved = progress.load()
+        assert saved is not None and list(saved.answers) == app.tut.answers
+
+    asyncio.run(run())

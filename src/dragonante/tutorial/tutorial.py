@@ -20,7 +20,7 @@ from dragonante.interfaces.trigger_hint import trigger_reason
 from dragonante.tutorial.deal import PLAYER, Deal, deal
 from dragonante.tutorial.game import TutorialGame
 from dragonante.tutorial.progress import Progress, ProgressError
-from dragonante.tutorial.steps import HOLE, STEPS, Moment, Step, Words, hole_seen
+from dragonante.tutorial.steps import BY_ID, HOLE, STEPS, Moment, Step, Words, hole_seen
 
 #: The sorts of note, in the order a moment's notes come.
 OUTCOME = "outcome"  # what the player's answer (or the bots) just did
@@ -102,6 +102,29 @@ class Tutorial:
 
     def title(self, step: Step) -> str:
         return t(step.key("title"), self.lang)
+
+    def heading(self, step_id: str) -> str:
+        """ "Step 5 of 11: A strength flight" (the hole, which comes up anywhere: its title)."""
+        step = BY_ID.get(step_id)
+        if step is None:
+            return ""
+        if step not in STEPS:
+            return self.title(step)
+        number = STEPS.index(step) + 1
+        return t("learn.step", self.lang, step=number, total=len(STEPS), title=self.title(step))
+
+    def headed(self, notes: list[Note]) -> list[tuple[str, Note]]:
+        """Each note with the heading to show before it ("" for none): a step's
+        heading over its first note."""
+        out: list[tuple[str, Note]] = []
+        last = ""
+        for note in notes:
+            head = ""
+            if note.step and note.step != last:
+                head = self.heading(note.step)
+                last = note.step
+            out.append((head, note))
+        return out
 
     def progress(self) -> Progress:
         """What resumes this tutorial: the player's answers (JSON-ready)."""

@@ -45,7 +45,7 @@ from dragonante.interfaces.narrate import Narrator, table_names
 from dragonante.interfaces.session import LocalGame
 from dragonante.tutorial import STEPS, Note, Progress, ProgressError, Tips, Tutorial, progress
 from dragonante.tutorial import normal_game as deal_normal_game
-from dragonante.tutorial.tutorial import ASK, DONE, FREE, INTRO, RULE
+from dragonante.tutorial.tutorial import ASK, DONE, FREE, RULE
 
 #: What the player types for a step again, and to skip to a normal game.
 REPLAY_WORDS = ("replay", "again", "rifai", "ancora")
@@ -112,21 +112,17 @@ def save_progress(tut: Tutorial) -> str:
     return ""
 
 
-def coach_lines(notes: list[Note], tut: Tutorial) -> list[str]:
-    """The notes as lines: a step's title over its intro, the rule set apart."""
+def coach_lines(headed: list[tuple[str, Note]]) -> list[str]:
+    """Notes as lines (:meth:`Tutorial.headed`): each step's heading over its first
+    note, the rule set apart, what to do marked."""
     lines: list[str] = []
-    lang = tut.lang
-    for note in notes:
-        if note.kind == INTRO:
-            step = STEPS[tut.index] if tut.index < len(STEPS) else None
-            title = tut.title(step) if step is not None else ""
-            number = min(tut.index + 1, len(STEPS))
-            lines += ["", t("learn.step", lang, step=number, total=len(STEPS), title=title)]
-        if note.kind == DONE:
+    for head, note in headed:
+        if head:
+            lines += ["", head]
+        elif note.kind == DONE:
             lines.append("")
         prefix = {RULE: "  ", ASK: "» ", FREE: "» "}.get(note.kind, "")
-        width = WIDTH - len(prefix)
-        for part in textwrap.wrap(note.text, width) or [""]:
+        for part in textwrap.wrap(note.text, WIDTH - len(prefix)) or [""]:
             lines.append(prefix + part)
     return lines
 
@@ -141,8 +137,9 @@ class LearnSession(PlaySession):
     def __init__(self, tut: Tutorial, stdin: TextIO) -> None:
         super().__init__(tut.game, tut.narrator, None, stdin)
         self.tut = tut
-        #: How many of the tutorial's told events are printed.
-        self.printed = 0
+        #: How many of the tutorial's told events are printed (a resumed one: all
+        #: but those of the moment it goes on from).
+        self.printed = tut.since
         #: The choice number Enter gives (the tutorial's suggestion), if any.
         self.enter: str | None = None
         self.save_failed = False
@@ -168,8 +165,9 @@ class LearnSession(PlaySession):
             notes = tut.advance()
             self.narrate(self._new_events())
             # what to do now is said just over the question, the rest before the table
-            asks = [n for n in notes if n.kind in (ASK, FREE)]
-            for line in coach_lines([n for n in notes if n not in asks], tut):
+            headed = tut.headed(notes)
+            asks = [(h, n) for h, n in headed if n.kind in (ASK, FREE)]
+            for line in coach_lines([hn for hn in headed if hn not in asks]):
                 self.say(line)
             if tut.over:
                 return self._over()
@@ -180,7 +178,7 @@ class LearnSession(PlaySession):
             if tut.suggestion in answers:
                 self.enter = str(answers.index(tut.suggestion) + 1)
             self.show_table(prompt)
-            for line in coach_lines(asks, tut):
+            for line in coach_lines(asks):
                 self.say(line)
             if self.enter is not None:
                 self.say(t("learn.plain.enter", self.lang, number=self.enter))

@@ -90,15 +90,18 @@ class CoachPanel(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield self.body
 
-    def show(self, title: str, notes: list[Note]) -> None:
-        """Replace the panel's text by ``notes`` (kept when there are none)."""
+    def show(self, title: str, headed: list[tuple[str, Note]]) -> None:
+        """Replace the panel's text by the notes (kept when there are none), each
+        step's heading over its first note unless it is the panel's title."""
         self.border_title = title
-        if not notes:
+        if not headed:
             return
         text = Text()
-        for i, note in enumerate(notes):
+        for i, (head, note) in enumerate(headed):
             if i:
-                text.append("\n\n" if note.kind == INTRO else "\n")
+                text.append("\n\n" if head or note.kind == INTRO else "\n")
+            if head and head != title:
+                text.append(head + "\n", style="bold")
             text.append(note.text, style=STYLES.get(note.kind, ""))
         self.body.update(text)
         self.scroll_end(animate=False)  # the question it asks is last
@@ -149,7 +152,7 @@ class LearnApp(TableApp):
         else:
             number = min(tut.index + 1, len(STEPS))
             title = t("learn.step", self.lang, step=number, total=len(STEPS), title=tut.title(step))
-        self.coach.show(title, notes)
+        self.coach.show(title, tut.headed(notes))
 
     def game_over_lines(self) -> list[str]:
         return [*super().game_over_lines(), "", t("learn.tui.over", self.lang)]

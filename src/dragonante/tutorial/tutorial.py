@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dragonante.engine.decisions import Decision
+from dragonante.engine.decisions import Decision, IllegalAnswer
 from dragonante.engine.state import Event
 from dragonante.engine.views import Observation, observe
 from dragonante.i18n import t
@@ -137,8 +137,10 @@ class Tutorial:
             tut = cls(lang, progress.answers)
         except ProgressError:
             raise
-        except Exception as e:  # an answer the game refuses: saved by other rules
+        except IllegalAnswer as e:  # an answer the game refuses: another deal, other rules
             raise ProgressError(f"the saved tutorial does not replay: {e}") from None
+        if not progress.finished and tut.index != progress.step:
+            raise ProgressError("the saved tutorial does not replay: it reaches another step")
         return tut
 
     def replayable(self) -> int | None:

@@ -1,4 +1,4 @@
-"""``dragonante learn --plain``: the whole tutorial from a scripted stdin; the first ``play`` offers it.
+"""``dragonante learn --plain``: the whole tutorial from a scripted stdin; the offer in ``play``.
 
 Right answers (Enter takes the suggestion) and wrong ones (always another
 choice), in English and Italian; leaving with ``q`` or at the end of the
@@ -146,10 +146,15 @@ def test_a_saved_file_that_cannot_be_used_starts_again(cli: Cli, data_home: Path
     assert "Step 1 of 11" in r.out
 
 
+def at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("dragonante.interfaces.cli.learn.is_terminal", lambda stream: True)
+    monkeypatch.delenv("CI", raising=False)
+
+
 def test_the_first_play_at_a_terminal_offers_the_tutorial_once(
     cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("dragonante.interfaces.cli.learn.is_terminal", lambda stream: True)
+    at_a_terminal(monkeypatch)
     game = ["play", "--plain", "--players", "2", "--gold-per-player", "8", "--seed", "3"]
     first = cli(game, "n\n" + ONES)
     assert first.code == 0, first.err
@@ -159,7 +164,7 @@ def test_the_first_play_at_a_terminal_offers_the_tutorial_once(
 
 
 def test_yes_to_the_offer_starts_the_tutorial(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("dragonante.interfaces.cli.learn.is_terminal", lambda stream: True)
+    at_a_terminal(monkeypatch)
     r = cli(["play", "--plain", "--lang", "it"], "\nq\n")
     assert r.code == 0, r.err
     assert "Non conosci Three-Dragon Ante?" in r.out and "Passo 1 di 11" in r.out
@@ -169,3 +174,10 @@ def test_piped_input_is_never_asked(cli: Cli, data_home: Path) -> None:
     r = cli(["play", "--players", "2", "--gold-per-player", "8", "--seed", "3"], ONES)
     assert r.code == 0 and "New to Three-Dragon Ante?" not in r.out
     assert not (data_home / "dragonante").exists()  # nothing written either
+
+
+def test_ci_is_never_asked(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    at_a_terminal(monkeypatch)
+    monkeypatch.setenv("CI", "true")
+    r = cli(["play", "--plain", "--players", "2", "--gold-per-player", "8", "--seed", "3"], ONES)
+    assert r.code == 0 and "New to Three-Dragon Ante?" not in r.out

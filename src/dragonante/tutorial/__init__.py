@@ -32,7 +32,15 @@ The API, for a front end::
   ``advance`` takes the new events (``tut.told`` keeps them all): do not
   call ``tut.game.new_events()`` yourself.
 * ``tut.step`` is the step in progress (``tut.title(step)``, ``step.primer``
-  the primer section to open); ``tut.index`` of ``len(STEPS)`` steps.
+  the primer section to open); ``tut.index`` of ``len(STEPS)`` steps;
+  ``tut.headed(notes)`` pairs each note with the heading to show over it
+  ("Step 5 of 11: A strength flight", over each step's first note).
+* ``tut.suggestion`` is the answer the tutorial suggests now (None: any);
+  ``Note.to_dict()`` is JSON-ready (``kind``, ``step``, ``text``, ``primer``).
+* Resume: save ``tut.progress().to_dict()`` after each answer (before the next
+  ``advance``), and ``Tutorial.resume(Progress.from_dict(data), lang)`` rebuilds
+  it (:class:`ProgressError` if it does not replay: start a new one); then
+  ``advance()`` says what comes next.
 * ``tut.replay()`` returns a new tutorial back at the start of the current
   (or last) step that asked the player something; call ``advance()`` on it.
 * Skip: :func:`~.tips.normal_game` deals a normal game against easy bots and

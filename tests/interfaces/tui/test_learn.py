@@ -93,3 +93,55 @@ def test_b_replays_the_step_and_n_leaves_for_a_normal_game() -> None:
         assert saved is not None and list(saved.answers) == app.tut.answers
 
     asyncio.run(run())
+
+
+def test_a_resumed_tutorial_says_where_it_goes_on_and_h_gives_a_hint() -> None:
+    from dragonante.interfaces.cli.learn import start_tutorial
+    from dragonante.interfaces.tui.screens import CardScreen
+
+    tut = Tutorial("en")
+    for _ in range(3):
+        tut.advance()
+        assert tut.suggestion is not None
+        tut.answer(tut.suggestion)
+    progress.save(tut.progress())
+    again, lines = start_tutorial("en", restart=False)
+    assert again.answers == tut.answers and lines and "Going on from step 3 of 11" in lines[0]
+
+    async def run() -> None:
+        app = LearnApp(again, "en", lines)
+        app.hint_iters = 20
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "Going on from step 3 of 11" in coach(app)
+            assert "A card that triggers" in coach(app)
+            await pilot.press("h")
+            for _ in range(200):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                if isinstance(app.screen, CardScreen):
+                    break
+            assert isinstance(app.screen, CardScreen)
+            assert "Hint: the hard bot would choose" in " ".join(screen_text(app).split())
+
+    asyncio.run(run())
+
+
+def test_the_normal_game_after_it_has_tips_in_the_log() -> None:
+    from dragonante.interfaces.tui.learn import TipsTableApp, normal_table
+    from dragonante.interfaces.tui.log import LogPanel
+
+    async def run() -> None:
+        app = TipsTableApp(normal_table(), "it")
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(100):
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                if app.thinking is None and app.game.deciding == 0:
+                    break
+            lines = [line for line, _ in app.query_one(LogPanel).entries]
+            tips = [line for line in lines if line.startswith("Suggerimento: ")]
+            assert tips and len(tips) == len(set(tips))
+            assert set(app.game.bot_specs.values()) == {"easy"}
+
+    asyncio.run(run())

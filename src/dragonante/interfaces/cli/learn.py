@@ -28,6 +28,7 @@ never asked.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import textwrap
 from typing import Annotated, TextIO
@@ -309,10 +310,12 @@ def offer_tutorial(lang: str) -> bool:
     """Ask a newcomer at a terminal, once ever, whether to learn first; True if yes.
 
     Never asks when standard input or output is not a terminal (a pipe, a
-    script, CI): those never block on a question they did not expect.  The
+    script) or under CI (``CI`` set): those never block on a question they did
+    not expect.  The
     offer is remembered before it is made, so it is made once even if the
     player answers with Ctrl-D."""
-    if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)) or progress.offered():
+    interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout) and not os.environ.get("CI")
+    if not interactive or progress.offered():
         return False
     try:
         progress.mark_offered()

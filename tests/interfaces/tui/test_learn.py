@@ -85,7 +85,7 @@ def test_b_replays_the_step_and_n_leaves_for_a_normal_game() -> None:
             await pilot.pause()
             assert len(app.tut.answers) == before and app.tut.step is not None
             assert app.tut.step.id == "trigger" and "A card that triggers" in coach(app)
-            assert "b step again" in screen_text(app)
+            assert "b again" in screen_text(app)
             await pilot.press("n")
             await pilot.pause()
         assert app.next == "normal"
@@ -143,5 +143,47 @@ def test_the_normal_game_after_it_has_tips_in_the_log() -> None:
             tips = [line for line in lines if line.startswith("Suggerimento: ")]
             assert tips and len(tips) == len(set(tips))
             assert set(app.game.bot_specs.values()) == {"easy"}
+
+    asyncio.run(run())
+
+
+def test_b_at_the_end_goes_back_and_under_the_help_does_nothing() -> None:
+    async def run() -> None:
+        app = LearnApp(Tutorial("en"), "en")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            await pilot.press("b", "n")
+            await pilot.pause()
+            assert app.next is None and isinstance(app.screen, TextScreen)
+            await pilot.press("escape")
+            for _ in range(40):
+                await pilot.pause()
+                if isinstance(app.screen, GameOverScreen):
+                    break
+                await answer(pilot, app, True)
+            assert isinstance(app.screen, GameOverScreen) and app.tut.over
+            await pilot.press("b")
+            await pilot.pause()
+            assert not isinstance(app.screen, GameOverScreen) and not app.tut.over
+            assert app.tut.step is not None and app.tut.step.id == "next_gambit"
+            assert "The next gambit" in coach(app)
+
+    asyncio.run(run())
+
+
+def test_r_opens_the_primer_at_the_steps_section() -> None:
+    from dragonante.interfaces.tui.primer import PrimerScreen
+
+    async def run() -> None:
+        app = LearnApp(Tutorial("it"), "it")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, PrimerScreen)
+            assert "L'apertura" in screen_text(app)  # the ante step's section
+            assert len(app.keys_line()) <= 78
 
     asyncio.run(run())

@@ -113,9 +113,10 @@ def save_progress(tut: Tutorial) -> str:
     return ""
 
 
-def coach_lines(headed: list[tuple[str, Note]]) -> list[str]:
+def coach_lines(headed: list[tuple[str, Note]], lang: str) -> list[str]:
     """Notes as lines (:meth:`Tutorial.headed`): each step's heading over its first
-    note, the rule set apart, what to do marked."""
+    note, the rule set apart (with the primer section that says more), what to do
+    marked."""
     lines: list[str] = []
     for head, note in headed:
         if head:
@@ -123,7 +124,10 @@ def coach_lines(headed: list[tuple[str, Note]]) -> list[str]:
         elif note.kind == DONE:
             lines.append("")
         prefix = {RULE: "  ", ASK: "» ", FREE: "» "}.get(note.kind, "")
-        for part in textwrap.wrap(note.text, WIDTH - len(prefix)) or [""]:
+        text = note.text
+        if note.kind == RULE and note.primer:
+            text += " " + t("learn.plain.more", lang, section=note.primer)
+        for part in textwrap.wrap(text, WIDTH - len(prefix)) or [""]:
             lines.append(prefix + part)
     return lines
 
@@ -168,7 +172,7 @@ class LearnSession(PlaySession):
             # what to do now is said just over the question, the rest before the table
             headed = tut.headed(notes)
             asks = [(h, n) for h, n in headed if n.kind in (ASK, FREE)]
-            for line in coach_lines([hn for hn in headed if hn not in asks]):
+            for line in coach_lines([hn for hn in headed if hn not in asks], tut.lang):
                 self.say(line)
             if tut.over:
                 return self._over()
@@ -179,7 +183,7 @@ class LearnSession(PlaySession):
             if tut.suggestion in answers:
                 self.enter = str(answers.index(tut.suggestion) + 1)
             self.show_table(prompt)
-            for line in coach_lines(asks):
+            for line in coach_lines(asks, tut.lang):
                 self.say(line)
             if self.enter is not None:
                 self.say(t("learn.plain.enter", self.lang, number=self.enter))

@@ -28,6 +28,7 @@ from dragonante.i18n import t
 from dragonante.interfaces.hangup import EXIT_HANGUP
 from dragonante.interfaces.tui.app import TableApp
 from dragonante.interfaces.tui.history import HistoryPanel
+from dragonante.interfaces.tui.screens import GameOverScreen
 from dragonante.interfaces.tui.table import TableGame
 from dragonante.tutorial import PLAYER, STEPS, Note, Tips, Tutorial
 from dragonante.tutorial.scripted import EASY
@@ -112,8 +113,10 @@ class LearnApp(TableApp):
     asked for a normal game after it (or instead of it)."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
-        Binding("b", "replay_step", show=False),
-        Binding("n", "normal_game", show=False),
+        # priority: the game-over page is modal, and they work there too
+        Binding("b", "replay_step", show=False, priority=True),
+        Binding("n", "normal_game", show=False, priority=True),
+        Binding("r", "step_primer", show=False),
     ]
 
     def __init__(self, tut: Tutorial, lang: str, opening: list[str] | None = None) -> None:
@@ -154,6 +157,15 @@ class LearnApp(TableApp):
             title = t("learn.step", self.lang, step=number, total=len(STEPS), title=tut.title(step))
         self.coach.show(title, tut.headed(notes))
 
+    def _tell_since_last_turn(self, seat: int | None) -> None:
+        """Not here: the bots answer inside the tutorial, out of the table's sight,
+        so it cannot say which answer moved your hoard; the coach says what happened."""
+
+    def _on_table(self) -> bool:
+        """Whether the keys of the tutorial apply now: at the table or on its game-over
+        page, not under the help or a card's text."""
+        return len(self.screen_stack) == 1 or isinstance(self.screen, GameOverScreen)
+
     def game_over_lines(self) -> list[str]:
         return [*super().game_over_lines(), "", t("learn.tui.over", self.lang)]
 
@@ -168,12 +180,14 @@ class LearnApp(TableApp):
 
     def action_replay_step(self) -> None:
         """``b``: back to the start of the step (the one asking, else the last that asked)."""
+        if not self._on_table():
+            return
         again = self.tut.replay()
         if again is self.tut:
             self.notify(t("learn.replay.none", self.lang))
             return
-        if not isinstance(self.screen, type(self.screen_stack[0])):
-            self.pop_screen()  # the game-over page, if the step is gone back to from there
+        if isinstance(self.screen, GameOverScreen):
+            self.pop_screen()  # gone back to from the end: the table again
         self.tut = again
         self.game = TutorialTable(again)
         self._retell()
@@ -182,8 +196,15 @@ class LearnApp(TableApp):
         self._autosave()
         self.advance()
 
+    def action_step_primer(self) -> None:
+        """``r``: the rules primer at the section of the step in progress."""
+        step = self.tut.step
+        self.action_primer(step.primer if step is not None else "")
+
     def action_normal_game(self) -> None:
         """``n``: leave for a normal game against easy bots, tips on (progress kept)."""
+        if not self._on_table():
+            return
         self.next = NORMAL
         self.exit(0)
 

@@ -77,7 +77,7 @@ def test_the_whole_tutorial_with_other_answers_explains_what_they_did(cli: Cli, 
     choices = wrong_choices(lang)
     r = cli(["learn", "--plain", "--lang", lang], "\n".join([*choices, "n"]) + "\n")
     assert r.code == 0, r.err
-    assert t("learn.step", lang, step=1, total=len(STEPS), title=titles(lang)[0]) in r.out
+    assert t("tutorial.heading", lang, step=1, total=len(STEPS), title=titles(lang)[0]) in r.out
     flat = " ".join(r.out.split())  # the coach's lines are wrapped
     missed = [s for s in STEPS if t(s.key("missed"), lang) in flat]
     assert missed, "some rule did not come up and was explained anyway"

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as q
 from dragonante.engine.core import STAKES
 from dragonante.engine.decisions import Decision
@@ -52,7 +53,6 @@ class Moment:
     obs: Observation
     question: Decision | None
     asked: Observation | None = None
-    answer: int | None = None
 
 
 class Words:
@@ -175,8 +175,6 @@ def _ante_paid(m: Moment, w: Words) -> list[str]:
     if not reveal or paid is None:
         return out
     cards = [c for c in reveal[-1][2]["cards"] if c >= 0]
-    from dragonante.cards import ALL_CARDS
-
     strengths = [ALL_CARDS[c].strength for c in cards]
     top = max(strengths)
     out.append(w.say("tutorial.ante.paid", amount=w.gold(paid["amount"])))

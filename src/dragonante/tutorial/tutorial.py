@@ -111,7 +111,9 @@ class Tutorial:
         if step not in STEPS:
             return self.title(step)
         number = STEPS.index(step) + 1
-        return t("learn.step", self.lang, step=number, total=len(STEPS), title=self.title(step))
+        return t(
+            "tutorial.heading", self.lang, step=number, total=len(STEPS), title=self.title(step)
+        )
 
     def headed(self, notes: list[Note]) -> list[tuple[str, Note]]:
         """Each note with the heading to show before it ("" for none): a step's
@@ -174,9 +176,7 @@ class Tutorial:
         notes: list[Note] = []
         if self.asking is not None:
             step = STEPS[self.asking]
-            m = Moment(
-                moment, obs, question, self.asked, self.answers[-1] if self.answers else None
-            )
+            m = Moment(moment, obs, question, self.asked)
             notes += self._outcome(step, m)
             self.asking = None
             self._next()

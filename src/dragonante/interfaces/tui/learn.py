@@ -154,7 +154,9 @@ class LearnApp(TableApp):
             title = t("learn.tui.title_done", self.lang)
         else:
             number = min(tut.index + 1, len(STEPS))
-            title = t("learn.step", self.lang, step=number, total=len(STEPS), title=tut.title(step))
+            title = t(
+                "tutorial.heading", self.lang, step=number, total=len(STEPS), title=tut.title(step)
+            )
         self.coach.show(title, tut.headed(notes))
 
     def _tell_since_last_turn(self, seat: int | None) -> None:

@@ -181,3 +181,15 @@ def test_ci_is_never_asked(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI", "true")
     r = cli(["play", "--plain", "--players", "2", "--gold-per-player", "8", "--seed", "3"], ONES)
     assert r.code == 0 and "New to Three-Dragon Ante?" not in r.out
+
+
+def test_progress_that_cannot_be_saved_is_said_once_and_the_tutorial_goes_on(
+    cli: Cli, data_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = data_home / "a-file"
+    blocked.write_text("not a directory", encoding="utf-8")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocked))
+    r = cli(["learn", "--plain"], "\n" * 40 + "n\n")
+    assert r.code == 0, r.err
+    assert r.out.count("Your progress could not be saved") == 1
+    assert t("tutorial.done", "en").split()[0] in r.out and "Traceback" not in r.out + r.err

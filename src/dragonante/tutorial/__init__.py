@@ -9,7 +9,8 @@ a card that triggers and one that does not, a power that asks the player, a
 strength flight and a color flight, the end of a gambit and who wins the
 stakes, the next gambit, buying with one card left, the hole, the end of the
 game).  The game is real: a different answer is never a failure; each step
-reads what actually happened from the events and explains it.  No I/O here.
+reads what actually happened from the events and explains it.  No I/O here
+but the progress file (:mod:`.progress`).
 
 The API, for a front end::
 

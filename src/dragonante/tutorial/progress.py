@@ -110,6 +110,16 @@ def save(progress: Progress, path: Path | None = None) -> None:
     _write(path, {**progress.to_dict(), "offered": _was_offered(path)})
 
 
+def try_save(progress: Progress, path: Path | None = None) -> str:
+    """:func:`save`, for a front end that goes on anyway: "" when saved, else why
+    not (the tutorial can then not be resumed, nothing else is lost)."""
+    try:
+        save(progress, path)
+    except OSError as e:
+        return e.strerror or str(e)
+    return ""
+
+
 def clear(path: Path | None = None) -> None:
     """Forget the progress (a restart), keeping the ``offered`` mark."""
     path = path or default_path()
@@ -146,4 +156,5 @@ __all__ = [
     "mark_offered",
     "offered",
     "save",
+    "try_save",
 ]

@@ -129,8 +129,10 @@ class Tutorial:
         return out
 
     def progress(self) -> Progress:
-        """What resumes this tutorial: the player's answers (JSON-ready)."""
-        return Progress(tuple(self.answers), self.index)
+        """What resumes this tutorial: the player's answers (JSON-ready), and
+        whether it is finished (the game over and every step told)."""
+        finished = self.over and self.index >= len(STEPS)
+        return Progress(tuple(self.answers), self.index, finished)
 
     @classmethod
     def resume(cls, progress: Progress, lang: str = "en") -> Tutorial:

@@ -101,18 +101,6 @@ def start_tutorial(lang: str, restart: bool) -> tuple[Tutorial, list[str]]:
     return Tutorial(lang), lines
 
 
-def save_progress(tut: Tutorial) -> str:
-    """Save the tutorial's progress; "" or the reason it could not be saved (the
-    tutorial goes on: only the resume is lost)."""
-    finished = tut.over and tut.index >= len(STEPS)
-    p = tut.progress()
-    try:
-        progress.save(Progress(p.answers, p.step, finished))
-    except OSError as e:
-        return e.strerror or str(e)
-    return ""
-
-
 def coach_lines(headed: list[tuple[str, Note]], lang: str) -> list[str]:
     """Notes as lines (:meth:`Tutorial.headed`): each step's heading over its first
     note, the rule set apart (with the primer section that says more), what to do
@@ -220,7 +208,7 @@ class LearnSession(PlaySession):
         self._save()
 
     def _save(self) -> None:
-        reason = save_progress(self.tut)
+        reason = progress.try_save(self.tut.progress())
         if reason and not self.save_failed:
             self.save_failed = True
             self.say(t("learn.save_failed", self.lang, reason=reason))

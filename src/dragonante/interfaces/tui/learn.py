@@ -30,7 +30,7 @@ from dragonante.interfaces.tui.app import TableApp
 from dragonante.interfaces.tui.history import HistoryPanel
 from dragonante.interfaces.tui.screens import GameOverScreen
 from dragonante.interfaces.tui.table import TableGame
-from dragonante.tutorial import PLAYER, STEPS, Note, Tips, Tutorial
+from dragonante.tutorial import PLAYER, STEPS, Note, Tips, Tutorial, progress
 from dragonante.tutorial.scripted import EASY
 from dragonante.tutorial.tips import normal_game
 from dragonante.tutorial.tutorial import ASK, INTRO, RULE
@@ -172,9 +172,7 @@ class LearnApp(TableApp):
         return [*super().game_over_lines(), "", t("learn.tui.over", self.lang)]
 
     def _autosave(self) -> None:
-        from dragonante.interfaces.cli.learn import save_progress
-
-        reason = save_progress(self.tut)
+        reason = progress.try_save(self.tut.progress())
         if reason:
             self.notify(t("learn.save_failed", self.lang, reason=reason), severity="error")
 

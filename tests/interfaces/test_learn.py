@@ -193,3 +193,47 @@ def test_progress_that_cannot_be_saved_is_said_once_and_the_tutorial_goes_on(
     assert r.code == 0, r.err
     assert r.out.count("Your progress could not be saved") == 1
     assert t("tutorial.done", "en").split()[0] in r.out and "Traceback" not in r.out + r.err
+
+
+def test_at_a_terminal_learn_opens_the_full_screen_table_then_the_normal_game(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dragonante.interfaces.tui import learn as tui_learn
+
+    at_a_terminal(monkeypatch)
+    ran: list[str] = []
+
+    def tutorial_run(app: tui_learn.LearnApp) -> int:
+        ran.append(f"learn {app.tut.lang} {len(app.opening)}")
+        app.next = "normal"
+        return 0
+
+    def normal_run(app: tui_learn.TipsTableApp) -> int:
+        ran.append(f"normal {sorted(app.game.bot_specs.values())}")
+        return 0
+
+    monkeypatch.setattr(tui_learn.LearnApp, "run", tutorial_run)
+    monkeypatch.setattr(tui_learn.TipsTableApp, "run", normal_run)
+    r = cli(["learn", "--lang", "it"])
+    assert r.code == 0, r.err
+    assert ran == ["learn it 0", "normal ['easy', 'easy']"]
+
+
+def test_leaving_the_full_screen_tutorial_says_how_to_go_on(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dragonante.interfaces.tui import learn as tui_learn
+
+    at_a_terminal(monkeypatch)
+
+    def one_answer(app: tui_learn.LearnApp) -> int:
+        app.tut.advance()
+        assert app.tut.suggestion is not None
+        app.tut.answer(app.tut.suggestion)
+        return 0
+
+    monkeypatch.setattr(tui_learn.LearnApp, "run", lambda app: 0)
+    assert "Your progress is saved" not in cli(["learn"]).out  # nothing to keep yet
+    monkeypatch.setattr(tui_learn.LearnApp, "run", one_answer)
+    r = cli(["learn"])
+    assert r.code == 0 and "Your progress is saved: " in r.out

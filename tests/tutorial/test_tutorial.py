@@ -68,6 +68,7 @@ def test_the_suggested_game_brings_every_listed_rule_up_in_play() -> None:
     assert told == {s.id for s in STEPS} | {HOLE.id}
     assert not [n for n in notes if n.kind == MISSED]
     assert tut.index == len(STEPS) and tuple(tut.game.state.winners) == (PLAYER,)
+    assert len(tut.answers) == 10  # the tutorial's length in decisions (docs/tutorial.md)
 
 
 def test_the_deal_is_a_scenario_that_plays_its_script_through() -> None:

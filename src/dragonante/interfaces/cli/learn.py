@@ -223,7 +223,7 @@ class LearnSession(PlaySession):
         return 0
 
     def _saved_note(self) -> None:
-        if not self.tut.over and not self.save_failed:
+        if self.tut.answers and not self.tut.over and not self.save_failed:
             self.say(t("learn.left", self.lang, command=command("learn")))
 
 
@@ -276,7 +276,7 @@ def run_full_screen(lang: str, restart: bool) -> int:
         tips = TipsTableApp(normal_table(), lang)
         result = tips.run()
         code = result if isinstance(result, int) else 0
-    elif not app_.tut.over:
+    elif app_.tut.answers and not app_.tut.over:
         typer.echo(t("learn.left", lang, command=command("learn")))
     return code
 

@@ -237,3 +237,22 @@ def test_leaving_the_full_screen_tutorial_says_how_to_go_on(
     monkeypatch.setattr(tui_learn.LearnApp, "run", one_answer)
     r = cli(["learn"])
     assert r.code == 0 and "Your progress is saved: " in r.out
+
+
+def test_the_offer_at_the_end_of_input_or_ctrl_c_plays_nothing_and_asks_no_more(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at_a_terminal(monkeypatch)
+    ended = cli(["play", "--plain", "--seed", "3"], "")
+    assert ended.code == 0 and "New to Three-Dragon Ante?" in ended.out
+    assert "Step 1 of 11" not in ended.out and "Traceback" not in ended.out + ended.err
+    assert progress.offered()
+
+    class CtrlC:
+        def readline(self) -> str:
+            raise KeyboardInterrupt
+
+    progress.default_path().unlink()
+    r = cli(["play", "--plain", "--seed", "3"], CtrlC())
+    assert r.code == 130 and "Traceback" not in r.out + r.err
+    assert progress.offered()

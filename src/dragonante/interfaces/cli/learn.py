@@ -38,7 +38,7 @@ import typer
 from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import app
-from dragonante.interfaces.cli.play import PlaySession, is_terminal
+from dragonante.interfaces.cli.play import EXIT_INTERRUPTED, PlaySession, is_terminal
 from dragonante.interfaces.cli.run_options import LANG, PLAIN, LangOpt, PlainOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.launch import command
@@ -315,7 +315,15 @@ def offer_tutorial(lang: str) -> bool:
         return False  # it could not be remembered: do not ask at every game
     typer.echo(t("learn.offer", lang, command=command("learn")), nl=False)
     sys.stdout.flush()
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:
+        typer.echo()
+        typer.echo(t("play.interrupted", lang))
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if not line:  # the input ended: no tutorial, and play ends as at any question
+        typer.echo()
+        return False
     return line.strip().lower() in ("", *YES_WORDS)
 
 

@@ -256,3 +256,26 @@ def test_the_offer_at_the_end_of_input_or_ctrl_c_plays_nothing_and_asks_no_more(
     r = cli(["play", "--plain", "--seed", "3"], CtrlC())
     assert r.code == 130 and "Traceback" not in r.out + r.err
     assert progress.offered()
+
+
+def test_a_real_pipe_plays_the_tutorial_through_and_ends_with_0(data_home: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_DATA_HOME": str(data_home), "CI": ""}
+    script = "from dragonante.interfaces.cli import main; main(['learn', '--lang', 'it'])"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input="\n" * 10,  # no --plain: a pipe gets the prompts; the input ends at the last one
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Passo 11 di 11: La fine della partita" in done.stdout
+    assert "L'input è finito" in done.stdout
+    saved = progress.load(data_home / "dragonante" / "tutorial.json")
+    assert saved is not None and saved.finished

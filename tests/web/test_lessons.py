@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from dragonante.interfaces.web.hub import Settings
 from dragonante.interfaces.web.lessons import Lesson
 from dragonante.interfaces.web.protocol import MAX_LEARN_ANSWERS
 from dragonante.tutorial import PLAYER, STEPS, deal
+from dragonante.tutorial.tips import QUIET
 from tests.web.helpers import LiveServer, Seat
 from tests.web.leaks import check_frames, hidden_from
 
@@ -265,3 +267,14 @@ def test_starting_lessons_is_rate_limited_as_making_tables(tmp_path: Path) -> No
             me.close()
     finally:
         live.stop()
+
+
+def test_the_page_is_served_and_the_browser_s_tips_keep_quiet_as_the_terminal_s(
+    lessons: LiveServer,
+) -> None:
+    r = lessons.http().get("/learn")
+    assert r.status_code == 200 and "main.js" in r.text
+    tips_js = Path(__file__).parents[2] / "src/dragonante/interfaces/web/static/js/tips.js"
+    m = re.search(r"QUIET = new Set\(\[([^\]]*)\]\)", tips_js.read_text(encoding="utf-8"))
+    assert m is not None
+    assert set(re.findall(r'"([^"]+)"', m.group(1))) == set(QUIET)

@@ -37,7 +37,7 @@ from dragonante.engine.config import config_to_dict
 from dragonante.engine.decisions import IllegalAnswer
 from dragonante.interfaces.narrate import table_names
 from dragonante.interfaces.web.narration import t
-from dragonante.interfaces.web.protocol import ProtocolError, encode
+from dragonante.interfaces.web.protocol import ProtocolError, encode, error
 from dragonante.interfaces.web.store import (
     BOT,
     FINISHED,
@@ -172,10 +172,7 @@ class Lesson:
         c.push_json({"type": "welcome", "table": LESSON_CODE, "seat": PLAYER, "lang": c.lang})
         if not resumed:
             e = ProtocolError("bad_progress", "the saved tutorial does not replay; it starts again")
-            c.push_json(
-                {"type": "error", "code": e.code, "message": t(c.lang, "error.bad_progress")}
-                | {"detail": e.detail}
-            )
+            c.push_json(error(e, t(c.lang, f"error.{e.code}")))
         self.send_state()
 
     def send_state(self) -> None:

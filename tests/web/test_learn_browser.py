@@ -120,6 +120,7 @@ def test_a_whole_tutorial_from_the_lobby(
     expect(page.locator("#coach-step")).to_contain_text(f" {len(STEPS)}")
     ask = page.locator("#coach-notes .note-ask")
     expect(ask).to_have_count(1)
+    expect(page.locator(".seat.me .tag.away")).to_have_count(0)  # your seat is connected
     # the suggested answer is marked, and the ask names it
     suggested = page.locator("#question .answer.suggested")
     expect(suggested).to_have_count(1)

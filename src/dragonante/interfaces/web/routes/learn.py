@@ -102,6 +102,7 @@ async def serve_lesson(hub: Hub, websocket: WebSocket, where: str) -> None:
     st = hub.settings
     client = Client(LessonTable(tut), 0, hello.lang, send, st.max_queue, st.rate)
     client.address = where
+    client.table.clients.add(client)  # its seat shows as connected, not away
     lesson = Lesson(tut, notes, client)
     hub.house.lessons.add(lesson)
     pump_task = asyncio.create_task(_pump(websocket, client))

@@ -224,6 +224,12 @@ def test_wrong_questions_and_answers_are_refused_and_change_nothing(lessons: Liv
     assert me.wait(lambda m: m["type"] == "error")["code"] == "illegal"
     me.send({"type": "hello", "token": None})
     assert me.wait(lambda m: m["type"] == "error")["code"] == "bad_type"
+    me.send("{not json")
+    assert me.wait(lambda m: m["type"] == "error")["code"] == "malformed"
+    me.send({"type": "answer", "decision": str(c["decision"]), "answer": legal[0]})
+    assert me.wait(lambda m: m["type"] == "error")["code"] == "bad_field"
+    me.send({"type": "learn", "lang": "en", "answers": []})  # only first
+    assert me.wait(lambda m: m["type"] == "error")["code"] == "bad_type"
     me.send({"type": "sync"})
     assert me.coached()["progress"]["answers"] == []
     me.close()

@@ -39,7 +39,7 @@ from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.guard import BodyLimit
 from dragonante.interfaces.web.headers import SecurityHeaders
 from dragonante.interfaces.web.hub import Hub
-from dragonante.interfaces.web.routes import games, info, lobby, pages, socket
+from dragonante.interfaces.web.routes import games, info, learn, lobby, pages, socket
 from dragonante.interfaces.web.settings import Settings
 from dragonante.interfaces.web.writer import Writer
 
@@ -81,7 +81,7 @@ def create_app(
     )
     app.add_exception_handler(RequestValidationError, bad_param)  # type: ignore[arg-type]
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
-    for routes in (pages, info, lobby, games, socket):
+    for routes in (pages, info, lobby, games, socket, learn):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     if cluster is not None:

@@ -58,6 +58,9 @@ class House:
         self.trusted = parse_networks(st.trusted_proxies)
         #: Refusals by kind (``/api/stats``).
         self.refused: dict[str, int] = {}
+        #: The "Learn to play" lessons running, one per socket (``lessons.py``):
+        #: each counts against ``max_tables`` while it lives.
+        self.lessons: set[object] = set()
 
     # ---------------------------------------------------------------- storage
 
@@ -79,8 +82,10 @@ class House:
         return table
 
     def live_count(self) -> int:
-        """Tables in memory that count against ``max_tables`` (open or playing)."""
-        return sum(1 for t in self.tables.values() if t.status in (OPEN, PLAYING))
+        """Tables in memory that count against ``max_tables``: open or playing
+        ones, and the lessons of "Learn to play" running now."""
+        live = sum(1 for t in self.tables.values() if t.status in (OPEN, PLAYING))
+        return live + len(self.lessons)
 
     def check_room(self) -> None:
         """Refuse a new table when ``max_tables`` open or playing ones are in memory."""

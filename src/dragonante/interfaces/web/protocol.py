@@ -110,6 +110,9 @@ ERROR_CODES = (
     "hints_off",
     "hint_busy",
     "rate_limited",
+    "server_full",
+    "bad_progress",
+    "learn_first",
 )
 
 
@@ -180,7 +183,33 @@ class AskHint:
     decision: int
 
 
-Message = Hello | Answer | Lang | Sync | Ping | HandToBot | Chat | AskHint
+@dataclass(frozen=True, slots=True)
+class Learn:
+    """First message of a "Learn to play" socket (``lessons.py``): the language,
+    and the player's answers so far (a saved tutorial to resume; empty: a new one)."""
+
+    lang: str
+    answers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Learn to play: back to the start of the step in progress."""
+
+
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """Learn to play: the tutorial again from its first step."""
+
+
+#: The most answers a saved tutorial may bring (the whole tutorial takes far
+#: fewer; each is replayed, so the bound is the cost of one resume).
+MAX_LEARN_ANSWERS = 300
+
+
+Message = (
+    Hello | Answer | Lang | Sync | Ping | HandToBot | Chat | AskHint | Learn | Replay | Restart
+)
 
 
 def _reject_constant(name: str) -> Any:
@@ -238,12 +267,28 @@ def parse(raw: str | bytes) -> Message:
         return Chat(data.get("text"))
     if kind == "hint":
         return AskHint(_int(data, "decision"))
+    if kind == "learn":
+        answers = data.get("answers", [])
+        if (
+            not isinstance(answers, list)
+            or len(answers) > MAX_LEARN_ANSWERS
+            or not all(type(a) is int for a in answers)
+        ):
+            raise ProtocolError(
+                "bad_field", f"'answers' must be a list of at most {MAX_LEARN_ANSWERS} integers"
+            )
+        return Learn(_lang(data), tuple(answers))
+    if kind == "replay":
+        return Replay()
+    if kind == "restart":
+        return Restart()
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
         "bad_type",
         f"unknown message type {kind[:40]!r}; "
-        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint",
+        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint "
+        "(learn, replay, restart on the Learn to play socket)",
     )
 
 

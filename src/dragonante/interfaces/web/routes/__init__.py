@@ -7,6 +7,7 @@
   rematches;
 * :mod:`.games`: finished games, their replays and records;
 * :mod:`.socket`: the WebSocket, one per seat or spectator;
+* :mod:`.learn`: the "Learn to play" socket, one tutorial each;
 * :mod:`.common`: what they share (the hub, the caller's address and token,
   bodies read as capped streams).
 """

@@ -1,4 +1,4 @@
-"""The single-page client's addresses: the lobby, a table, a replay (one HTML file)."""
+"""The single-page client's addresses: lobby, table, replay, Learn to play (one HTML file)."""
 
 from __future__ import annotations
 
@@ -26,4 +26,9 @@ async def table_page(code: str) -> FileResponse:
 
 @router.get("/r/{code}")
 async def replay_page(code: str) -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/learn")
+async def learn_page() -> FileResponse:
     return FileResponse(INDEX)

@@ -53,18 +53,7 @@ router = APIRouter()
 async def ws(websocket: WebSocket, code: str) -> None:
     hub = hub_of(websocket)
     where = address(websocket)
-    await websocket.accept()
-    # Refused before the hello is even read: a refusal costs no lookup.
-    try:
-        hub.check_rate("sockets", where)
-        hub.check_lookup(where)  # the path names a table: a lookup by code
-    except HubError as e:
-        await _close(websocket, WS_TRY_LATER, e.code)
-        return
-    why = hub.sockets.open(where)
-    if why is not None:
-        hub.refused[why] = hub.refused.get(why, 0) + 1
-        await _close(websocket, WS_TRY_LATER if why == "server_full" else WS_POLICY, why)
+    if not await admitted(hub, websocket, where, lookup=True):  # the path names a table
         return
     try:
         await serve_socket(hub, websocket, code)
@@ -72,7 +61,28 @@ async def ws(websocket: WebSocket, code: str) -> None:
         hub.sockets.close(where)
 
 
-async def _receive(websocket: WebSocket) -> str | bytes | None:
+async def admitted(hub: Hub, websocket: WebSocket, where: str, lookup: bool) -> bool:
+    """Accept a socket, and close it at once if ``where`` is over its socket
+    rate (and, with ``lookup``, its lookups by code) or socket cap: refused
+    before its first message is even read, so a refusal costs nothing.
+    True: it is open and counted (the caller closes the count)."""
+    await websocket.accept()
+    try:
+        hub.check_rate("sockets", where)
+        if lookup:
+            hub.check_lookup(where)
+    except HubError as e:
+        await close_socket(websocket, WS_TRY_LATER, e.code)
+        return False
+    why = hub.sockets.open(where)
+    if why is not None:
+        hub.refused[why] = hub.refused.get(why, 0) + 1
+        await close_socket(websocket, WS_TRY_LATER if why == "server_full" else WS_POLICY, why)
+        return False
+    return True
+
+
+async def receive(websocket: WebSocket) -> str | bytes | None:
     """The next frame's payload, or None when the client has gone (counted in
     ``/api/stats`` when the transport closed it for its pings: ``pings.py``)."""
     message = await websocket.receive()
@@ -87,26 +97,26 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
     return bytes(data) if data is not None else b""
 
 
-async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+async def close_socket(websocket: WebSocket, code: int, reason: str) -> None:
     if websocket.application_state == WebSocketState.CONNECTED:
         with suppress(RuntimeError, WebSocketDisconnect):
             await websocket.close(code=code, reason=reason)
 
 
-async def _refuse(websocket: WebSocket, e: ProtocolError, lang: str, close: int) -> None:
+async def refuse(websocket: WebSocket, e: ProtocolError, lang: str, close: int) -> None:
     try:
         await websocket.send_text(json.dumps(error(e, t(lang, f"error.{e.code}"))))
     except (RuntimeError, WebSocketDisconnect):
         return
-    await _close(websocket, close, e.code)
+    await close_socket(websocket, close, e.code)
 
 
 async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
     """One connection's life: hello (token or spectator), then answers until it closes."""
     try:
-        first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+        first = await asyncio.wait_for(receive(websocket), HELLO_TIMEOUT)
     except (TimeoutError, WebSocketDisconnect):
-        await _close(websocket, 4408, "no hello")
+        await close_socket(websocket, 4408, "no hello")
         return
     if first is None:
         return
@@ -115,7 +125,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
         if not isinstance(hello, Hello):
             raise ProtocolError("hello_first", "the first message must be a hello")
     except ProtocolError as e:
-        await _refuse(websocket, e, "en", 4400)
+        await refuse(websocket, e, "en", 4400)
         return
 
     async def send(text: str) -> None:
@@ -124,13 +134,13 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
     try:
         client = await hub.connect(code, hello.token, hello.lang, send)
     except ProtocolError as e:
-        await _refuse(websocket, e, hello.lang, 4401)
+        await refuse(websocket, e, hello.lang, 4401)
         return
     except HubError as e:
         if e.code == "unknown_table":
             hub.missed(address(websocket))
         close = WS_EXPIRED if e.code == "expired" else 4404
-        await _refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, close)
+        await refuse(websocket, ProtocolError(e.code, e.detail), hello.lang, close)
         return
     client.address = address(websocket)
 
@@ -138,16 +148,16 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
         with suppress(RuntimeError, WebSocketDisconnect, OSError):
             await client.pump()
         if client.overflowed:
-            await _close(websocket, 4429, "too slow")
+            await close_socket(websocket, 4429, "too slow")
         elif client.close_code is not None:
-            await _close(websocket, *client.close_code)
+            await close_socket(websocket, *client.close_code)
 
     pump_task = asyncio.create_task(pump())
     strikes = 0
     try:
         while True:
             try:
-                frame = await _receive(websocket)
+                frame = await receive(websocket)
             except (WebSocketDisconnect, RuntimeError):
                 break
             if frame is None or client.overflowed or client.close_code is not None:
@@ -184,4 +194,4 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
             await asyncio.wait_for(pump_task, 5)
         except (TimeoutError, asyncio.CancelledError):
             pump_task.cancel()
-        await _close(websocket, 1000, "bye")
+        await close_socket(websocket, 1000, "bye")

@@ -266,7 +266,8 @@ export function mountLobby(root) {
   function render() {
     const form = document.getElementById("create-form");
     if (form) saved = formValues(form);
-    append(clear(root), h("p", { class: "tagline" }, t("app.tagline")), h("div", { class: "lobby" }, buildForm(), h("div", {}, joinBox(), lists)));
+    const learn = h("p", { class: "learn-entry", id: "learn-entry" }, h("a", { href: "/learn", class: "button primary", id: "learn-link" }, t("lobby.learn")), " ", h("span", { class: "muted" }, t("lobby.learn_help")));
+    append(clear(root), h("p", { class: "tagline" }, t("app.tagline")), learn, h("div", { class: "lobby" }, buildForm(), h("div", {}, joinBox(), lists)));
   }
 
   (async () => {

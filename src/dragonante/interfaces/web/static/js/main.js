@@ -1,8 +1,9 @@
 // Entry point: load the language and the cards, then show the page the URL
-// names: the lobby (/), a table (/t/CODE) or a replay (/r/CODE).
+// names: the lobby (/), a table (/t/CODE), a replay (/r/CODE) or Learn to play (/learn).
 import { loadAbilities } from "./abilities.js";
 import { loadCards } from "./cards.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { mountLearn } from "./learn.js";
 import { mountLobby } from "./lobby.js";
 import { mountRulesButton } from "./primer.js";
 import { mountReplay } from "./replay.js";
@@ -24,6 +25,7 @@ function route() {
   let m;
   if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) page = mountTable(root, decodeURIComponent(m[1]));
   else if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = mountReplay(root, decodeURIComponent(m[1]));
+  else if (/^\/learn\/?$/.test(path)) page = mountLearn(root);
   else page = mountLobby(root);
   window.dragonante = page; // for the browser tests and the curious
 }

@@ -19,7 +19,9 @@ import { animateEvents } from "./motion.js";
 import { turnAnnouncer } from "./notify.js";
 import { levelName, renderBoard, renderLog, seatName } from "./render.js";
 import { rematchBar, rematchText, timeoutText, turnCountdown } from "./social.js";
+import { openSocket } from "./socket.js";
 import { summaryEl } from "./summary.js";
+import { tipsPanel } from "./tips.js";
 
 const SUMMARY_KINDS = new Set(["scoring", "gambit_won", "priest_split", "no_winner", "monarch_gift", "hole_paid", "hole_won", "debt_paid", "adventurer_split", "eliminated", "target_reached", "game_over"]);
 // Close codes after which reconnecting cannot help.
@@ -81,10 +83,12 @@ export function mountTable(root, code) {
   });
   const countdown = turnCountdown();
   const hints = hintPanel(code, send);
+  // Tips on at a table opened from Learn to play (tips.js): none elsewhere.
+  const tips = tipsPanel(code);
   // The tab's title and icon, the sound and the notification of your turn.
   const turnNote = turnAnnouncer(code);
   const rematchSlot = h("div", { class: "rematch-slot" });
-  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, hints.el, gambitHistory.el, logBox, chat.el)), announcer));
+  append(clear(root), h("div", { class: "table-page" }, header, banner, countdown.el, rematchSlot, awaySlot, h("div", { class: "table-layout" }, main, h("div", { class: "table-side" }, tips.el, hints.el, gambitHistory.el, logBox, chat.el)), announcer));
   const unbindKeys = bindAnswerKeys(main);
 
   api("GET", "/api/meta").then((m) => { meta = m; if (table?.status === "open") render(); }).catch(() => {});
@@ -104,23 +108,8 @@ export function mountTable(root, code) {
 
   function connect() {
     if (stopped) return;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
-    const sock = ws;
-    sock.onopen = () => {
-      sock.send(JSON.stringify({ type: "hello", token: token || null, lang }));
-    };
-    sock.onmessage = (e) => {
-      if (sock !== ws) return;
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        return;
-      }
-      handle(msg);
-    };
-    sock.onclose = (e) => {
+    const hello = () => ({ type: "hello", token: token || null, lang });
+    ws = openSocket(`/ws/${encodeURIComponent(code)}`, hello, (sock, msg) => sock === ws && handle(msg), (sock, e) => {
       if (sock !== ws || stopped) return;
       if (e.code === 4404) {
         connState = "gone";
@@ -133,7 +122,7 @@ export function mountTable(root, code) {
       banner.hidden = false;
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 400 * 2 ** retry);
-    };
+    });
   }
 
   function reconnect() {
@@ -172,6 +161,7 @@ export function mountTable(root, code) {
           noteStart(events, msg.view);
           logList.replaceWith((logList = renderLog(events)));
           gambitHistory.show(msg.history);
+          tips.reset(events);
         }
         render();
         scrollLog();
@@ -182,6 +172,7 @@ export function mountTable(root, code) {
         events.push(...msg.events);
         logList.append(...Array.from(renderLog(msg.events).children));
         gambitHistory.show(msg.history);
+        tips.more(msg.events);
         noteSummaries(msg.events, msg.view);
         render();
         animateEvents(main.querySelector(".board"), msg.events);
@@ -530,6 +521,7 @@ export function mountTable(root, code) {
       logBox.firstChild.textContent = t("table.log");
       chat.relabel();
       turnNote.relabel();
+      tips.relabel();
       send({ type: "lang", lang });
       render();
     },

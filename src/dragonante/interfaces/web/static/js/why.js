@@ -12,7 +12,7 @@ import { lang, t } from "./i18n.js";
 
 const rules = {};
 
-async function loadRules(l) {
+export async function loadRules(l) {
   if (!rules[l]) {
     const r = await fetch(`/api/rules?lang=${encodeURIComponent(l)}`);
     rules[l] = await r.json();

@@ -8,14 +8,9 @@ the leak checks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from dragonante.interfaces.web.hub import Settings
-from tests.web.helpers import LiveServer, Seat, make_table, play
+from tests.web.helpers import Seat, make_table, play
 from tests.web.leaks import check_frames, check_social_frames
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
@@ -24,21 +19,6 @@ PAYLOAD = '<img src=x onerror="alert(1)"><script>alert(2)</script> &amp; 1 < 2'
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
-    started: list[LiveServer] = []
-
-    def start(**settings: Any) -> LiveServer:
-        settings.setdefault("bot_delay", 0)
-        live = LiveServer(str(tmp_path / f"web{len(started)}.sqlite3"), Settings(**settings))
-        started.append(live.start())
-        return live
-
-    yield start
-    for live in started:
-        live.stop()
 
 
 def error_of(seat: Seat, msg: dict[str, Any]) -> dict[str, Any]:

@@ -53,6 +53,7 @@ class House:
             "lookups": RateLimiter(st.limit_lookups, st.lookup_window),
             "misses": RateLimiter(st.limit_misses, st.limit_window),
             "hints": RateLimiter(st.limit_hints, st.hint_window),
+            "players": RateLimiter(st.limit_players, st.limit_window),
         }
         self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
         self.trusted = parse_networks(st.trusted_proxies)

@@ -274,9 +274,11 @@ class LiveTable:
         return [self.seats[p].name if p in self.seats else "?" for p in range(self.players)]
 
     def token_seat(self, token: str) -> int | None:
+        """The seat ``token`` opens: a seat token, or the player key of the
+        seat's person (``players/``), else None."""
         h = hash_token(token)
         for seat, info in self.seats.items():
-            if info.kind == HUMAN and info.token_hash is not None and info.token_hash == h:
+            if info.kind == HUMAN and info.opens(h):
                 return seat
         return None
 
@@ -289,7 +291,7 @@ class LiveTable:
         if seat is None or client.token_hash is None:
             return False
         info = self.seats.get(seat)
-        return info is not None and info.kind == HUMAN and info.token_hash == client.token_hash
+        return info is not None and info.kind == HUMAN and info.opens(client.token_hash)
 
     def is_gm(self, token: str) -> bool:
         """Whether ``token`` is this table's game-master token."""

@@ -1,4 +1,5 @@
-"""The single-page client's addresses: the lobby, a table, a replay (one HTML file)."""
+"""The single-page client's addresses: the lobby, a table, a replay, My games,
+a player's page and the leaderboard (one HTML file)."""
 
 from __future__ import annotations
 
@@ -26,4 +27,19 @@ async def table_page(code: str) -> FileResponse:
 
 @router.get("/r/{code}")
 async def replay_page(code: str) -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/me")
+async def my_games_page() -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/players/{pid}")
+async def player_page(pid: str) -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
     return FileResponse(INDEX)

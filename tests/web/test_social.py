@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from dragonante.interfaces.web.turns import TURN_MAX
 from tests.web.helpers import Seat, make_table, play
 from tests.web.leaks import check_frames, check_social_frames
 
@@ -218,7 +219,7 @@ def test_a_rematch_keeps_seats_and_options_with_a_new_seed_and_fresh_tokens(serv
 def test_a_turn_timer_lets_a_bot_answer_when_time_runs_out(serve):
     server = serve(turn_min=0.1, away_bot="random")
     with server.http() as http:
-        for bad in (0.05, 601, "30", True, [1]):
+        for bad in (0.05, TURN_MAX + 1, "30", True, [1]):
             r = http.post("/api/tables", json={"config": SMALL, "turn_seconds": bad})
             assert r.status_code == 400 and r.json()["error"] == "bad_config", bad
         r = http.post("/api/tables", json={"config": SMALL, "turn_seconds": 0.25})

@@ -75,7 +75,10 @@ class House:
 
     def fit(self, table: LiveTable) -> LiveTable:
         """Give a table loaded or made now the server's per-table settings."""
-        table.away_after = self.settings.away_after
+        # Away (the others may hand the seat to a bot) after a whole turn at
+        # a table with a long turn timer: a turn-based game waits for its people.
+        away = self.settings.away_after
+        table.away_after = max(away, table.turn_seconds or 0.0) if away > 0 else 0.0
         table.chat.resize(self.settings.chat_history)
         return table
 

@@ -101,6 +101,9 @@ class StoredTable:
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     answers: list[int] = field(default_factory=list)
     decision_ids: list[int] = field(default_factory=list)
+    #: When the last answer was stored (with the answers): since then the
+    #: pending decision has waited, which a turn timer honours after a restart.
+    last_answer_at: datetime | None = None
     #: Recent ``chat`` frames, oldest first, and the host's mutes as
     #: ``(kind, value)`` pairs (``seat``/``spectator``/``address``): loaded
     #: with the answers (a table being run), not for the lobby's lists.
@@ -350,13 +353,14 @@ def _fill(s: Session, tables: list[StoredTable], with_answers: bool) -> None:
         )
     if with_answers:
         rows = s.execute(
-            select(AnswerRow.table_code, AnswerRow.answer, AnswerRow.decision_id)
+            select(AnswerRow.table_code, AnswerRow.answer, AnswerRow.decision_id, AnswerRow.at)
             .where(AnswerRow.table_code.in_(codes))
             .order_by(AnswerRow.table_code, AnswerRow.n)
         )
-        for code, answer, decision_id in rows:
+        for code, answer, decision_id, at in rows:
             by_code[code].answers.append(answer)
             by_code[code].decision_ids.append(decision_id)
+            by_code[code].last_answer_at = aware(at)
         chat = s.execute(
             select(ChatRow.table_code, ChatRow.body)
             .where(ChatRow.table_code.in_(codes))

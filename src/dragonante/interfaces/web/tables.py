@@ -206,6 +206,9 @@ class LiveTable:
         self.turn_task: asyncio.Task[None] | None = None
         self.turn_decision: int | None = None
         self.turn_deadline = 0.0
+        #: Since when (UTC) the decision pending at load has waited: the clock
+        #: armed first after a restart counts from it (``TurnClock.arm``).
+        self.waiting_since = stored.last_answer_at or stored.started_at
         #: The face-down round of the state now (``face_down.py``; found anew
         #: for each new state, see :meth:`round`).
         self.face_down: FaceDown | None = None

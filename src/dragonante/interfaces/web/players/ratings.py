@@ -35,16 +35,16 @@ from dragonante.interfaces.web.store import BOT, FINISHED, HUMAN, SeatInfo, awar
 #: ``random,baseline,heuristic,heuristic`` (seed 11, seats rotated; the
 #: command is in ``docs/web.md``, "Ratings").  ``hard`` (``ismcts``, about
 #: 700 ms a decision: too slow to rate the same way here) is ``medium``
-#: plus the difference that makes a Plackett-Luce first place 48% likely
-#: against three ``medium``, its measured win rate (``docs/bots.md``).
+#: plus 9.2, the difference that makes a Plackett-Luce first place 48%
+#: likely against three ``medium``, its measured win rate (``docs/bots.md``).
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (17.7, 1.0),
-    "easy": (22.4, 1.0),
-    "baseline": (22.4, 1.0),
-    "medium": (35.6, 1.0),
-    "heuristic": (35.6, 1.0),
-    "hard": (45.0, 1.0),
-    "ismcts": (45.0, 1.0),
+    "random": (16.6, 1.7),
+    "easy": (23.6, 1.6),
+    "baseline": (23.6, 1.6),
+    "medium": (35.2, 1.8),
+    "heuristic": (35.2, 1.8),
+    "hard": (44.4, 1.8),
+    "ismcts": (44.4, 1.8),
 }
 #: Rows the leaderboard shows at most.
 LEADERBOARD_SIZE = 100

@@ -17,6 +17,7 @@ import { lang, t } from "./i18n.js";
 import { bindAnswerKeys, focusSnapshot, restoreFocus } from "./keys.js";
 import { animateEvents } from "./motion.js";
 import { turnAnnouncer } from "./notify.js";
+import { handSeatPanel, playerKey } from "./players.js";
 import { levelName, renderBoard, renderLog, seatName } from "./render.js";
 import { rematchBar, rematchText, timeoutText, turnCountdown } from "./social.js";
 import { summaryEl } from "./summary.js";
@@ -66,6 +67,7 @@ export function mountTable(root, code) {
   const banner = h("p", { class: "banner", role: "status", hidden: true });
   const summarySlot = h("div", { class: "summary-slot" });
   const awaySlot = h("div", { class: "away-slot" });
+  const handover = handSeatPanel(code, () => hostToken(code), (fn) => act(fn));
   const main = h("div", { class: "table-main" });
   const logBox = h("section", { class: "log-box", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("table.log")));
   // Read out by screen readers: a new question for this seat.
@@ -108,7 +110,8 @@ export function mountTable(root, code) {
     ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(code)}`);
     const sock = ws;
     sock.onopen = () => {
-      sock.send(JSON.stringify({ type: "hello", token: token || null, lang }));
+      // The player key opens this person's seat when this device has no token for it.
+      sock.send(JSON.stringify({ type: "hello", token: token || null, key: playerKey(), lang }));
     };
     sock.onmessage = (e) => {
       if (sock !== ws) return;
@@ -147,6 +150,7 @@ export function mountTable(root, code) {
     switch (msg.type) {
       case "welcome":
         mySeat = msg.seat;
+        if (mySeat !== null && !token && !gmMode) token = playerKey(); // seated by the key (memory only)
         isGm = Boolean(msg.gm);
         retry = 0;
         connState = "open";
@@ -369,7 +373,7 @@ export function mountTable(root, code) {
       const sit = async () => {
         // The host's token goes along: a creator who plays is no game-master
         // (the server ends that role, and this page forgets its link).
-        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value }, hostToken(code) || undefined);
+        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value }, hostToken(code) || undefined, playerKey());
         forgetGmToken(code);
         token = made.token;
         saveToken(code, token);
@@ -484,7 +488,7 @@ export function mountTable(root, code) {
   }
 
   function renderAway() {
-    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
+    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send), handover.update(table));
   }
 
   function render() {

@@ -356,3 +356,20 @@ def test_the_qr_code_is_the_personal_link_for_its_holder_only(serve):
         # the link it encodes: this server's My games page, the key in the fragment
         assert r.text == link_svg(f"{live.base}/me#key={key}")
         assert r.text != link_svg(f"{live.base}/me#key={key[:-1]}")
+
+
+def test_play_join_takes_a_table_address_with_the_key(serve):
+    """``play --join http://HOST/t/CODE#key=KEY``: the terminal's seat is the key's."""
+    from dragonante.interfaces.tui.lobby import join, parse_target
+
+    live = serve()
+    with live.http() as http:
+        key, _ = new_player(http)
+        code, host = open_table(http)
+        sit(http, code, "Ann", 2, key)
+        start(http, code, host)
+    target = parse_target(f"{live.base}/t/{code}#key={key}")
+    assert (target.code, target.token) == (code, key)
+    seating = join(target, None)
+    assert seating.token == key
+    assert Seat(live, code, seating.token).seat == 2

@@ -54,6 +54,11 @@ def sit_down(page: Any, base: str, code: str, name: str) -> None:
     page.wait_for_selector("#playing-as")
 
 
+def game_line(page: Any, code: str) -> Any:
+    """My games' line of table ``code``."""
+    return page.locator(f'#my-games .my-game[data-code="{code}"]')
+
+
 def welcomed_seat(frames: list[dict[str, Any]]) -> Any:
     return [f["seat"] for f in frames if f.get("type") == "welcome"][-1]
 
@@ -95,11 +100,11 @@ def test_a_new_device_puts_you_back_in_your_seat_and_my_games_shows_whose_turn(
         phone.wait_for_selector("#my-games .my-game")
         assert phone.url == f"{server.base}/me"  # the key left the address bar at once
         assert key_of(phone) == ann_key
-        line = phone.locator(f"#my-games .my-game[data-code={code}]")
+        line = game_line(phone, code)
         expect(line).to_contain_text("your turn!")  # the ante: both choose at once
         expect(line).to_contain_text("Ann (you)")
         assert phone.title().startswith("(1)")
-        phone.click(f"#my-games .my-game[data-code={code}] a")
+        game_line(phone, code).locator("a").click()
         phone.wait_for_selector("#question .answer")  # her question: seated, not watching
         assert welcomed_seat(phone_frames) == 0
         assert phone.locator("#playing-as").count() or phone.locator("#hand .card").count()
@@ -107,10 +112,10 @@ def test_a_new_device_puts_you_back_in_your_seat_and_my_games_shows_whose_turn(
         # She chooses her ante on the phone; My games on the laptop says Bob's turn.
         phone.locator("#question .answer:not([disabled])").first.click()
         ann.goto(f"{server.base}/me")
-        mine = ann.locator(f"#my-games .my-game[data-code={code}]")
+        mine = game_line(ann, code)
         expect(mine).to_contain_text("waiting for Bob")
         bob.goto(f"{server.base}/me")
-        expect(bob.locator(f"#my-games .my-game[data-code={code}]")).to_contain_text("your turn!")
+        expect(game_line(bob, code)).to_contain_text("your turn!")
 
         # The personal link and its QR code, on request.
         ann.click("#show-personal-link")
@@ -168,7 +173,7 @@ def test_three_people_the_host_hands_a_lost_keys_seat_to_a_new_key(browser: Any,
         cat.wait_for_selector(".board")
         assert cat.locator("#question .answer:not([disabled])").count() == 0  # a spectator
         phone.goto(f"{server.base}/me")
-        expect(phone.locator(f"#my-games .my-game[data-code={code}]")).to_contain_text("Cat (you)")
+        expect(game_line(phone, code)).to_contain_text("Cat (you)")
 
         for seen in frames.values():
             assert cat_key not in json.dumps(seen)

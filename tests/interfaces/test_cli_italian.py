@@ -62,7 +62,7 @@ print(json.dumps(helps))
 
 
 #: The command groups (no --lang option of their own).
-GROUPS = ("dragonante", "dragonante dice", "dragonante scenario")
+GROUPS = ("dragonante", "dragonante dice", "dragonante ratings", "dragonante scenario")
 
 
 @cache

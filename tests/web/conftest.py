@@ -4,11 +4,13 @@ Debian's Chromium for the browser tests (``browser``: one per test module)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from dragonante.interfaces.web.settings import Settings
 from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, ServerProcess, WatchedBrowser
 from tests.web.helpers import LiveServer
 
@@ -22,6 +24,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live = LiveServer(str(db)).start()
     yield live
     live.stop()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
+    """Start servers of given ``Settings`` (bots without delay) on fresh
+    databases; all stopped after the test."""
+    started: list[LiveServer] = []
+
+    def start(**settings: Any) -> LiveServer:
+        settings.setdefault("bot_delay", 0)
+        live = LiveServer(str(tmp_path / f"web{len(started)}.sqlite3"), Settings(**settings))
+        started.append(live.start())
+        return live
+
+    yield start
+    for live in started:
+        live.stop()
 
 
 @pytest.fixture(scope="module")

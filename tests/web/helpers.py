@@ -121,14 +121,24 @@ def make_table(
 class Seat:
     """A WebSocket connection that keeps every frame it received."""
 
-    def __init__(self, server: LiveServer, code: str, token: str | None, lang: str = "en") -> None:
+    def __init__(
+        self,
+        server: LiveServer,
+        code: str,
+        token: str | None,
+        lang: str = "en",
+        key: str | None = None,
+    ) -> None:
         self._connect = connect(f"{server.ws_base}/ws/{code}", max_size=2**24)
         self.ws: ClientConnection = self._connect.__enter__()
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.last: dict[str, Any] | None = None
         self.closed = False
-        self.send({"type": "hello", "token": token, "lang": lang})
+        hello = {"type": "hello", "token": token, "lang": lang}
+        if key is not None:  # a player key (``players/``)
+            hello["key"] = key
+        self.send(hello)
         self.welcome = self.wait(lambda m: m["type"] in ("welcome", "error"))
         self.seat = self.welcome.get("seat")
         if self.welcome["type"] == "welcome":

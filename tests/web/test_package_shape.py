@@ -91,3 +91,54 @@ def test_no_module_of_the_web_package_is_over_500_lines() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
+
+
+# ------------------------------------------------------------------ rooms (issue 32, section 7)
+
+#: The package's rooms: sub-packages that own one part, and who may enter each.
+#: ``players``: player keys, the seats that follow them, ratings (``players/__init__.py``).
+ROOMS = {"players"}
+#: The modules outside the players' room that may import it: the hub binds
+#: its part, the routes serve it, the answer pipeline rates a finished game.
+ENTER_PLAYERS = {"hub", "answers", "routes.lobby", "routes.players"}
+#: What the players' room may use of the rest: storage, the house, tables and
+#: seats (to demote a seat's connections), frames; never the hub, the app,
+#: the routes or the cluster (which would be a way round the house).
+PLAYERS_USE = {"db", "store", "errors", "frames", "house", "seats", "tables", "writer"}
+
+
+def in_room(name: str, room: str) -> bool:
+    return name == room or name.startswith(room + ".")
+
+
+def test_every_room_says_what_it_owns() -> None:
+    for room in ROOMS:
+        doc = ast.get_docstring(ast.parse((ROOT / room / "__init__.py").read_text("utf-8")))
+        assert doc and "owns" in doc, f"{room}/__init__.py must say what the room owns"
+        for path in sorted((ROOT / room).glob("*.py")):
+            assert ast.get_docstring(ast.parse(path.read_text("utf-8"))), path
+
+
+def test_the_players_room_is_entered_only_by_the_hub_the_routes_and_the_answers() -> None:
+    known = modules()
+    graph = {name: imports(path, known) for name, path in known.items()}
+    entering = {
+        name
+        for name, deps in graph.items()
+        if not in_room(name, "players") and any(in_room(d, "players") for d in deps)
+    }
+    assert "hub" in entering  # the reader sees the hub's import of the room
+    assert entering <= ENTER_PLAYERS
+
+
+def test_the_players_room_uses_only_storage_the_house_and_tables() -> None:
+    known = modules()
+    used = {
+        dep
+        for name, path in known.items()
+        if in_room(name, "players")
+        for dep in imports(path, known)
+        if not in_room(dep, "players")
+    }
+    assert "house" in used and "store" in used
+    assert used <= PLAYERS_USE

@@ -24,21 +24,6 @@ from tests.web.helpers import LiveServer, Seat, make_table, play
 
 
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
-    started: list[LiveServer] = []
-
-    def start(**settings: Any) -> LiveServer:
-        settings.setdefault("bot_delay", 0)
-        live = LiveServer(str(tmp_path / f"web{len(started)}.sqlite3"), Settings(**settings))
-        started.append(live.start())
-        return live
-
-    yield start
-    for live in started:
-        live.stop()
-
-
-@pytest.fixture
 def clean_offers() -> Iterator[None]:
     offered = dict(R.OFFERED)
     yield

@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
-
-import pytest
+from collections.abc import Callable
 
 from dragonante.interfaces.web.hub import Settings
 from tests.web.helpers import LiveServer, Seat, make_table, play
@@ -29,21 +25,6 @@ HIDDEN = {
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
-    started: list[LiveServer] = []
-
-    def start(**settings: Any) -> LiveServer:
-        settings.setdefault("bot_delay", 0)
-        live = LiveServer(str(tmp_path / f"web{len(started)}.sqlite3"), Settings(**settings))
-        started.append(live.start())
-        return live
-
-    yield start
-    for live in started:
-        live.stop()
 
 
 def until(pred: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -8,14 +8,10 @@ the leak checks.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from dragonante.interfaces.web.hub import Settings
-from tests.web.helpers import LiveServer, Seat, make_table, play
+from dragonante.interfaces.web.turns import TURN_MAX
+from tests.web.helpers import Seat, make_table, play
 from tests.web.leaks import check_frames, check_social_frames
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
@@ -24,21 +20,6 @@ PAYLOAD = '<img src=x onerror="alert(1)"><script>alert(2)</script> &amp; 1 < 2'
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
-    started: list[LiveServer] = []
-
-    def start(**settings: Any) -> LiveServer:
-        settings.setdefault("bot_delay", 0)
-        live = LiveServer(str(tmp_path / f"web{len(started)}.sqlite3"), Settings(**settings))
-        started.append(live.start())
-        return live
-
-    yield start
-    for live in started:
-        live.stop()
 
 
 def error_of(seat: Seat, msg: dict[str, Any]) -> dict[str, Any]:
@@ -238,7 +219,7 @@ def test_a_rematch_keeps_seats_and_options_with_a_new_seed_and_fresh_tokens(serv
 def test_a_turn_timer_lets_a_bot_answer_when_time_runs_out(serve):
     server = serve(turn_min=0.1, away_bot="random")
     with server.http() as http:
-        for bad in (0.05, 601, "30", True, [1]):
+        for bad in (0.05, TURN_MAX + 1, "30", True, [1]):
             r = http.post("/api/tables", json={"config": SMALL, "turn_seconds": bad})
             assert r.status_code == 400 and r.json()["error"] == "bad_config", bad
         r = http.post("/api/tables", json={"config": SMALL, "turn_seconds": 0.25})

@@ -11,6 +11,8 @@ seat's secret token.  The token is the seat: the WebSocket's ``hello``
 sends it, a dropped connection resumes with it, and the browser's table
 address carries it in its fragment (``/t/CODE#token=...``), which
 :func:`parse_target` also accepts, so a seat can be taken back from either.
+A player key in the fragment (``/t/CODE#key=...``, the browser's personal
+identity) opens its person's seat the same way.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def check_server(server: str) -> str:
 
 def parse_target(text: str, server: str = DEFAULT_SERVER) -> Target:
     """``--join``: a table's address as the browser shows it (``http://HOST/t/CODE``,
-    with ``#token=...`` to take back a seat) or a bare code on ``server``."""
+    with ``#token=...`` or ``#key=...`` to take back a seat) or a bare code on ``server``."""
     text = text.strip()
     if "://" not in text:
         if not CODE_RE.fullmatch(text):
@@ -121,7 +123,9 @@ def parse_target(text: str, server: str = DEFAULT_SERVER) -> Target:
     match = re.fullmatch(r"(.*)/[tr]/([A-Za-z0-9]+)/?", parts.path)
     if parts.scheme not in ("http", "https") or not parts.netloc or match is None:
         raise JoinError("join.error.target", target=text)
-    tokens = parse_qs(parts.fragment).get("token")
+    fragment = parse_qs(parts.fragment)
+    # a seat token, or the person's player key: the server takes either (``web/players/``)
+    tokens = fragment.get("token") or fragment.get("key")
     base = f"{parts.scheme}://{parts.netloc}{match.group(1)}"
     return Target(base, match.group(2).upper(), tokens[0] if tokens else None)
 

@@ -41,6 +41,7 @@ from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.face_down import FaceDown, round_choice
 from dragonante.interfaces.web.frames import broadcast, broadcast_table, notice
 from dragonante.interfaces.web.house import House
+from dragonante.interfaces.web.players.ratings import rate_table
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING
 from dragonante.interfaces.web.tables import Client, LiveTable
@@ -207,12 +208,15 @@ class Answers:
         over = trial.over
         final = digest(trial) if over else ""
         winners = list(trial.winners)
+        hoards = list(trial.hoards)
+        seats = dict(table.seats)
 
         def commit(s: Session) -> None:
             for i, (decision, seat, answer) in enumerate(played):
                 store.add_answer(s, table.code, n + i, decision, seat, answer)
             if over:
                 store.finish_table(s, table.code, winners, final)
+                rate_table(s, table.code, seats, hoards, winners)  # the keys' ratings
 
         try:
             await self.house.writer.run(commit)

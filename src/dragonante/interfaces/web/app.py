@@ -11,6 +11,8 @@ concern:
 * ``/api/tables...``: the lobby (create a table, take a seat, add bots,
   start, mutes, rematches; ``routes/lobby.py``);
 * ``/api/games...``: finished games and their replays (``routes/games.py``);
+* ``/api/players...``, ``/api/leaderboard``: player keys, My games, ratings
+  (``routes/players.py``);
 * ``/ws/CODE``: one WebSocket per seat or spectator (``routes/socket.py``,
   ``docs/protocol.md``).
 
@@ -39,7 +41,7 @@ from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.guard import BodyLimit
 from dragonante.interfaces.web.headers import SecurityHeaders
 from dragonante.interfaces.web.hub import Hub
-from dragonante.interfaces.web.routes import games, info, learn, lobby, pages, socket
+from dragonante.interfaces.web.routes import games, info, learn, lobby, pages, players, socket
 from dragonante.interfaces.web.settings import Settings
 from dragonante.interfaces.web.writer import Writer
 
@@ -81,7 +83,7 @@ def create_app(
     )
     app.add_exception_handler(RequestValidationError, bad_param)  # type: ignore[arg-type]
     app.add_exception_handler(HubError, hub_error)  # type: ignore[arg-type]
-    for routes in (pages, info, lobby, games, socket, learn):
+    for routes in (pages, info, lobby, games, players, socket, learn):
         app.include_router(routes.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     if cluster is not None:

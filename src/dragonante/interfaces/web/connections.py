@@ -41,13 +41,23 @@ class Connections:
         self.social = social
 
     async def connect(
-        self, code: str, token: str | None, lang: str, send: Callable[[str], Awaitable[None]]
+        self,
+        code: str,
+        token: str | None,
+        lang: str,
+        send: Callable[[str], Awaitable[None]],
+        key: str | None = None,
     ) -> Client:
         """Register a connection: a seat by its token, a game-master by the table's
-        game-master token (a spectator who sees every ability), or a spectator."""
+        game-master token (a spectator who sees every ability), or a spectator.
+        ``key``: the person's player key (``players/``), for a page that has
+        no seat token here: it opens the seat its person holds, else the
+        connection watches (no error: most tables a key visits are others')."""
         table = await self.house.table(code)
         seat: int | None = None
         gm = False
+        if token is None and key is not None and table.token_seat(key) is not None:
+            token = key
         if token is not None:
             seat = table.token_seat(token)
             if seat is None:

@@ -101,6 +101,9 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     #: SHA-256 of the seat token: a stolen database does not hand out seats.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: The player key's person holding the seat (``players.id``), NULL for a
+    #: seat taken without a key (``players/``; the key itself opens it too).
+    player_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
 
 
 class AnswerRow(Base):
@@ -160,6 +163,55 @@ class BanRow(Base):
     #: ``name`` or ``address``.
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     value: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class PlayerRow(Base):
+    """A person known by a player key (``players/``): no password, no e-mail.
+
+    The key is a secret kept by its person's browser; the database keeps its
+    SHA-256 only, so a stolen database opens no seat.  ``id`` is public: it
+    names the person on the leaderboard and is what a host hands a seat to.
+    """
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The name the person last sat down under (the leaderboard shows it).
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A person's openskill rating now (``players/ratings.py``): derived data,
+    rebuilt from the finished games by ``dragonante ratings rebuild``."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    #: ``mu - 3 sigma``: what the leaderboard sorts by (a newcomer starts near 0).
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+    games: Mapped[int] = mapped_column(Integer)
+    #: Games won, a shared win counting 1/k (as in ``tournament``).
+    wins: Mapped[float] = mapped_column(Float)
+
+
+class RatingStepRow(Base):
+    """A person's rating after one rated game: the player page's line over time."""
+
+    __tablename__ = "rating_steps"
+
+    player_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    table_code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    #: 1 + the seats with strictly more gold at the end.
+    place: Mapped[int] = mapped_column(Integer)
+    #: The share of the win (1/k of k tied winners; 0: not a winner).
+    won: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
 
 
 class ProcessRow(Base):

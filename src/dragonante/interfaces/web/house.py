@@ -53,6 +53,7 @@ class House:
             "lookups": RateLimiter(st.limit_lookups, st.lookup_window),
             "misses": RateLimiter(st.limit_misses, st.limit_window),
             "hints": RateLimiter(st.limit_hints, st.hint_window),
+            "players": RateLimiter(st.limit_players, st.limit_window),
         }
         self.sockets = SocketCounter(st.max_sockets, st.max_sockets_per_address)
         self.trusted = parse_networks(st.trusted_proxies)
@@ -77,7 +78,10 @@ class House:
 
     def fit(self, table: LiveTable) -> LiveTable:
         """Give a table loaded or made now the server's per-table settings."""
-        table.away_after = self.settings.away_after
+        # Away (the others may hand the seat to a bot) after a whole turn at
+        # a table with a long turn timer: a turn-based game waits for its people.
+        away = self.settings.away_after
+        table.away_after = max(away, table.turn_seconds or 0.0) if away > 0 else 0.0
         table.chat.resize(self.settings.chat_history)
         return table
 

@@ -14,6 +14,7 @@ package"), each holding the :class:`~dragonante.interfaces.web.house.House`
 * :mod:`connections`: connecting, ``sync``, languages, away seats;
 * :mod:`social`: chat, mutes, rematches;
 * :mod:`hints`: hints from the best bot, and the host's ``hints`` option;
+* :mod:`players`: player keys, My games, the host handing a seat to a new key;
 * :mod:`lifecycle`: start-up, takeover, expiry and idleness, the figures.
 
 The app and the cluster use only the names bound below; the parts use only the
@@ -32,6 +33,7 @@ from dragonante.interfaces.web.hints import Hints
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.lifecycle import Lifecycle
 from dragonante.interfaces.web.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
+from dragonante.interfaces.web.players.service import Players
 from dragonante.interfaces.web.seats import BOT_NAMES, Seats, clean_name
 from dragonante.interfaces.web.settings import Settings
 from dragonante.interfaces.web.social import Social
@@ -72,6 +74,8 @@ class Hub:
         self.connections = connections = Connections(house, answers, social)
         self.life = life = Lifecycle(house, answers)
         self.hints = hints = Hints(house)
+        #: Player keys and the seats that follow them (``players/``).
+        self.players = Players(house, seating)
         # What the parts share, for the app, the cluster and the tests.
         self.tables = house.tables
         self.snapshots = house.snapshots

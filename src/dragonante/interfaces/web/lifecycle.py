@@ -35,6 +35,7 @@ from dragonante.interfaces.web.protocol import ProtocolError, error
 from dragonante.interfaces.web.stats import GcWatch, copied, percentile
 from dragonante.interfaces.web.store import EXPIRED, FINISHED, OPEN, PLAYING, StoredTable
 from dragonante.interfaces.web.tables import LiveTable
+from dragonante.interfaces.web.turns import idle_limit
 
 log = logging.getLogger("dragonante.web")
 
@@ -236,7 +237,8 @@ class Lifecycle:
                 if not table.clients and mono - table.touched >= st.finished_grace:
                     self.house.tables.pop(table.code, None)
             elif table.status == PLAYING:
-                if st.idle_after > 0 and mono - table.acted >= st.idle_after:
+                idle = idle_limit(st.idle_after, table.turn_seconds)
+                if idle > 0 and mono - table.acted >= idle:
                     await self._end_idle(table)
                     continue
                 away = table.away_seats(mono)

@@ -132,6 +132,8 @@ class Hello:
 
     token: str | None
     lang: str
+    #: The person's player key (``players/``): opens their seat when no token does.
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +253,10 @@ def parse(raw: str | bytes) -> Message:
         token = data.get("token")
         if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 128):
             raise ProtocolError("bad_field", "'token' must be a seat token string or null")
-        return Hello(token, _lang(data))
+        key = data.get("key")
+        if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 128):
+            raise ProtocolError("bad_field", "'key' must be a player key string or null")
+        return Hello(token, _lang(data), key)
     if kind == "lang":
         return Lang(_lang(data))
     if kind == "sync":

@@ -40,6 +40,7 @@ NOTICES = {
     "removed": "table.removed",
     "left": "table.left",
     "gm_ended": "table.gm_ended",
+    "rekeyed": "table.rekeyed",
 }
 
 
@@ -88,7 +89,13 @@ class Seats:
         self.answers = answers
 
     async def take_seat(
-        self, code: str, seat: Any, name: Any, token: Any = None, address: str = ""
+        self,
+        code: str,
+        seat: Any,
+        name: Any,
+        token: Any = None,
+        address: str = "",
+        player: tuple[str, str] | None = None,
     ) -> tuple[int, str]:
         """Sit a person down; returns the seat and its secret token.
 
@@ -99,6 +106,8 @@ class Seats:
         game-master role (a game-master sees every hidden ability, so it is
         for someone who does not play): the game-master token is void from
         now on and its connections become spectators.
+        ``player``: the public id and key hash of the person's player key
+        (``players/``): the key opens this seat too; one seat per key.
         """
         table = await self.house.table(code)
         name = clean_name(name)
@@ -113,9 +122,12 @@ class Seats:
                 raise HubError("banned", "the host removed you from this table", 403)
             if any(same_name(info.name, name) for info in table.seats.values()):
                 raise HubError("bad_name", f"someone here is already called {name}", 409)
+            if player is not None and any(i.player_id == player[0] for i in table.seats.values()):
+                raise HubError("seated", "you already hold a seat at this table", 409)
             withdraw = creator and table.gm_hash is not None
             new_token = secrets.token_urlsafe(24)
-            info = SeatInfo(p, name, HUMAN, None, hash_token(new_token))
+            pid, key_hash = player if player is not None else (None, None)
+            info = SeatInfo(p, name, HUMAN, None, hash_token(new_token), pid, key_hash)
 
             def put(s: Session) -> None:
                 store.put_seat(s, table.code, info)
@@ -181,7 +193,7 @@ class Seats:
             if type(seat) is not int or seat not in table.seats:
                 raise HubError("bad_seat", "that seat is empty")
             info = table.seats[seat]
-            own = isinstance(token, str) and info.token_hash == hash_token(token)
+            own = isinstance(token, str) and info.opens(hash_token(token))
             if not own:
                 check_manager(table, token)
                 if info.kind == HUMAN and not table.is_host(token):

@@ -51,6 +51,10 @@ class Settings:
     #: a hit: at 60 misses per 10 minutes one address needs about 280 years to
     #: guess a given code of 31**6, and about 100 days to hit any one of a
     #: thousand unlisted tables (``docs/security.md``, "Invite codes").
+    #: New player keys (``players/``) per ``limit_window``: a browser makes
+    #: one on its first visit; using a key counts as a lookup, an unknown key
+    #: as a miss, like invite codes.
+    limit_players: int = 20
     limit_lookups: int = 300
     lookup_window: float = 60.0
     limit_misses: int = 60

@@ -164,7 +164,9 @@ class Social:
                 new = new_code(partial(store.code_taken, s))
                 for p, i in old.seats.items():
                     carried = claim_hash(new, i.token_hash) if i.token_hash else None
-                    seats[p] = SeatInfo(p, i.name, i.kind, i.bot, carried)
+                    # the player key follows its person to the rematch (``players/``)
+                    key = (i.player_id, i.player_hash)
+                    seats[p] = SeatInfo(p, i.name, i.kind, i.bot, carried, *key)
                 # No game-master token carried over (``_claim`` may give a new one).
                 store.create_table(
                     s,

@@ -9,6 +9,7 @@ until that transaction is committed.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,7 +19,15 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
-from dragonante.interfaces.web.db import AnswerRow, BanRow, ChatRow, MuteRow, SeatRow, TableRow
+from dragonante.interfaces.web.db import (
+    AnswerRow,
+    BanRow,
+    ChatRow,
+    MuteRow,
+    PlayerRow,
+    SeatRow,
+    TableRow,
+)
 from dragonante.interfaces.web.writer import INSERT_ANSWERS, Batch
 
 OPEN = "open"
@@ -51,6 +60,16 @@ class SeatInfo:
     kind: str
     bot: str | None = None
     token_hash: str | None = None
+    #: The person's public player id and the hash of their player key
+    #: (``players/``): the key opens the seat like its token does.
+    player_id: str | None = None
+    player_hash: str | None = None
+
+    def opens(self, secret_hash: str) -> bool:
+        """Whether a secret hashing to ``secret_hash`` opens the seat: its seat
+        token or its person's player key, each compared in constant time."""
+        held = (self.token_hash, self.player_hash)
+        return any(h is not None and hmac.compare_digest(h, secret_hash) for h in held)
 
     def public(self) -> dict[str, Any]:
         """What everyone at the table may know about the seat (never the token)."""
@@ -82,6 +101,9 @@ class StoredTable:
     seats: dict[int, SeatInfo] = field(default_factory=dict)
     answers: list[int] = field(default_factory=list)
     decision_ids: list[int] = field(default_factory=list)
+    #: When the last answer was stored (with the answers): since then the
+    #: pending decision has waited, which a turn timer honours after a restart.
+    last_answer_at: datetime | None = None
     #: Recent ``chat`` frames, oldest first, and the host's mutes as
     #: ``(kind, value)`` pairs (``seat``/``spectator``/``address``): loaded
     #: with the answers (a table being run), not for the lobby's lists.
@@ -132,7 +154,7 @@ def create_table(
     )
 
 
-def _fenced(s: Session, code: str) -> None:
+def fenced(s: Session, code: str) -> None:
     """Mark ``code`` as written by this transaction: with several processes the
     cluster's fence lets the commit through only while this process owns it."""
     batch = Batch.of(s)
@@ -141,7 +163,7 @@ def _fenced(s: Session, code: str) -> None:
 
 
 def put_seat(s: Session, code: str, info: SeatInfo) -> None:
-    _fenced(s, code)  # only the table's owner seats people
+    fenced(s, code)  # only the table's owner seats people
     s.add(
         SeatRow(
             table_code=code,
@@ -150,6 +172,7 @@ def put_seat(s: Session, code: str, info: SeatInfo) -> None:
             kind=info.kind,
             bot=info.bot,
             token_hash=info.token_hash,
+            player_id=info.player_id,
         )
     )
 
@@ -160,7 +183,7 @@ def remove_seat(s: Session, code: str, seat: int) -> None:
 
 def set_seat_token(s: Session, code: str, seat: int, token_hash: str) -> None:
     """A seat's token changes (a rematch seat claimed with a fresh token)."""
-    _fenced(s, code)
+    fenced(s, code)
     s.execute(
         update(SeatRow)
         .where(SeatRow.table_code == code, SeatRow.seat == seat)
@@ -170,30 +193,30 @@ def set_seat_token(s: Session, code: str, seat: int, token_hash: str) -> None:
 
 def set_gm(s: Session, code: str, gm_hash: str | None) -> None:
     """Give a table a game-master token, or take it away (None: its creator sat down)."""
-    _fenced(s, code)
+    fenced(s, code)
     s.execute(update(TableRow).where(TableRow.code == code).values(gm_hash=gm_hash))
 
 
 def set_unlisted(s: Session, code: str, unlisted: bool) -> None:
-    _fenced(s, code)
+    fenced(s, code)
     s.execute(update(TableRow).where(TableRow.code == code).values(unlisted=unlisted))
 
 
 def set_hints(s: Session, code: str, hints: bool) -> None:
-    _fenced(s, code)
+    fenced(s, code)
     s.execute(update(TableRow).where(TableRow.code == code).values(hints=hints))
 
 
 def add_bans(s: Session, code: str, bans: list[tuple[str, str]]) -> None:
     """Remember who the host removed (idempotent)."""
-    _fenced(s, code)
+    fenced(s, code)
     for kind, value in dict.fromkeys(bans):
         if s.get(BanRow, (code, kind, value)) is None:
             s.add(BanRow(table_code=code, kind=kind, value=value))
 
 
 def clear_bans(s: Session, code: str) -> None:
-    _fenced(s, code)
+    fenced(s, code)
     s.execute(delete(BanRow).where(BanRow.table_code == code))
 
 
@@ -265,7 +288,7 @@ def finish_table(
 
 def add_chat(s: Session, code: str, msg: dict[str, Any], keep: int) -> None:
     """Store one ``chat`` frame; only the table's last ``keep`` messages stay."""
-    _fenced(s, code)
+    fenced(s, code)
     s.add(ChatRow(table_code=code, id=msg["id"], body=json.dumps(msg, separators=(",", ":"))))
     s.execute(delete(ChatRow).where(ChatRow.table_code == code, ChatRow.id <= msg["id"] - keep))
 
@@ -274,7 +297,7 @@ def set_mutes(s: Session, code: str, kind: str, values: list[str], muted: bool) 
     """Mute (or unmute) ``values`` of one ``kind`` at a table (idempotent)."""
     if not values:
         return
-    _fenced(s, code)
+    fenced(s, code)
     s.execute(
         delete(MuteRow).where(
             MuteRow.table_code == code, MuteRow.kind == kind, MuteRow.value.in_(values)
@@ -284,7 +307,7 @@ def set_mutes(s: Session, code: str, kind: str, values: list[str], muted: bool) 
         s.add_all(MuteRow(table_code=code, kind=kind, value=v) for v in dict.fromkeys(values))
 
 
-def _aware(at: datetime | None) -> datetime | None:
+def aware(at: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; everything stored is UTC."""
     if at is not None and at.tzinfo is None:
         return at.replace(tzinfo=UTC)
@@ -297,9 +320,9 @@ def _stored(row: TableRow) -> StoredTable:
         config=json.loads(row.config),
         seed=row.seed,
         status=row.status,
-        created_at=_aware(row.created_at) or now(),
-        started_at=_aware(row.started_at),
-        finished_at=_aware(row.finished_at),
+        created_at=aware(row.created_at) or now(),
+        started_at=aware(row.started_at),
+        finished_at=aware(row.finished_at),
         last_gambit_at=row.last_gambit_at,
         final_digest=row.final_digest,
         winners=json.loads(row.winners) if row.winners else [],
@@ -319,19 +342,25 @@ def _fill(s: Session, tables: list[StoredTable], with_answers: bool) -> None:
         return
     by_code = {t.code: t for t in tables}
     codes = list(by_code)
-    for seat in s.scalars(select(SeatRow).where(SeatRow.table_code.in_(codes))):
+    seats = s.execute(
+        select(SeatRow, PlayerRow.key_hash)
+        .outerjoin(PlayerRow, PlayerRow.id == SeatRow.player_id)
+        .where(SeatRow.table_code.in_(codes))
+    )
+    for seat, key_hash in seats:
         by_code[seat.table_code].seats[seat.seat] = SeatInfo(
-            seat.seat, seat.name, seat.kind, seat.bot, seat.token_hash
+            seat.seat, seat.name, seat.kind, seat.bot, seat.token_hash, seat.player_id, key_hash
         )
     if with_answers:
         rows = s.execute(
-            select(AnswerRow.table_code, AnswerRow.answer, AnswerRow.decision_id)
+            select(AnswerRow.table_code, AnswerRow.answer, AnswerRow.decision_id, AnswerRow.at)
             .where(AnswerRow.table_code.in_(codes))
             .order_by(AnswerRow.table_code, AnswerRow.n)
         )
-        for code, answer, decision_id in rows:
+        for code, answer, decision_id, at in rows:
             by_code[code].answers.append(answer)
             by_code[code].decision_ids.append(decision_id)
+            by_code[code].last_answer_at = aware(at)
         chat = s.execute(
             select(ChatRow.table_code, ChatRow.body)
             .where(ChatRow.table_code.in_(codes))

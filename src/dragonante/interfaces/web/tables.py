@@ -206,6 +206,9 @@ class LiveTable:
         self.turn_task: asyncio.Task[None] | None = None
         self.turn_decision: int | None = None
         self.turn_deadline = 0.0
+        #: Since when (UTC) the decision pending at load has waited: the clock
+        #: armed first after a restart counts from it (``TurnClock.arm``).
+        self.waiting_since = stored.last_answer_at or stored.started_at
         #: The face-down round of the state now (``face_down.py``; found anew
         #: for each new state, see :meth:`round`).
         self.face_down: FaceDown | None = None
@@ -274,9 +277,11 @@ class LiveTable:
         return [self.seats[p].name if p in self.seats else "?" for p in range(self.players)]
 
     def token_seat(self, token: str) -> int | None:
+        """The seat ``token`` opens: a seat token, or the player key of the
+        seat's person (``players/``), else None."""
         h = hash_token(token)
         for seat, info in self.seats.items():
-            if info.kind == HUMAN and info.token_hash is not None and info.token_hash == h:
+            if info.kind == HUMAN and info.opens(h):
                 return seat
         return None
 
@@ -289,7 +294,7 @@ class LiveTable:
         if seat is None or client.token_hash is None:
             return False
         info = self.seats.get(seat)
-        return info is not None and info.kind == HUMAN and info.token_hash == client.token_hash
+        return info is not None and info.kind == HUMAN and info.opens(client.token_hash)
 
     def is_gm(self, token: str) -> bool:
         """Whether ``token`` is this table's game-master token."""

@@ -23,6 +23,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from dragonante.bots import SeatView, make_bot
@@ -35,9 +36,17 @@ from dragonante.interfaces.web.tables import Client, LiveTable
 
 log = logging.getLogger("dragonante.web")
 
-#: The widest turn timer a table may ask for (seconds); the narrowest is the
-#: server's ``--min-turn-timer``.
-TURN_MAX = 600.0
+#: The widest turn timer a table may ask for (seconds): fourteen days, for
+#: games played like Board Game Arena's turn-based mode (issue 32, section
+#: 4); the narrowest is the server's ``--min-turn-timer``.
+TURN_MAX = 14 * 86400.0
+#: A table with a turn timer ends as idle (``serve --idle-timeout``) only
+#: once this many whole turns have passed with no person acting: a game of
+#: one move a day is not idle after the server's hour.
+IDLE_TURNS = 3
+#: After a restart, a decision that has already waited most of its time gets
+#: at least this long (or its whole timer, if shorter) before a bot answers.
+RESUME_GRACE = 60.0
 
 #: How a clock's bot answers: the answer pipeline's ``submit(table, seat,
 #: decision, answer, client)`` (``Answers.submit``), given to the clock so
@@ -52,8 +61,17 @@ def check_turn_seconds(seconds: Any, low: float) -> float | None:
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
         raise ValueError("turn_seconds must be a number of seconds")
     if not low <= seconds <= TURN_MAX:
-        raise ValueError(f"turn_seconds is 0 (no timer) or {low:g} to {TURN_MAX:g}")
+        raise ValueError(f"turn_seconds is 0 (no timer) or {low:g} to {TURN_MAX:.0f}")
     return float(seconds)
+
+
+def idle_limit(idle_after: float, turn_seconds: float | None) -> float:
+    """Seconds a started table may go with no person acting before it ends
+    as idle: the server's ``idle_after`` (0: never), or :data:`IDLE_TURNS`
+    whole turns of the table's timer if that is longer."""
+    if idle_after <= 0:
+        return 0.0
+    return max(idle_after, IDLE_TURNS * (turn_seconds or 0.0))
 
 
 class TurnClock:
@@ -82,7 +100,12 @@ class TurnClock:
             return  # running, or fired and its bot is answering
         self.stop(table)
         table.turn_decision = d.id
-        table.turn_deadline = time.monotonic() + table.turn_seconds
+        seconds = table.turn_seconds
+        since, table.waiting_since = table.waiting_since, None
+        if since is not None:  # resumed after a restart: it has waited since then
+            waited = (datetime.now(UTC) - since).total_seconds()
+            seconds = max(seconds - waited, min(seconds, RESUME_GRACE))
+        table.turn_deadline = time.monotonic() + seconds
         table.turn_task = asyncio.create_task(self._run(table, d.id, d.seat))
         announce(table, self.frame(table) or {})
 

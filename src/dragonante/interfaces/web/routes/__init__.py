@@ -6,6 +6,8 @@
 * :mod:`.lobby`: tables, seats, bots, bans, listing, the start, mutes and
   rematches;
 * :mod:`.games`: finished games, their replays and records;
+* :mod:`.players`: player keys, My games, a player's page, the leaderboard,
+  the host handing a seat to a new key;
 * :mod:`.socket`: the WebSocket, one per seat or spectator;
 * :mod:`.learn`: the "Learn to play" socket, one tutorial each;
 * :mod:`.common`: what they share (the hub, the caller's address and token,

@@ -21,6 +21,7 @@ from dragonante.interfaces.web.routes.common import (
     table_body,
     table_of,
 )
+from dragonante.interfaces.web.routes.players import player_key
 
 router = APIRouter()
 
@@ -56,9 +57,19 @@ async def api_table(code: str, request: Request) -> dict[str, Any]:
 async def api_take_seat(code: str, request: Request) -> dict[str, Any]:
     hub_of(request).check_rate("seats", address(request))
     _, got = await table_body(request, code)
-    seat, token = await hub_of(request).take_seat(
-        code, got.get("seat"), got.get("name"), bearer(request), address(request)
+    hub = hub_of(request)
+    key = player_key(request)  # the seat follows this person's key (``players/``)
+    player = await hub.players.identify(key, address(request)) if key else None
+    seat, token = await hub.take_seat(
+        code,
+        got.get("seat"),
+        got.get("name"),
+        bearer(request),
+        address(request),
+        (player.id, player.key_hash) if player is not None else None,
     )
+    if player is not None:
+        await hub.players.sat_down(player, code, seat)
     return {"seat": seat, "token": token}
 
 

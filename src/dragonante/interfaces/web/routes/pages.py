@@ -1,4 +1,5 @@
-"""The single-page client's addresses: lobby, table, replay, Learn to play (one HTML file)."""
+"""The single-page client's addresses: the lobby, a table, a replay, Learn to play,
+My games, a player's page and the leaderboard (one HTML file)."""
 
 from __future__ import annotations
 
@@ -31,4 +32,19 @@ async def replay_page(code: str) -> FileResponse:
 
 @router.get("/learn")
 async def learn_page() -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/me")
+async def my_games_page() -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/players/{pid}")
+async def player_page(pid: str) -> FileResponse:
+    return FileResponse(INDEX)
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
     return FileResponse(INDEX)

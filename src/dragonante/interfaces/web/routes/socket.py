@@ -132,7 +132,7 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
         await websocket.send_text(text)
 
     try:
-        client = await hub.connect(code, hello.token, hello.lang, send)
+        client = await hub.connect(code, hello.token, hello.lang, send, hello.key)
     except ProtocolError as e:
         await refuse(websocket, e, hello.lang, 4401)
         return

@@ -9,9 +9,10 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body = undefined, token = undefined) {
+export async function api(method, path, body = undefined, token = undefined, key = undefined) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (key) headers["X-Player-Key"] = key; // a player key (players.js): a header, never the URL
   let r;
   try {
     r = await fetch(path, {

@@ -2,6 +2,8 @@
 // code, and the lists of open tables, games in progress and finished games.
 import { abilitiesLine } from "./abilities.js";
 import { api, saveGmToken, saveHostToken, saveToken } from "./api.js";
+import { playerKey } from "./players.js";
+import { turnSeconds, turnTimerField } from "./turntimer.js";
 import { allCards } from "./cards.js";
 import { append, clear, h, toast } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -142,7 +144,7 @@ export function mountLobby(root) {
         field(t("lobby.players"), select("players", meta.players, String, v.players)),
         field(t("lobby.gold_per_player"), gold),
         field(t("lobby.starting_gold_fixed"), number("starting_gold_fixed", v.starting_gold_fixed, 0, 1000)),
-        field(t("lobby.turn_timer"), number("turn_seconds", v.turn_seconds ?? 0, 0, meta.turn_timer?.max ?? 600)),
+        field(t("lobby.turn_timer"), turnTimerField(v, meta)),
         field(t("seat.your_name"), h("input", { name: "name", id: "f-name", value: v.name, maxlength: String(meta.name_max), autocomplete: "nickname" })),
       ),
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
@@ -205,7 +207,7 @@ export function mountLobby(root) {
       }
       error.hidden = true;
       try {
-        const turn = int(f.turn_seconds);
+        const turn = turnSeconds(f);
         const body = turn > 0 ? { config, turn_seconds: turn } : { config };
         if (f.unlisted) body.unlisted = true;
         if (f.hints) body.hints = true;
@@ -214,7 +216,7 @@ export function mountLobby(root) {
         if (f.name.trim()) {
           // A creator who plays is no game-master: the host token tells the
           // server so (it voids the game-master token), and none is kept here.
-          const seat = await api("POST", `/api/tables/${made.code}/seats`, { name: f.name, seat: 0 }, made.host_token);
+          const seat = await api("POST", `/api/tables/${made.code}/seats`, { name: f.name, seat: 0 }, made.host_token, playerKey());
           saveToken(made.code, seat.token);
           location.assign(`/t/${made.code}#token=${encodeURIComponent(seat.token)}`);
         } else {

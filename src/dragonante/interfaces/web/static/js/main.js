@@ -4,7 +4,10 @@ import { loadAbilities } from "./abilities.js";
 import { loadCards } from "./cards.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { mountLearn } from "./learn.js";
+import { mountLeaderboard, mountPlayer } from "./leaderboard.js";
 import { mountLobby } from "./lobby.js";
+import { mountMyGames } from "./mygames.js";
+import { adoptKeyFromLink, ensurePlayer } from "./players.js";
 import { mountRulesButton } from "./primer.js";
 import { mountReplay } from "./replay.js";
 import { mountTable } from "./table.js";
@@ -16,6 +19,8 @@ function header() {
   document.getElementById("brand").textContent = t("app.title");
   document.getElementById("nav-lobby").textContent = t("nav.lobby");
   document.getElementById("lang-label").textContent = t("nav.language");
+  document.getElementById("nav-me").textContent = t("players.my_games");
+  document.getElementById("nav-leaderboard").textContent = t("players.leaderboard");
   document.getElementById("lang-select").value = lang;
 }
 
@@ -26,11 +31,15 @@ function route() {
   if ((m = /^\/t\/([^/]+)\/?$/.exec(path))) page = mountTable(root, decodeURIComponent(m[1]));
   else if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = mountReplay(root, decodeURIComponent(m[1]));
   else if (/^\/learn\/?$/.test(path)) page = mountLearn(root);
+  else if (/^\/me\/?$/.test(path)) page = mountMyGames(root);
+  else if (/^\/leaderboard\/?$/.test(path)) page = mountLeaderboard(root);
+  else if ((m = /^\/players\/([^/]+)\/?$/.exec(path))) page = mountPlayer(root, decodeURIComponent(m[1]));
   else page = mountLobby(root);
   window.dragonante = page; // for the browser tests and the curious
 }
 
 async function boot() {
+  adoptKeyFromLink(); // a personal link's key, out of the address bar first
   await setLang(lang);
   header();
   document.getElementById("lang-select").addEventListener("change", (e) => setLang(e.target.value));
@@ -39,7 +48,7 @@ async function boot() {
     header();
     page?.rerender?.();
   });
-  await Promise.all([loadCards(), loadAbilities()]);
+  await Promise.all([loadCards(), loadAbilities(), ensurePlayer()]);
   route();
 }
 

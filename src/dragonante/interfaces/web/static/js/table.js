@@ -17,6 +17,7 @@ import { lang, t } from "./i18n.js";
 import { bindAnswerKeys, focusSnapshot, restoreFocus } from "./keys.js";
 import { animateEvents } from "./motion.js";
 import { turnAnnouncer } from "./notify.js";
+import { handSeatPanel, playerKey } from "./players.js";
 import { levelName, renderBoard, renderLog, seatName } from "./render.js";
 import { rematchBar, rematchText, timeoutText, turnCountdown } from "./social.js";
 import { openSocket } from "./socket.js";
@@ -68,6 +69,7 @@ export function mountTable(root, code) {
   const banner = h("p", { class: "banner", role: "status", hidden: true });
   const summarySlot = h("div", { class: "summary-slot" });
   const awaySlot = h("div", { class: "away-slot" });
+  const handover = handSeatPanel(code, () => hostToken(code), (fn) => act(fn));
   const main = h("div", { class: "table-main" });
   const logBox = h("section", { class: "log-box", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("table.log")));
   // Read out by screen readers: a new question for this seat.
@@ -108,7 +110,7 @@ export function mountTable(root, code) {
 
   function connect() {
     if (stopped) return;
-    const hello = () => ({ type: "hello", token: token || null, lang });
+    const hello = () => ({ type: "hello", token: token || null, key: playerKey(), lang });
     ws = openSocket(`/ws/${encodeURIComponent(code)}`, hello, (sock, msg) => sock === ws && handle(msg), (sock, e) => {
       if (sock !== ws || stopped) return;
       if (e.code === 4404) {
@@ -136,6 +138,7 @@ export function mountTable(root, code) {
     switch (msg.type) {
       case "welcome":
         mySeat = msg.seat;
+        if (mySeat !== null && !token && !gmMode) token = playerKey(); // seated by the key (memory only)
         isGm = Boolean(msg.gm);
         retry = 0;
         connState = "open";
@@ -360,7 +363,7 @@ export function mountTable(root, code) {
       const sit = async () => {
         // The host's token goes along: a creator who plays is no game-master
         // (the server ends that role, and this page forgets its link).
-        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value }, hostToken(code) || undefined);
+        const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value }, hostToken(code) || undefined, playerKey());
         forgetGmToken(code);
         token = made.token;
         saveToken(code, token);
@@ -475,7 +478,7 @@ export function mountTable(root, code) {
   }
 
   function renderAway() {
-    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send));
+    append(clear(awaySlot), awayPanel(table, isGm ? null : mySeat, send), handover.update(table));
   }
 
   function render() {

@@ -1,0 +1,23 @@
+"""The players' room: a person known by a player key, the seats that follow
+them, and their ratings (issue 32, sections 4 and 5).
+
+A **player key** is a person without a password or an e-mail: a random
+secret the server mints on a first visit and the browser keeps.  The server
+stores its SHA-256 only (:mod:`.keys`), and a seat taken with it records the
+person's public id, so the key opens that seat from any device, like the
+seat's own token (``SeatInfo.opens``).  What this room owns:
+
+* :mod:`.keys` - minting and checking keys and public ids;
+* :mod:`.storage` - the players' rows, the seats a person holds, the games
+  they played (plain synchronous SQLAlchemy, like ``store.py``);
+* :mod:`.service` - the hub's part: new keys, "who am I" and "My games"
+  (rate-limited like invite codes), linking a seat to a key, the host
+  handing a seat to a new key;
+* :mod:`.qr` - the personal link as a QR code (SVG made on the server);
+* :mod:`.ratings` - openskill ratings from finished games, the leaderboard,
+  and rebuilding them all from the stored records.
+
+It reads the tables through the house and the schema through ``db.py``;
+nothing outside the hub, the routes and the answer pipeline imports it
+(``tests/web/test_package_shape.py``).
+"""

@@ -147,7 +147,7 @@ def play_command(
     config = build_config(choices, lang)
     if join is not None or create:
         online_config = config if create else None
-        raise typer.Exit(play_online(join, name, server, online_config, lang, bot_level))
+        raise typer.Exit(play_online(join, name, server, online_config, lang, bot_level, plain))
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
     people = parse_humans(humans, players, lang) if humans else (seat,)
@@ -329,10 +329,12 @@ def play_online(
     config: GameConfig | None,
     lang: str,
     bot_level: str,
+    plain: bool = False,
 ) -> int:
-    """``--join`` (or ``--create``): take a seat at a server's table and play it full-screen.
+    """``--join`` (or ``--create``): take a seat at a server's table and play it
+    full-screen, or with ``--plain`` at the numbered prompts (terminal or not).
 
-    The seat is taken before the screen opens, so a refusal (no server, no
+    The seat is taken before the table opens, so a refusal (no server, no
     such table, a full table, a name taken, another protocol) is one line.
     """
     from dragonante.engine.config import config_to_dict
@@ -347,7 +349,7 @@ def play_online(
 
     if target is not None and config is not None:
         raise UserError(t("join.error.both", lang))
-    if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
+    if not plain and not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
         raise UserError(t("join.error.terminal", lang))
     server = server or DEFAULT_SERVER
     try:
@@ -360,7 +362,18 @@ def play_online(
             seating = join(parse_target(target, server), name)
     except JoinError as e:
         raise UserError(e.message(lang)) from None
+    if plain:
+        return run_online_plain(seating, lang, bot_level)
     return run_online(seating, lang, bot_level)
+
+
+def run_online_plain(seating: Seating, lang: str, bot_level: str) -> int:
+    """The plain prompts for one seat on a server (the same loop as a local
+    ``--plain``, drawing the seat's frames); the line to come back after leaving."""
+    from dragonante.interfaces.cli.join_plain import JoinPlainTable
+    from dragonante.interfaces.online_source import OnlineSource
+
+    return JoinPlainTable(OnlineSource(seating, lang), sys.stdin, bot_level).run()
 
 
 def run_online(seating: Seating, lang: str, bot_level: str) -> int:

@@ -280,7 +280,8 @@ def effect_notes(obs: Observation, narrator: Narrator) -> list[str]:
 
 
 def prompt_lines(prompt: Prompt, narrator: Narrator) -> list[str]:
-    """The question and its numbered choices ("  3) Red Dragon (12) *")."""
+    """The question and its numbered choices ("  3) Red Dragon (12) *"), each
+    with what it does and, for a card to play, why it would trigger or not."""
     lang = narrator.lang
     lines = [prompt.text]
     width = len(str(len(prompt.options)))
@@ -289,6 +290,8 @@ def prompt_lines(prompt: Prompt, narrator: Narrator) -> list[str]:
         lines.append(f"  {i:>{width}}) {option.label}{mark}")
         if option.detail:  # what the choice does: an ability's text, the flights a play completes
             lines.append(f"  {'':>{width}}  {option.detail}")
+        if option.why:  # why this card would trigger or not (the trigger rule, in words)
+            lines.append(f"  {'':>{width}}  {option.why}")
     if any(o.triggers for o in prompt.options):
         lines.append(t("prompt.trigger_legend", lang, mark=TRIGGER_MARK))
     return lines

@@ -1,8 +1,11 @@
 """A game at this computer: one person's seat, bots in the others, every answer recorded.
 
-The terminal ``play`` command drives it today; a full-screen interface can
-drive the same object.  Bots are given only ``SeatView(state, seat)``, so
-they see what their seat may see; the person is shown only
+Front ends draw it through the table-source seam
+(:class:`~dragonante.interfaces.local_source.LocalSource`,
+:mod:`dragonante.interfaces.table_source`): the plain prompts of ``play``
+today, and any game built on it (the tutorial) the same way.  Bots are
+given only ``SeatView(state, seat)``, so they see what their seat may see;
+the person is shown only
 ``events_for(log, seat)`` and ``observe(state, seat)`` through the narrator
 and renderer.  Every answer goes through a
 :class:`~dragonante.engine.records.Recorder`, so the game can be saved at

@@ -41,16 +41,15 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from dragonante.bots import BotSpecError, SeatView, bot_names, parse_spec
-from dragonante.bots.hint import HINT_ITERS, hint, hint_seed
+from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.bots.hint import HINT_ITERS
 from dragonante.engine.config import GameConfig
-from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.records import GameRecord, RecordError
 from dragonante.engine.series import game_seed as series_game_seed
-from dragonante.engine.state import Event, GameState
+from dragonante.engine.state import GameState
 from dragonante.i18n import t
-from dragonante.interfaces import primer
 from dragonante.interfaces.cli.app import UserError, app
+from dragonante.interfaces.cli.plain_table import PlainTable
 from dragonante.interfaces.cli.run_options import (
     LANG,
     PLAIN,
@@ -69,34 +68,17 @@ from dragonante.interfaces.cli.table_options import (
     helptext,
     table_options,
 )
-from dragonante.interfaces.hangup import EXIT_HANGUP, HangUp, raise_on_hangup
-from dragonante.interfaces.hint_words import hint_words
 from dragonante.interfaces.launch import command
-from dragonante.interfaces.narrate import Narrator, Prompt, gold, table_names
-from dragonante.interfaces.render import (
-    ability_help_lines,
-    ability_lines,
-    card_help_lines,
-    card_type_lines,
-    find_card_types,
-    prompt_lines,
-    table_lines,
-    table_view,
-)
+from dragonante.interfaces.local_source import LocalSource
+from dragonante.interfaces.narrate import Narrator, gold, table_names
 from dragonante.interfaces.session import LocalGame, replay_record
 from dragonante.interfaces.table_record import TableSeats, names_of, read_seating, record_text
 
 if TYPE_CHECKING:
     from dragonante.interfaces.tui.lobby import Seating
 
-#: Exit code after Ctrl-C (128 + SIGINT, the shell convention).
-EXIT_INTERRUPTED = 130
-#: At most this many card types are shown for one "?name" look-up.
-MAX_LOOKUP = 4
 #: The longest name a person may type for the hot-seat table.
 MAX_NAME = 24
-#: What asks for a hint (``h`` is the help).
-HINT_WORDS = ("hint", "consiglio")
 #: The bots a game is played against unless ``--opponents`` says otherwise.
 DEFAULT_OPPONENTS = "medium"
 
@@ -165,7 +147,7 @@ def play_command(
     config = build_config(choices, lang)
     if join is not None or create:
         online_config = config if create else None
-        raise typer.Exit(play_online(join, name, server, online_config, lang, bot_level))
+        raise typer.Exit(play_online(join, name, server, online_config, lang, bot_level, plain))
     if not 0 <= seat < players:
         raise UserError(t("cli.error.seat", lang, seat=seat, last=players - 1))
     if not humans:  # the first play at a terminal offers the tutorial, once
@@ -352,10 +334,12 @@ def play_online(
     config: GameConfig | None,
     lang: str,
     bot_level: str,
+    plain: bool = False,
 ) -> int:
-    """``--join`` (or ``--create``): take a seat at a server's table and play it full-screen.
+    """``--join`` (or ``--create``): take a seat at a server's table and play it
+    full-screen, or with ``--plain`` at the numbered prompts (terminal or not).
 
-    The seat is taken before the screen opens, so a refusal (no server, no
+    The seat is taken before the table opens, so a refusal (no server, no
     such table, a full table, a name taken, another protocol) is one line.
     """
     from dragonante.engine.config import config_to_dict
@@ -370,7 +354,7 @@ def play_online(
 
     if target is not None and config is not None:
         raise UserError(t("join.error.both", lang))
-    if not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
+    if not plain and not (is_terminal(sys.stdin) and is_terminal(sys.stdout)):
         raise UserError(t("join.error.terminal", lang))
     server = server or DEFAULT_SERVER
     try:
@@ -383,7 +367,18 @@ def play_online(
             seating = join(parse_target(target, server), name)
     except JoinError as e:
         raise UserError(e.message(lang)) from None
+    if plain:
+        return run_online_plain(seating, lang, bot_level)
     return run_online(seating, lang, bot_level)
+
+
+def run_online_plain(seating: Seating, lang: str, bot_level: str) -> int:
+    """The plain prompts for one seat on a server (the same loop as a local
+    ``--plain``, drawing the seat's frames); the line to come back after leaving."""
+    from dragonante.interfaces.cli.join_plain import JoinPlainTable
+    from dragonante.interfaces.online_source import OnlineSource
+
+    return JoinPlainTable(OnlineSource(seating, lang), sys.stdin, bot_level).run()
 
 
 def run_online(seating: Seating, lang: str, bot_level: str) -> int:
@@ -525,8 +520,10 @@ def series_record_path(record: Path | None, index: int) -> Path | None:
     return record.with_name(f"{record.stem}.{index + 1}{record.suffix}")
 
 
-class PlaySession:
-    """The terminal loop: narrate, show the table, ask, read, answer, repeat."""
+class PlaySession(PlainTable):
+    """The plain prompts over a local game (:class:`PlainTable` drawing a
+    :class:`~dragonante.interfaces.local_source.LocalSource`): the record saved
+    after every answer, the time limit's last gambit, the note on leaving."""
 
     #: The search budget of a hint (tests ask for fewer iterations).
     hint_iters = HINT_ITERS
@@ -540,20 +537,15 @@ class PlaySession:
         time_limit_minutes: int = 0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        super().__init__(LocalSource(game, narrator, self.hint_iters), stdin)
         self.game = game
         #: Emperor's Gambit optional rule 5: when this clock time is reached,
         #: the current gambit is followed by exactly one more.
         self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
         self.clock = clock
-        self.narrator = narrator
-        self.lang = narrator.lang
         self.record_path = record
-        self.stdin = stdin
         #: Who sits where, saved with the record (``play --resume``, ``replay``).
         self.seating: TableSeats | None = None
-
-    def say(self, line: str = "") -> None:
-        typer.echo(line)
 
     def save(self) -> None:
         """Write the record (if asked): after every answer, so nothing is lost."""
@@ -569,29 +561,17 @@ class PlaySession:
                 t("cli.error.record_write", self.lang, path=str(self.record_path), reason=reason)
             ) from None
 
-    def run(self) -> int:
-        """Play to the end (or until the person stops); returns the exit code."""
-        restore = raise_on_hangup()
-        try:
-            return self._loop()
-        except HangUp:  # the terminal went away: save as on q, say nothing to nobody
-            if self.record_path is not None:
-                self.save()
-            return EXIT_HANGUP
-        except EOFError:
-            self.say()
-            self.say(t("play.eof", self.lang))
-            self._saved_note()
-            return 0
-        except KeyboardInterrupt:
-            self.say()
-            self.say(t("play.interrupted", self.lang))
-            self._saved_note()
-            return EXIT_INTERRUPTED
-        finally:
-            restore()
+    def before_answer(self) -> None:
+        self.check_clock()
 
-    def _saved_note(self) -> None:
+    def after_answer(self) -> None:
+        self.save()
+
+    def on_hang_up(self) -> None:
+        if self.record_path is not None:
+            self.save()
+
+    def on_leave(self) -> None:
         if self.record_path is not None:
             self.save()
             path = str(self.record_path)
@@ -601,171 +581,8 @@ class PlaySession:
                     t("play.resume_hint", self.lang, command=command("play", "--resume", path))
                 )
 
-    def _loop(self) -> int:
-        game = self.game
-        while True:
-            self.check_clock()
-            game.run_bots()
-            self.narrate(game.new_events())
-            if game.over:
-                self.show_table()
-                self.say()
-                winners = game.state.winners
-                if game.human in winners:
-                    key = "play.won_shared" if len(winners) > 1 else "play.won"
-                else:
-                    key = "play.lost"
-                self.say(t(key, self.lang, names=self.narrator.seats(winners)))
-                self._saved_note()
-                return 0
-            prompt = self.narrator.prompt(game.state)
-            assert prompt is not None
-            self.show_table(prompt)
-            answer = self.ask(prompt)
-            if answer is None:
-                self.say(t("play.quit", self.lang))
-                self._saved_note()
-                return 0
-            self.check_clock()
-            try:
-                game.answer(answer, prompt.decision_id)
-            except IllegalAnswer as e:  # cannot happen: answers come from the options
-                self.say(t("play.illegal", self.lang, reason=str(e)))
-                continue
-            self.save()
-
     def check_clock(self) -> None:
         """Call the last gambit once the time limit has run out (recorded)."""
         if self.deadline is not None and self.clock() >= self.deadline:
             self.deadline = None
             self.game.call_last_gambit()
-
-    def narrate(self, events: list[Event]) -> None:
-        lines = self.narrator.events(events)
-        if lines:
-            self.say()
-            for line in lines:
-                self.say(f"  {line}")
-
-    def show_table(self, prompt: Prompt | None = None) -> None:
-        view = table_view(self.game.state, self.game.human)
-        hand = view.obs.hand or []
-        cards = {o.card for o in prompt.options} if prompt is not None else set()
-        # The numbered choices of an ante or play question are the hand itself.
-        show_hand = not (hand and cards == set(hand))
-        self.say()
-        for line in table_lines(view, self.narrator, show_hand=show_hand):
-            self.say(line)
-        if prompt is not None:
-            self.say()
-            for line in prompt_lines(prompt, self.narrator):
-                self.say(line)
-
-    def read(self, message: str) -> str:
-        typer.echo(message, nl=False)
-        sys.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise EOFError
-        return line.strip()
-
-    def ask(self, prompt: Prompt) -> int | None:
-        """Read until a valid choice (its engine answer) or ``q`` (None)."""
-        lang = self.lang
-        count = len(prompt.options)
-        while True:
-            text = self.read(t("play.input", lang, last=count))
-            word = text.lower()
-            if not text:
-                continue
-            if text.isdigit():
-                k = int(text)
-                if 1 <= k <= count:
-                    return prompt.options[k - 1].answer
-                self.say(t("play.bad_number", lang, number=text, last=count))
-            elif word in ("q", "quit", "exit", "esci"):
-                return None
-            elif word in ("h", "help", "?", "aiuto"):
-                for line in t("play.help", lang).split("\n"):
-                    self.say(line)
-                self.say(t("play.help_primer", lang))
-            elif word in HINT_WORDS:
-                self.show_hint()
-            elif word in ("t", "table", "tavolo"):
-                self.show_table(prompt)
-            elif word in ("a", "abilities", "capacità", "capacita"):
-                self.ability_help()
-            elif word in ("l", "log"):
-                for line in self.narrator.events(self.game.all_events()):
-                    self.say(f"  {line}")
-            elif word == "r" or word.startswith("r "):
-                self.primer(word[1:].strip())
-            elif text.startswith("?"):
-                self.card_help(text[1:].strip(), prompt)
-            else:
-                self.say(t("play.bad_input", lang, text=text, last=count))
-
-    def show_hint(self) -> None:
-        """``hint``: the hard bot's answer to this question and what the best
-        answers are worth to it (``dragonante.bots.hint``); the question is then
-        asked again."""
-        seat = self.game.human
-        self.say(t("hint.thinking", self.lang))
-        view = SeatView(self.game.state, seat)
-        found = hint(view, hint_seed(self.game.record.seed, view.decision.id), self.hint_iters)
-        for line in hint_words(found, self.narrator, view.observation()).lines:
-            self.say(line)
-
-    def ability_help(self) -> None:
-        """``a``: this seat's D&D abilities with their full text (and the table's rows)."""
-        seat = self.game.human
-        view = table_view(self.game.state, seat)
-        if view.obs.abilities is None:
-            self.say(t("play.no_abilities", self.lang))
-            return
-        for line in ability_lines(view, self.narrator):
-            self.say(line)
-        for line in ability_help_lines(view.obs.abilities["held"][seat], self.lang):
-            self.say(line)
-
-    def primer(self, name: str) -> None:
-        """``r``: the rules primer (``r trigger``: that section), then the question again."""
-        lang = self.lang
-        only = primer.section_id(name) if name else None
-        if name and only is None:
-            choices = ", ".join(primer.SECTIONS)
-            self.say(t("cli.error.rules_section", lang, section=name, choices=choices))
-            return
-        for line in primer.text_lines(lang, only):
-            self.say(line)
-
-    def card_help(self, query: str, prompt: Prompt) -> None:
-        """``?N``: the card of choice N; ``?name``: card types by name."""
-        lang = self.lang
-        if query.isdigit():
-            k = int(query)
-            if not 1 <= k <= len(prompt.options):
-                self.say(t("play.bad_number", lang, number=query, last=len(prompt.options)))
-                return
-            option = prompt.options[k - 1]
-            card = option.card
-            if card < 0 and option.detail:
-                self.say(option.label)
-                self.say("  " + option.detail)
-                return
-            if card < 0:
-                self.say(t("play.not_a_card", lang, number=k))
-                return
-            for line in card_help_lines(card, lang):
-                self.say(line)
-            return
-        found = find_card_types(query, lang)
-        if not found:
-            self.say(t("play.no_such_card", lang, query=query))
-            return
-        for ct in found[:MAX_LOOKUP]:
-            for line in card_type_lines(ct, lang):
-                self.say(line)
-        if len(found) > MAX_LOOKUP:
-            more = ", ".join(ct.name(lang) for ct in found[MAX_LOOKUP:])
-            self.say(t("play.more_cards", lang, names=more))

@@ -259,3 +259,13 @@ def create_and_join(server: str, config: dict[str, Any], name: str) -> Seating:
         code, host = lobby.create(config)
         seating = join(Target(server, code), name, lobby)
         return dataclasses.replace(seating, host=host)
+
+
+def manage(seating: Seating, what: str, bot_level: str) -> None:
+    """``start`` the table, or fill its free seats with ``bot_level`` bots, with the
+    seating's manager token (the host's); a refusal is a :class:`JoinError`."""
+    with Lobby(seating.server) as lobby:
+        if what == "start":
+            lobby.start(seating.code, seating.manager)
+        else:
+            lobby.fill_bots(seating.code, seating.manager, bot_level)

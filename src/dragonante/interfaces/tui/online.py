@@ -57,11 +57,11 @@ from dragonante.interfaces.tui.chat import (
 )
 from dragonante.interfaces.tui.clock import TurnClock, timeout_line
 from dragonante.interfaces.tui.hand import HandPanel
-from dragonante.interfaces.tui.lobby import JoinError, Lobby, Seating
+from dragonante.interfaces.tui.lobby import JoinError, Seating, manage
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import QuestionPanel
 from dragonante.interfaces.tui.remote import RemoteSeat
-from dragonante.interfaces.tui.screens import SummaryScreen
+from dragonante.interfaces.tui.screens import CardScreen, SummaryScreen
 from dragonante.interfaces.tui.seats import SeatsPanel
 
 #: Seconds between attempts to reconnect (the last one repeats).
@@ -89,6 +89,7 @@ class OnlineTableApp(TableBase):
         Binding("b", "bots", show=False),
         Binding("g", "start", show=False),
         Binding("m", "chat", show=False),
+        Binding("h", "hint", show=False),
     ]
 
     def __init__(
@@ -250,6 +251,9 @@ class OnlineTableApp(TableBase):
         if kind == "timeout":  # a bot answered for a person whose time ran out
             self.note(timeout_line(frame, source.seat, source.names(), self.lang))
             return False
+        if kind == "hint":
+            self._show_hint(frame)
+            return False
         if kind not in ("state", "update", "table"):
             return False  # pong, or a frame a newer server added
         fresh, start = source.apply(frame)
@@ -311,6 +315,9 @@ class OnlineTableApp(TableBase):
         if code in ("bad_token", "unknown_table"):
             self.failure = t(f"online.closed.{code}", self.lang, code=self.seating.code)
             return
+        if code == "hints_off":
+            self.notify(t("hint.off", self.lang), severity="warning")
+            return
         if code != "stale":  # a stale answer is simply overtaken: no need to say so
             self.notify(message, severity="warning")
         if code in RESYNC:
@@ -346,14 +353,15 @@ class OnlineTableApp(TableBase):
         (connecting, reconnecting) replaces the question box's text."""
         source = self.source
         snap = source.snapshot(self.narrator)
-        keys = self.KEYS_TEXT if snap is not None else "online.keys.lobby"
-        self.query_one("#keys", Static).update(t(keys, self.lang))
+        self.query_one("#keys", Static).update(self.keys_line())
         if snap is None:
             self.snapshot = None
             lines = source.lobby_lines()
             self.query_one(SeatsPanel).update(Text("\n".join(lines)))
             self.query_one(HandPanel).update("")
-            waiting = note or t("online.lobby.waiting", self.lang)
+            hosting = self.seating.host is not None
+            lobby_note = "online.lobby.waiting" if hosting else "online.lobby.waiting_guest"
+            waiting = note or t(lobby_note, self.lang)
             self.query_one(QuestionPanel).show(None, self.lang, waiting)
             return
         if note is not None:
@@ -369,7 +377,45 @@ class OnlineTableApp(TableBase):
         if chat.display and len(self.screen_stack) == 1:
             chat.focus()  # a new question does not take the keys from a message being written
 
+    def keys_line(self) -> str:
+        """Only the keys that work for this seat now: the lobby's ``b`` and ``g`` for
+        the host alone (a guest's would be refused), ``h`` where hints are on."""
+        source = self.source
+        if not source.started:
+            hosting = self.seating.host is not None
+            return t("online.keys.lobby" if hosting else "online.keys.lobby_guest", self.lang)
+        hints = source.table.get("hints_on") is True
+        return t("online.keys.hints" if hints else self.KEYS_TEXT, self.lang)
+
     # --- the person ---------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        """``h``: ask the server's best bot about this seat's question (at a table
+        whose ``hints_on`` allows it); its page opens when the ``hint`` frame comes."""
+        lang = self.lang
+        if self.source.table.get("hints_on") is not True:
+            self.notify(t("hint.off", lang))
+            return
+        prompt = self.source.prompt()
+        if prompt is None or self.source.over:
+            self.notify(t("hint.none", lang))
+            return
+        if self.ws is None:
+            self.notify(t("online.not_connected", lang), severity="warning")
+            return
+        self.notify(t("hint.thinking", lang))
+        self.send({"type": "hint", "decision": prompt.decision_id})
+
+    def _show_hint(self, frame: dict[str, Any]) -> None:
+        """The server's hint, on a page, if its question is still the one asked."""
+        prompt = self.source.prompt()
+        if prompt is None or frame.get("decision") != prompt.decision_id:
+            return  # answered meanwhile: the hint is of a question gone by
+        lines = [plain(line) for line in frame.get("lines") or []]
+        lang = self.lang
+        self.push_screen(
+            CardScreen(t("hint.title", lang), lines, t("tui.close", lang), t("tui.scrolls", lang))
+        )
 
     def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
         if self.ws is None:
@@ -425,12 +471,7 @@ class OnlineTableApp(TableBase):
 
     @work(thread=True, group="lobby")
     def manage(self, what: str) -> None:
-        seating = self.seating
         try:
-            with Lobby(seating.server) as lobby:
-                if what == "start":
-                    lobby.start(seating.code, seating.manager)
-                else:
-                    lobby.fill_bots(seating.code, seating.manager, self.bot_level)
+            manage(self.seating, what, self.bot_level)
         except JoinError as e:
             self.call_from_thread(self.notify, e.message(self.lang), severity="warning")

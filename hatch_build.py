@@ -68,6 +68,8 @@ ENGINE_MODULES = (
     "dragonante.kernel.decisions",
     "dragonante.kernel.interpreter",
     "dragonante.kernel.rng",
+    "dragonante.engine.effects",
+    "dragonante.engine.state",
     "dragonante.engine.core",
     "dragonante.engine.flights",
     "dragonante.engine.flow",
@@ -90,6 +92,16 @@ class BuildError(Exception):
 def source_sha256(source: Path) -> str:
     """The hex sha256 of the file's bytes (what the loader compares against)."""
     return hashlib.sha256(source.read_bytes()).hexdigest()
+
+
+def module_sha256(source: Path) -> str:
+    """What an engine module's build is made from: its ``.py`` file, and the
+    ``.pxd`` beside it when there is one (its declarations for the compiler);
+    the same function as ``dragonante.compiled_engine.module_sha256``."""
+    pxd = source.with_suffix(".pxd")
+    if not pxd.is_file():
+        return source_sha256(source)
+    return hashlib.sha256(source.read_bytes() + b"\0" + pxd.read_bytes()).hexdigest()
 
 
 def extension_suffix() -> str:
@@ -187,10 +199,14 @@ def built_modules(package_dir: Path, stem: str) -> list[Path]:
     return [path for path in package_dir.glob(f"{stem}*{extension_suffix()}") if path.is_file()]
 
 
-def cython_command(module: str, source: Path, output: Path) -> list[str]:
+def cython_command(
+    module: str, source: Path, output: Path, include: Path | None = None
+) -> list[str]:
     """Translate one engine module to C with Cython, every Python semantic kept:
     ``annotation_typing=False`` so that an ``int`` annotation never becomes a C
-    type or a type check (the compiled module accepts exactly what its source does)."""
+    type or a type check (the compiled module accepts exactly what its source does).
+    The only types are those of the ``.pxd`` files beside the modules, found
+    (for ``cimport``) under ``include``, the source root."""
     return [
         sys.executable,
         "-m",
@@ -198,6 +214,7 @@ def cython_command(module: str, source: Path, output: Path) -> list[str]:
         "-3",
         "-X",
         "annotation_typing=False",
+        *(["-I", str(include)] if include is not None else []),
         "--module-name",
         module,
         str(source),
@@ -231,9 +248,9 @@ def compile_engine(
             source = root / "src" / Path(*module.split(".")).with_suffix(".py")
             c_file = Path(scratch) / f"{module}.c"
             # Hashed before it is read: an edit during the build makes it stale, never wrong.
-            digest = source_sha256(source)
+            digest = module_sha256(source)
             result = subprocess.run(
-                cython_command(module, source, c_file),
+                cython_command(module, source, c_file, root / "src"),
                 capture_output=True,
                 text=True,
                 timeout=TIMEOUT_SECONDS,

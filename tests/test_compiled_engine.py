@@ -58,7 +58,7 @@ def _fake_build(build: Path, hashes: dict[str, str]) -> None:
 
 def _current_hashes() -> dict[str, str]:
     return {
-        m: compiled_engine.source_sha256(compiled_engine.source_path(m))
+        m: compiled_engine.module_sha256(compiled_engine.source_path(m))
         for m in compiled_engine.MODULES
     }
 
@@ -84,7 +84,12 @@ def test_a_current_build_is_used_and_a_stale_or_missing_one_is_not(tmp_path, mon
     assert status.pure[flow].startswith("stale")
     assert status.pure[rng].startswith("not built for this interpreter")
     assert status.pure[core] == "not in the build's manifest"
-    assert set(status.compiled) == set(compiled_engine.MODULES) - {flow, rng, core}
+    # A build that cimports one of them (state.pxd's GameState...) cannot run beside it.
+    dependents = set(status.pure) - {flow, rng, core}
+    assert all(status.pure[m].startswith("its build needs") for m in dependents)
+    assert set(status.compiled) == set(compiled_engine.MODULES) - {flow, rng, core} - dependents
+    for module in status.compiled:
+        assert set(compiled_engine.cimports(module)) <= set(status.compiled), module
 
 
 @pytest.mark.parametrize("value", ["1", "yes"])

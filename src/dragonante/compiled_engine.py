@@ -49,6 +49,8 @@ MODULES: tuple[str, ...] = (
     "dragonante.kernel.decisions",
     "dragonante.kernel.interpreter",
     "dragonante.kernel.rng",
+    "dragonante.engine.effects",
+    "dragonante.engine.state",
     "dragonante.engine.core",
     "dragonante.engine.flights",
     "dragonante.engine.flow",
@@ -82,8 +84,32 @@ def built_path(module: str, build_dir: Path = BUILD_DIR) -> Path:
 
 
 def source_sha256(path: Path) -> str:
-    """The hex sha256 of a file's bytes (what the manifest records)."""
+    """The hex sha256 of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def module_sha256(source: Path) -> str:
+    """What the manifest records for a module: the hash of its ``.py`` file, and
+    of the ``.pxd`` beside it when there is one (its declarations for Cython)."""
+    pxd = source.with_suffix(".pxd")
+    if not pxd.is_file():
+        return source_sha256(source)
+    return hashlib.sha256(source.read_bytes() + b"\0" + pxd.read_bytes()).hexdigest()
+
+
+def cimports(module: str) -> tuple[str, ...]:
+    """The listed modules whose declarations ``module``'s ``.pxd`` uses (``from X
+    cimport``): its build imports their compiled types, so it can run only
+    beside their builds."""
+    pxd = source_path(module).with_suffix(".pxd")
+    if not pxd.is_file():
+        return ()
+    used = []
+    for line in pxd.read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if len(words) >= 3 and words[0] == "from" and words[2] == "cimport":
+            used.append(words[1])
+    return tuple(m for m in used if m in MODULES)
 
 
 def pure_python_forced() -> bool:
@@ -110,10 +136,20 @@ def survey(build_dir: Path = BUILD_DIR, *, honour_env: bool = True) -> Status:
             pure[module] = "not in the build's manifest"
         elif not built.is_file():
             pure[module] = f"not built for this interpreter ({built.name} is missing)"
-        elif not source.is_file() or source_sha256(source) != recorded[module]:
+        elif not source.is_file() or module_sha256(source) != recorded[module]:
             pure[module] = "stale: its source changed since the build (re-sync to rebuild)"
         else:
             compiled.append(module)
+    # A build that uses another module's compiled types needs that module's build.
+    dropped = True
+    while dropped:
+        dropped = False
+        for module in list(compiled):
+            missing = [m for m in cimports(module) if m not in compiled]
+            if missing:
+                compiled.remove(module)
+                pure[module] = f"its build needs {missing[0]} compiled, which is not"
+                dropped = True
     return Status(tuple(compiled), pure)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import typing
+import ast
+import re
 
 import pytest
 
 from dragonante.cards import card_number
+from dragonante.compiled_engine import source_path
 from dragonante.engine import effects as E
 from dragonante.engine.config import GameConfig
 from dragonante.engine.game import new_game
@@ -26,13 +28,35 @@ TYPE_OF = {
 }
 
 
+def _source_annotations() -> dict[str, str]:
+    """EffectSlots' annotations as written in effects.py (what the type checker
+    reads; a compiled build's extension type keeps no annotations at run time)."""
+    tree = ast.parse(source_path("dragonante.engine.effects").read_text(encoding="utf-8"))
+    [cls] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "EffectSlots"]
+    return {
+        n.target.id: ast.unparse(n.annotation)
+        for n in cls.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    }
+
+
 def test_the_slots_annotations_list_exactly_the_table_with_each_shape_s_type() -> None:
-    hints = typing.get_type_hints(E.EffectSlots)
+    hints = _source_annotations()
     assert list(hints) == [e.name for e in E.EFFECTS]
     assert E.EffectSlots.__slots__ == tuple(e.name for e in E.EFFECTS)
     for e in E.EFFECTS:
-        shown = getattr(hints[e.name], "__name__", None)
-        assert str(hints[e.name]) == TYPE_OF[e.shape] or shown == TYPE_OF[e.shape], e.name
+        assert hints[e.name] == TYPE_OF[e.shape], e.name
+
+
+def test_the_compiled_engine_declares_every_slot_of_the_state_and_its_effects() -> None:
+    """effects.pxd and state.pxd (the compiled build's extension types) declare
+    exactly the slots of the source's classes, each a Python object."""
+    for module, slots in (
+        ("dragonante.engine.effects", E.EffectSlots.__slots__),
+        ("dragonante.engine.state", GameState.__slots__),
+    ):
+        pxd = source_path(module).with_suffix(".pxd").read_text(encoding="utf-8")
+        assert re.findall(r"^    cdef public object (\w+)$", pxd, re.M) == list(slots), module
 
 
 def _set_every_effect(s: GameState) -> None:

@@ -107,7 +107,10 @@ def ante_hooks(s: GameState, hook: str) -> list[Callable[..., Any]]:
 
 
 def ev(s: GameState, kind: str, vis: tuple[int, ...] | None = None, **data: Any) -> None:
-    """Log an event (no-op when the state carries no log, e.g. in search)."""
+    """Log an event (no-op when the state carries no log, e.g. in search).
+
+    The callers on a random game's path test ``s.log`` first: building the
+    keyword arguments costs more than the event itself."""
     log = s.log
     if log is not None:
         event: Event = (vis, kind, data)
@@ -129,7 +132,8 @@ def ask(
     """
     if len(options) == 1 and s.config.auto_single:
         d = Decision(-1, seat, kind, options, source, ctx)
-        ev(s, "auto_answer", (seat,), seat=seat, question=kind, answer=options[0])
+        if s.log is not None:
+            ev(s, "auto_answer", (seat,), seat=seat, question=kind, answer=options[0])
         _RESOLVERS[kind](s, d, options[0])
         return
     s.decision_count += 1
@@ -437,7 +441,8 @@ def pay_for_cards(s: GameState, seat: int, card: int) -> None:
     price = STRENGTH[card] if card >= 0 else 0
     mp = s.merchant_prince
     to = mp if mp >= 0 else STAKES
-    ev(s, "buy", seat=seat, card=card, price=price, to=to)
+    if s.log is not None:
+        ev(s, "buy", seat=seat, card=card, price=price, to=to)
     if to != seat:
         pay(s, seat, price, to)
 
@@ -461,8 +466,9 @@ def take_random(s: GameState, taker: int, victim: int) -> None:
     # Only these two know where it went now; anyone who knew it was in the
     # victim's hand cannot tell whether this was the card taken.
     s.known[c] = (1 << taker) | (1 << victim)
-    ev(s, "take_random", taker=taker, victim=victim)
-    ev(s, "take_random_card", (taker, victim), taker=taker, victim=victim, card=c)
+    if s.log is not None:
+        ev(s, "take_random", taker=taker, victim=victim)
+        ev(s, "take_random_card", (taker, victim), taker=taker, victim=victim, card=c)
     if s.abilities is not None:
         s.abilities.took_random(s, taker, victim, c, False)
 

@@ -135,6 +135,11 @@ for _e in EFFECTS:
         SCENARIO_KEYS[_e.key] = (*SCENARIO_KEYS.get(_e.key, ()), _e)
 
 
+#: The slot of each effect, by name (computed outside the class body, which the
+#: compiled engine's extension type cannot run a generator in).
+_SLOTS: Final = tuple(e.name for e in EFFECTS)
+
+
 class EffectSlots:
     """The effects' slots in :class:`GameState` (its base), typed for the checker.
 
@@ -142,7 +147,7 @@ class EffectSlots:
     :data:`EFFECTS`, with the type of each shape.
     """
 
-    __slots__ = tuple(e.name for e in EFFECTS)
+    __slots__ = _SLOTS
 
     archmage: int
     merchant_prince: int

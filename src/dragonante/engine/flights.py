@@ -98,7 +98,7 @@ def completed_strengths(
         st = override.get(c, STRENGTH[c]) if override else STRENGTH[c]
         counts[st] = counts.get(st, 0) + 1
     collected = s.collected_strengths[seat]
-    return sorted(st for st, k in counts.items() if k >= 3 and not (collected >> st) & 1)
+    return sorted([st for st, k in counts.items() if k >= 3 and not (collected >> st) & 1])
 
 
 def completed_by(s: GameState, seat: int, card: int) -> tuple[list[int], list[int]]:
@@ -133,7 +133,7 @@ def completed_now(s: GameState, seat: int) -> tuple[int, ...]:
     mask = 0
     for st in strengths:
         mask |= 1 << st
-    return (mask, *(x for pair in colors for x in pair))
+    return (mask, *[x for pair in colors for x in pair])
 
 
 def detect_flight_rewards(
@@ -252,7 +252,6 @@ def complete_unscored(s: GameState, first: int) -> None:
             s.abilities.flight_unscored(s, r[1])
 
 
-@step("take_ante", "seat", "left", "weakest", "source")
 def _take_ante(s: GameState, st: Step) -> None:
     """Take ``left`` ante cards into ``p``'s hand, one question per card.
 
@@ -268,25 +267,31 @@ def _take_ante(s: GameState, st: Step) -> None:
     if weakest == 0:
         options = tuple(sorted(ante))
     elif weakest == 3:
-        options = tuple(sorted(c for c in ante if IS_EVIL[c]))
+        options = tuple(sorted([c for c in ante if IS_EVIL[c]]))
         if not options:
             return
     else:
-        strengths = sorted(STRENGTH[c] for c in ante)
+        strengths = sorted([STRENGTH[c] for c in ante])
         cap = strengths[0] if weakest == 1 or len(strengths) == 1 else strengths[1]
-        options = tuple(sorted(c for c in ante if STRENGTH[c] <= cap))
+        options = tuple(sorted([c for c in ante if STRENGTH[c] <= cap]))
     if left > 1 and room > 1:
         push(s, ("take_ante", p, left - 1, weakest, source))
     ask(s, p, TAKE_ANTE, options, source, (p,))
 
 
-@resolver(TAKE_ANTE)
+step("take_ante", "seat", "left", "weakest", "source")(_take_ante)
+
+
 def _resolve_take_ante(s: GameState, d: Decision, card: int) -> None:
     p = d.ctx[0]
     s.ante.remove(card)
     s.hands[p].append(card)
     reveal_known(s, card)
-    ev(s, "take_ante", seat=p, card=card)
+    if s.log is not None:
+        ev(s, "take_ante", seat=p, card=card)
+
+
+resolver(TAKE_ANTE)(_resolve_take_ante)
 
 
 __all__ = [

@@ -41,7 +41,7 @@ from dragonante.engine.core import (
     right_of,
     step,
 )
-from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY, Decision
+from dragonante.engine.decisions import ANTE, PICK_SPECIAL, PLAY
 from dragonante.engine.decks import fixed_deck, original_colors
 from dragonante.engine.effects import reset_gambit
 from dragonante.engine.flights import (
@@ -66,6 +66,7 @@ from dragonante.engine.tables import (
     STRENGTH,
 )
 from dragonante.kernel import RunawayGame, Step, rng
+from dragonante.kernel.decisions import Decision
 
 #: The registry's power table, bound once: :func:`_trigger` is on the hot path.
 _POWERS = RULES.powers
@@ -89,7 +90,6 @@ def _card_of_key(key: str) -> int:
     return KEY.index(key)
 
 
-@step("setup")
 def _setup(s: GameState, st: Step) -> None:
     deck_opts = s.config.deck
     if deck_opts.preset != "legendary":
@@ -105,6 +105,9 @@ def _setup(s: GameState, st: Step) -> None:
         push(s, ("pick_special", 0), ("finish_setup",))
     else:
         s.queue.append(("finish_setup",))
+
+
+step("setup")(_setup)
 
 
 @step("pick_special", "seat")
@@ -153,7 +156,6 @@ def _choose_cards(s: GameState) -> None:
     s.deck = cards
 
 
-@step("finish_setup")
 def _finish_setup(s: GameState, st: Step) -> None:
     cfg = s.config
     _choose_cards(s)
@@ -168,10 +170,12 @@ def _finish_setup(s: GameState, st: Step) -> None:
     s.queue.append(("begin_gambit", 0))
 
 
+step("finish_setup")(_finish_setup)
+
+
 # --- step 1: ante -----------------------------------------------------------
 
 
-@step("begin_gambit", "start")
 def _begin_gambit(s: GameState, st: Step) -> None:
     start = st[1]
     n = s.n
@@ -196,11 +200,14 @@ def _begin_gambit(s: GameState, st: Step) -> None:
     s.dirty = 0
     s.gambit_winner = -1
     s.ante_choice = [-1] * n
-    ev(s, "gambit_start", gambit=s.gambit, stakes=s.stakes)
+    if s.log is not None:
+        ev(s, "gambit_start", gambit=s.gambit, stakes=s.stakes)
     s.queue.append(("ante_ask", start, 0, 0))
 
 
-@step("ante_ask", "start", "nth", "redo")
+step("begin_gambit", "start")(_begin_gambit)
+
+
 def _ante_ask(s: GameState, st: Step) -> None:
     _, start, k, redo = st
     if k >= s.n:
@@ -220,7 +227,9 @@ def _ante_ask(s: GameState, st: Step) -> None:
         ask(s, seat, ANTE, tuple(hand))
 
 
-@step("ante_choose", "seat")
+step("ante_ask", "start", "nth", "redo")(_ante_ask)
+
+
 def _ante_choose(s: GameState, st: Step) -> None:
     """Ask for the ante card after an ability window (its hand may have changed)."""
     seat = st[1]
@@ -229,12 +238,18 @@ def _ante_choose(s: GameState, st: Step) -> None:
         ask(s, seat, ANTE, tuple(hand))
 
 
-@resolver(ANTE)
+step("ante_choose", "seat")(_ante_choose)
+
+
 def _resolve_ante(s: GameState, d: Decision, card: int) -> None:
     s.hands[d.seat].remove(card)
     s.ante_choice[d.seat] = card
-    ev(s, "ante_chosen", (d.seat,), seat=d.seat, card=card)
-    ev(s, "ante_placed", seat=d.seat)
+    if s.log is not None:
+        ev(s, "ante_chosen", (d.seat,), seat=d.seat, card=card)
+        ev(s, "ante_placed", seat=d.seat)
+
+
+resolver(ANTE)(_resolve_ante)
 
 
 def strongest_untied(cards: list[int]) -> int:
@@ -281,11 +296,11 @@ def _tied_ante_leader(s: GameState, start: int, choices: list[int]) -> int:
     return start
 
 
-@step("ante_reveal", "start", "redo")
 def _ante_reveal(s: GameState, st: Step) -> None:
     _, start, redo = st
     choices = s.ante_choice
-    ev(s, "ante_reveal", cards=list(choices))
+    if s.log is not None:
+        ev(s, "ante_reveal", cards=list(choices))
     for c in choices:
         if c >= 0:
             forget_card(s, c)
@@ -297,7 +312,9 @@ def _ante_reveal(s: GameState, st: Step) -> None:
     _ante_settle(s, st)
 
 
-@step("ante_settle", "start", "redo")
+step("ante_reveal", "start", "redo")(_ante_reveal)
+
+
 def _ante_settle(s: GameState, st: Step) -> None:
     """Leader, ante gold and "when revealed" ante effects, or a redo if all tied."""
     _, start, redo = st
@@ -316,12 +333,13 @@ def _ante_settle(s: GameState, st: Step) -> None:
         return
     if lead < 0:  # nobody could ante, endless redos, or EG's 5, 5, 3, 3
         lead = _tied_ante_leader(s, start, choices)
-    amount = max((STRENGTH[c] for c in anted), default=0)
+    amount = max([STRENGTH[c] for c in anted], default=0)
     s.leader = lead
     s.ante = anted
     cards = choices
     s.ante_choice = [-1] * n
-    ev(s, "ante_paid", leader=lead, amount=amount)
+    if s.log is not None:
+        ev(s, "ante_paid", leader=lead, amount=amount)
     for p in clockwise(s, lead):
         pay(s, p, amount, STAKES)
     # "When revealed" ante effects resolve after the normal ante, clockwise
@@ -335,10 +353,12 @@ def _ante_settle(s: GameState, st: Step) -> None:
         s.abilities.ante_paid(s, cards)
 
 
+step("ante_settle", "start", "redo")(_ante_settle)
+
+
 # --- step 2: rounds and turns ----------------------------------------------
 
 
-@step("round_start", "*windowless")
 def _round_start(s: GameState, st: Step) -> None:
     ab = s.abilities
     if ab is not None and len(st) == 1 and ab.leader_window(s):
@@ -352,7 +372,9 @@ def _round_start(s: GameState, st: Step) -> None:
     _turn(s, ("turn", 0))
 
 
-@step("turn", "nth")
+step("round_start", "*windowless")(_round_start)
+
+
 def _turn(s: GameState, st: Step) -> None:
     k = st[1]
     if k >= s.n:
@@ -375,12 +397,17 @@ def _turn(s: GameState, st: Step) -> None:
     _play_card(s, seat, k, False)
 
 
-@step("turn_play", "nth", "windowed")
+step("turn", "nth")(_turn)
+
+
 def _turn_play(s: GameState, st: Step) -> None:
     """The k-th player of the round plays, after buying cards or an ability window
     (``st[2]``: the window was already held)."""
     _, k, windowed = st
     _play_card(s, (s.leader + k) % s.n, k, bool(windowed))
+
+
+step("turn_play", "nth", "windowed")(_turn_play)
 
 
 def _play_card(s: GameState, seat: int, k: int, windowed: bool) -> None:
@@ -430,7 +457,11 @@ def triggers(s: GameState, seat: int, card: int) -> bool:
         return True
     if s.archmage and (s.archmage >> seat) & 1:
         return True
-    return s.has_ante_fx and any(fn(s, seat, card) for fn in ante_hooks(s, ANTE_TRIGGERS))
+    if s.has_ante_fx:
+        for fn in ante_hooks(s, ANTE_TRIGGERS):
+            if fn(s, seat, card):
+                return True
+    return False
 
 
 def would_trigger(s: GameState, seat: int, card: int) -> bool:
@@ -442,7 +473,6 @@ def would_trigger(s: GameState, seat: int, card: int) -> bool:
     return triggers(s, seat, card)
 
 
-@resolver(PLAY)
 def _resolve_play(s: GameState, d: Decision, card: int) -> None:
     seat = d.seat
     k = d.ctx[0]
@@ -479,7 +509,9 @@ def _resolve_play(s: GameState, d: Decision, card: int) -> None:
         _end_turn(s, ("end_turn", seat, k))
 
 
-@step("trigger", "seat", "text", "this")
+resolver(PLAY)(_resolve_play)
+
+
 def _trigger(s: GameState, st: Step) -> None:
     _, seat, text, this = st
     if s.stakes_emptied and rewards_skipped(s):  # (the check first: the hot path)
@@ -496,7 +528,17 @@ def _trigger(s: GameState, st: Step) -> None:
     fn(s, seat, text, this)
 
 
-@step("end_turn", "seat", "nth", "*completed")
+step("trigger", "seat", "text", "this")(_trigger)
+
+
+def _in_a_flight(s: GameState, card: int) -> bool:
+    """Is ``card`` in some flight (not discarded by its own power)?"""
+    for flight in s.flights:  # noqa: SIM110 (any() of a generator: a closure, flow.pxd)
+        if card in flight:
+            return True
+    return False
+
+
 def _end_turn(s: GameState, st: Step) -> None:
     """All triggered powers are done: collect special flights, then buy cards.
 
@@ -510,7 +552,7 @@ def _end_turn(s: GameState, st: Step) -> None:
     k = st[2]
     kept: tuple[int, ...] = ()
     if len(st) > 4:
-        if not s.stakes_emptied and any(st[3] in f for f in s.flights):
+        if not s.stakes_emptied and _in_a_flight(s, st[3]):
             kept = tuple(st[4:])  # the card was not discarded by its own power
     else:
         flight = s.flights[seat]
@@ -529,7 +571,9 @@ def _end_turn(s: GameState, st: Step) -> None:
     _after_rewards(s, ("after_rewards", seat, k))
 
 
-@step("after_rewards", "seat", "nth")
+step("end_turn", "seat", "nth", "*completed")(_end_turn)
+
+
 def _after_rewards(s: GameState, st: Step) -> None:
     """Buying cards, second situation, for every player (A41); then the next turn."""
     _, seat, k = st
@@ -538,17 +582,22 @@ def _after_rewards(s: GameState, st: Step) -> None:
     hands = s.hands
     if not all(hands):
         s.queue.append(("turn", k + 1))
-        push(s, *(("buy_empty", p) for p in clockwise(s, seat) if not hands[p]))
+        push(s, *[("buy_empty", p) for p in clockwise(s, seat) if not hands[p]])
         return
     _turn(s, ("turn", k + 1))
 
 
-@step("buy_empty", "seat")
+step("after_rewards", "seat", "nth")(_after_rewards)
+
+
 def _buy_empty(s: GameState, st: Step) -> None:
     """Buying cards, second situation: a player whose hand is empty buys."""
     p = st[1]
     if not s.hands[p]:
         buy(s, p)
+
+
+step("buy_empty", "seat")(_buy_empty)
 
 
 def scoring_round(s: GameState) -> int:
@@ -557,21 +606,24 @@ def scoring_round(s: GameState) -> int:
     return max(s.config.rules.min_rounds, s.score_round)
 
 
-@step("round_end")
 def _round_end(s: GameState, st: Step) -> None:
     cards = [c if not s.round_removed[p] else -1 for p, c in enumerate(s.round_card)]
     best = strongest_untied(cards)
     led = s.leader  # who led this round: Step 5 starts with them if nobody wins (A25)
     if best >= 0:
         s.leader = best
-    ev(s, "round_end", round=s.round, leader=s.leader)
-    if all(c < 0 for c in s.round_card):
+    if s.log is not None:
+        ev(s, "round_end", round=s.round, leader=s.leader)
+    if max(s.round_card) < 0:
         # Nobody could play: ties can never break, so score what there is.
         s.queue.append(("scoring_check", FINAL, led))
     elif s.round >= scoring_round(s):
         s.queue.append(("scoring_check", UNLESS_TIED, led))
     else:
         s.queue.append(("round_start",))
+
+
+step("round_end")(_round_end)
 
 
 # --- step 3: scoring ---------------------------------------------------------
@@ -586,7 +638,7 @@ def dragonrider_strengths(s: GameState) -> dict[int, int]:
     for flight in s.flights:
         for c in flight:
             if (mask >> c) & 1:
-                out[c] = min((STRENGTH[x] for x in flight if IS_DRAGON[x]), default=0)
+                out[c] = min([STRENGTH[x] for x in flight if IS_DRAGON[x]], default=0)
     return out
 
 
@@ -617,14 +669,20 @@ def may_win(s: GameState, seat: int) -> bool:
         blocked = BLOCKED_BY[c]
         if blocked:
             table = _BLOCKING[blocked]
-            if any(table[x] for x in flight):
-                return False
+            for x in flight:
+                if table[x]:
+                    return False
     return True
 
 
 def weakest_wins(s: GameState) -> bool:
     """The Druid's power or the Hatchling's ante effect: the weakest flight wins (A29)."""
-    return s.druid or (s.has_ante_fx and any(fn(s) for fn in ante_hooks(s, ANTE_WEAKEST_WINS)))
+    if s.druid:
+        return True
+    for fn in ante_hooks(s, ANTE_WEAKEST_WINS):  # noqa: SIM110 (a loop: flow.pxd)
+        if fn(s):
+            return True
+    return False
 
 
 def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
@@ -634,11 +692,10 @@ def gambit_leaders(s: GameState) -> tuple[list[int], list[int]]:
     if not eligible:
         return [], totals
     pick = min if weakest_wins(s) else max
-    best = pick(totals[p] for p in eligible)
+    best = pick([totals[p] for p in eligible])
     return [p for p in eligible if totals[p] == best], totals
 
 
-@step("scoring_check", "final", "*led")
 def _scoring_check(s: GameState, st: Step) -> None:
     final = st[1]
     s.queue.append(("decide_winner", final, *st[2:]))
@@ -647,19 +704,23 @@ def _scoring_check(s: GameState, st: Step) -> None:
         queue_flight_rewards(s, s.leader, rider)
 
 
-@step("decide_winner", "final", "*led")
+step("scoring_check", "final", "*led")(_scoring_check)
+
+
 def _decide_winner(s: GameState, st: Step) -> None:
     final = bool(st[1]) or s.stakes_emptied
     best, totals = gambit_leaders(s)
-    ev(s, "scoring", totals=totals, round=s.round)
+    if s.log is not None:
+        ev(s, "scoring", totals=totals, round=s.round)
     if not final:
         if len(best) > 1:
-            ev(s, "tie", seats=best)
+            if s.log is not None:
+                ev(s, "tie", seats=best)
             s.queue.append(("round_start",))
             return
         if s.round == 3 and s.warlord:
             winner = best[0] if best else -1
-            if any((s.warlord >> p) & 1 and p != winner for p in range(s.n)):
+            if s.warlord & ~(1 << winner if winner >= 0 else 0):  # another seat's Warlord
                 ev(s, "warlord_round")
                 s.queue.append(("round_start",))
                 return
@@ -667,7 +728,9 @@ def _decide_winner(s: GameState, st: Step) -> None:
     s.queue.append(("award", winner, *st[2:]))
 
 
-@step("award", "winner", "*led")
+step("decide_winner", "final", "*led")(_decide_winner)
+
+
 def _award(s: GameState, st: Step) -> None:
     """Step 3: the winner takes the stakes (shared by the Adventurer and Priest)."""
     winner = st[1]
@@ -687,18 +750,23 @@ def _award(s: GameState, st: Step) -> None:
     winner_share(s, winner, amount)
 
 
+step("award", "winner", "*led")(_award)
+
+
 def winner_share(s: GameState, winner: int, amount: int) -> None:
     """The winner's gold from the stakes: the Priest splits it, the Monarch gives
     (also each Adventurer stack the winner keeps)."""
     if s.priest:
         share = amount // 2
         partner = left_of(s, winner)
-        ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
-        ev(s, "gambit_won", winner=winner, amount=amount)
+        if s.log is not None:
+            ev(s, "priest_split", winner=winner, partner=partner, amount=amount, share=share)
+            ev(s, "gambit_won", winner=winner, amount=amount)
         gain_gold(s, winner, amount - share)
         gain_gold(s, partner, share)
     else:
-        ev(s, "gambit_won", winner=winner, amount=amount)
+        if s.log is not None:
+            ev(s, "gambit_won", winner=winner, amount=amount)
         gain_gold(s, winner, amount)
     # Gold Monarch: "if you win this gambit, gift each opponent with 3 gold",
     # once per time its power triggered (the Princess can trigger it twice).
@@ -708,8 +776,6 @@ def winner_share(s: GameState, winner: int, amount: int) -> None:
             pay(s, winner, MONARCH_GIFT, o)
 
 
-@step("step4", "winner", "*led")
-@step("end_gambit", "winner", "*led")
 def _end_gambit(s: GameState, st: Step) -> None:
     """Discard flights and ante; Step 4 (hole or debts, game end); Step 5 (draw)."""
     winner = st[1]
@@ -749,7 +815,10 @@ def _end_gambit(s: GameState, st: Step) -> None:
     _step5(s, ("step5", start))
 
 
-@step("step5", "start")
+step("end_gambit", "winner", "*led")(_end_gambit)
+step("step4", "winner", "*led")(_end_gambit)
+
+
 def _step5(s: GameState, st: Step) -> None:
     """Step 5: everyone draws, clockwise from ``start``; the next gambit begins."""
     start = st[1]
@@ -757,6 +826,9 @@ def _step5(s: GameState, st: Step) -> None:
     for p in clockwise(s, start):
         draw(s, p, per)
     s.queue.append(("begin_gambit", start))
+
+
+step("step5", "start")(_step5)
 
 
 def _game_ends(s: GameState) -> bool:

@@ -49,10 +49,12 @@ from dragonante.kernel import Step
 # --- stealing from the stakes ----------------------------------------------
 
 
-@power("black")
 def black(s: GameState, seat: int, text: int, this: int) -> None:
     """Steal 3 gold from the stakes (take what is there if less)."""
     steal(s, seat, 3)
+
+
+power("black")(black)
 
 
 @power("thief")
@@ -73,12 +75,13 @@ def black_raider(s: GameState, seat: int, text: int, this: int) -> None:
 # --- Blue: give you gold or feed the stakes ---------------------------------
 
 
-@power("blue", "blue_overlord")
 def blue(s: GameState, seat: int, text: int, this: int) -> None:
     ask(s, seat, D.BLUE_MODE, (0, 1), text, (2 if POWER[text] == "blue_overlord" else 1,))
 
 
-@resolver(D.BLUE_MODE)
+power("blue", "blue_overlord")(blue)
+
+
 def _blue_mode(s: GameState, d: Decision, mode: int) -> None:
     unit = d.ctx[0]
     seat = d.seat
@@ -92,12 +95,17 @@ def _blue_mode(s: GameState, d: Decision, mode: int) -> None:
             pay(s, o, amount, STAKES)
 
 
+resolver(D.BLUE_MODE)(_blue_mode)
+
+
 # --- Brass and Green: the neighbour chooses to give a card or pay ------------
 
 
-@power("brass")
 def brass(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, ("give_or_pay", right_of(s, seat), seat, text))
+
+
+power("brass")(brass)
 
 
 @power("brass_sultan", "green_schemer")
@@ -110,12 +118,13 @@ def sultan_schemer(s: GameState, seat: int, text: int, this: int) -> None:
     )
 
 
-@power("green")
 def green(s: GameState, seat: int, text: int, this: int) -> None:
     push(s, ("give_or_pay", left_of(s, seat), seat, text))
 
 
-@step("give_or_pay", "giver", "receiver", "text")
+power("green")(green)
+
+
 def _give_or_pay(s: GameState, st: Step) -> None:
     """The giver chooses a card to give or PASS to pay (5 gold; Steel: 4).
 
@@ -126,30 +135,37 @@ def _give_or_pay(s: GameState, st: Step) -> None:
     strength = STRENGTH[text]
     amount = 5
     if POWER[text] == "steel":
-        cards = tuple(c for c in s.hands[giver] if IS_MORTAL[c])
+        cards = tuple([c for c in s.hands[giver] if IS_MORTAL[c]])
         amount = 4
     elif IS_GOOD[text]:
-        cards = tuple(c for c in s.hands[giver] if IS_GOOD[c] and STRENGTH[c] > strength)
+        cards = tuple([c for c in s.hands[giver] if IS_GOOD[c] and STRENGTH[c] > strength])
     else:
-        cards = tuple(c for c in s.hands[giver] if IS_EVIL[c] and STRENGTH[c] < strength)
+        cards = tuple([c for c in s.hands[giver] if IS_EVIL[c] and STRENGTH[c] < strength])
     ask(s, giver, D.GIVE_OR_PAY, (*cards, D.PASS), text, (receiver, amount))
 
 
-@resolver(D.GIVE_OR_PAY)
+step("give_or_pay", "giver", "receiver", "text")(_give_or_pay)
+
+
 def _resolve_give_or_pay(s: GameState, d: Decision, card: int) -> None:
     receiver, amount = d.ctx
     giver = d.seat
     if card == D.PASS:
-        ev(s, "chose_pay", seat=giver, to=receiver)
+        if s.log is not None:
+            ev(s, "chose_pay", seat=giver, to=receiver)
         pay(s, giver, amount, receiver)
         return
-    ev(s, "gives_card", seat=giver, to=receiver, card=card)
+    if s.log is not None:
+        ev(s, "gives_card", seat=giver, to=receiver, card=card)
     reveal_known(s, card)
     if len(s.hands[receiver]) < s.config.rules.hand_limit:
         s.hands[giver].remove(card)
         s.hands[receiver].append(card)
     else:  # L Princess note: the receiver's hand is full; the giver keeps it
         ev(s, "gift_refused", seat=receiver, card=card)
+
+
+resolver(D.GIVE_OR_PAY)(_resolve_give_or_pay)
 
 
 # --- Bronze: the two weakest ante cards -------------------------------------
@@ -164,9 +180,11 @@ def take_two_weakest(s: GameState, seat: int, source: int) -> None:
         push(s, ("take_ante", seat, 1, 2, source))
 
 
-@power("bronze")
 def bronze(s: GameState, seat: int, text: int, this: int) -> None:
     take_two_weakest(s, seat, text)
+
+
+power("bronze")(bronze)
 
 
 @power("bronze_warlord")
@@ -178,18 +196,21 @@ def bronze_warlord(s: GameState, seat: int, text: int, this: int) -> None:
 # --- Copper: replaced by the top card of the deck ----------------------------
 
 
-@power("copper")
 def copper(s: GameState, seat: int, text: int, this: int) -> None:
     """Discard this card; the top card takes its place, becomes the card played,
     and triggers (unless it is a card this turn's replacements discarded)."""
     if this not in s.flights[seat]:
         return
     new = replace_from_deck(s, seat, this)
-    ev(s, "replace", seat=seat, old=this, new=new, how="copper")
+    if s.log is not None:
+        ev(s, "replace", seat=seat, old=this, new=new, how="copper")
     if repeats(s, new):
         ev(s, "chain_ended", seat=seat, card=new)
         return
     push(s, ("trigger", seat, new, new))
+
+
+power("copper")(copper)
 
 
 @power("copper_trickster", reshapes=True)
@@ -205,7 +226,8 @@ def copper_trickster(s: GameState, seat: int, text: int, this: int) -> None:
 def _trickster_discard(s: GameState, d: Decision, old: int) -> None:
     seat = d.seat
     new = replace_from_deck(s, seat, old)
-    ev(s, "replace", seat=seat, old=old, new=new, how="trickster")
+    if s.log is not None:
+        ev(s, "replace", seat=seat, old=old, new=new, how="trickster")
     if not POWER[new]:
         return
     if repeats(s, new):
@@ -232,10 +254,12 @@ def _good_dragons(flight: list[int]) -> int:
     return sum(1 for c in flight if IS_GOOD[c])
 
 
-@power("gold")
 def gold(s: GameState, seat: int, text: int, this: int) -> None:
     """Draw a card per good dragon in your flight (this one included)."""
     power_draw(s, seat, _good_dragons(s.flights[seat]))
+
+
+power("gold")(gold)
 
 
 @power("gold_monarch")
@@ -250,13 +274,15 @@ def gold_monarch(s: GameState, seat: int, text: int, this: int) -> None:
 def silver_draws(s: GameState, seat: int) -> None:
     """Each player with a good dragon in their flight draws one, you first, then clockwise."""
     for p in clockwise(s, seat):
-        if any(IS_GOOD[c] for c in s.flights[p]):
+        if _good_dragons(s.flights[p]):
             power_draw(s, p, 1)
 
 
-@power("silver")
 def silver(s: GameState, seat: int, text: int, this: int) -> None:
     silver_draws(s, seat)
+
+
+power("silver")(silver)
 
 
 @power("silver_seer")
@@ -350,9 +376,11 @@ def choose_among(
         ask(s, seat, D.CHOOSE_OPPONENT, tuple(seats), text, extra)
 
 
-@resolver(D.CHOOSE_OPPONENT)
 def _choose_opponent(s: GameState, d: Decision, target: int) -> None:
     push(s, (CHOSEN_STEP[POWER[d.source]], d.seat, target, d.source, *d.ctx))
+
+
+resolver(D.CHOOSE_OPPONENT)(_choose_opponent)
 
 
 #: The step that continues each power after its player chose among tied opponents.
@@ -374,20 +402,23 @@ def strongest_opponents(s: GameState, seat: int) -> list[int]:
     return tied
 
 
-@power("red", "red_destroyer")
 def red(s: GameState, seat: int, text: int, this: int) -> None:
     """The strongest opponent (your own flight ignored) pays, then you take a random card."""
     choose_among(s, seat, text, strongest_opponents(s, seat), "red_hit")
 
 
-@step("red_hit", "seat", "target", "text")
+power("red", "red_destroyer")(red)
+
+
 def _red_hit(s: GameState, st: Step) -> None:
     _, seat, target, text = st
     pay(s, target, 10 if POWER[text] == "red_destroyer" else 1, seat)
     take_random(s, seat, target)
 
 
-@power("white")
+step("red_hit", "seat", "target", "text")(_red_hit)
+
+
 def white(s: GameState, seat: int, text: int, this: int) -> None:
     """The weakest opponent (ties: you choose) pays you 2 gold."""
     opp = opponents_from_left(s, seat)
@@ -396,10 +427,15 @@ def white(s: GameState, seat: int, text: int, this: int) -> None:
     choose_among(s, seat, text, [o for o in opp if totals[o] == low], "white_hit")
 
 
-@step("white_hit", "seat", "target", "text")
+power("white")(white)
+
+
 def _white_hit(s: GameState, st: Step) -> None:
     _, seat, target, _text = st
     pay(s, target, 2, seat)
+
+
+step("white_hit", "seat", "target", "text")(_white_hit)
 
 
 @power("white_hunter")
@@ -461,7 +497,8 @@ def _replace_from_hand(s: GameState, d: Decision, card: int) -> None:
     seat = d.seat
     this = d.ctx[0]
     s.hands[seat].remove(card)
-    ev(s, "replace", seat=seat, old=this, new=card, how="wyrmling")
+    if s.log is not None:
+        ev(s, "replace", seat=seat, old=this, new=card, how="wyrmling")
     replace_in_flight(s, seat, this, card)
     push(s, ("trigger", seat, card, card))
 
@@ -491,7 +528,8 @@ def _sorcerer_pick(s: GameState, d: Decision, card: int) -> None:
     for c in d.options:
         s.limbo.remove(c)
     rest = tuple(c for c in d.options if c != card)
-    ev(s, "replace", seat=seat, old=this, new=card, how="sorcerer")
+    if s.log is not None:
+        ev(s, "replace", seat=seat, old=this, new=card, how="sorcerer")
     replace_in_flight(s, seat, this, card)
     # "That card's power triggers. Put the other two revealed cards into the
     # ante": the chosen card resolves first (a Bronze takes the weakest ante

@@ -12,6 +12,7 @@ revealed and not yet placed, e.g. the Sorcerer's three).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -280,4 +281,6 @@ _clone: Callable[[GameState, bool], GameState] = compile_function(
     GameState.clone.__doc__ or "",
     {"GameState": GameState, "new": GameState.__new__},
 )
-GameState.clone = _clone  # type: ignore[method-assign,assignment]
+# Compiled (state.pxd), an extension type's methods are fixed: clone() calls _clone.
+with contextlib.suppress(TypeError):
+    GameState.clone = _clone  # type: ignore[method-assign,assignment]

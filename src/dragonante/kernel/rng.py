@@ -42,15 +42,22 @@ def shuffle(state: int, items: list[int]) -> int:
     per output, refilled below 2**32), which makes shuffles about three times
     cheaper than one output per swap; the bias per index stays below 2**-25.
     """
+    # Constants in locals: compiled (rng.pxd) they are 64-bit C integers, so the
+    # whole loop is C arithmetic; wrapping mod 2**64 there is the ``& mask`` here.
+    gamma = _GAMMA
     mask = _MASK
+    mix1 = 0xBF58476D1CE4E5B9
+    mix2 = 0x94D049BB133111EB
+    refill = 0x100000000
     z = 0
     for i in range(len(items) - 1, 0, -1):
-        if z < 0x100000000:
+        if z < refill:
             # next64 inlined: setup and reshuffles are hot in simulations.
-            state = (state + _GAMMA) & mask
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            state = (state + gamma) & mask
+            z = ((state ^ (state >> 30)) * mix1) & mask
+            z = ((z ^ (z >> 27)) * mix2) & mask
             z ^= z >> 31
-        z, j = divmod(z, i + 1)
+        j = z % (i + 1)
+        z //= i + 1
         items[i], items[j] = items[j], items[i]
     return state

@@ -102,6 +102,9 @@ def _server_command(settings: LoadSettings, port: int, db: str) -> list[str]:
         "0",
         "--max-sockets-per-address",
         "0",
+        # The connection guard's cap at accept (64 an address): 4 sockets a table.
+        "--max-connections-per-address",
+        "0",
         "--max-tables",
         "0",
         "--max-sockets",

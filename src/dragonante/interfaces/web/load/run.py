@@ -100,6 +100,11 @@ def _server_command(settings: LoadSettings, port: int, db: str) -> list[str]:
         "0",
         "--limit-replays",
         "0",
+        # Each socket names its table: a lookup by code (4,000 in the first seconds).
+        "--limit-lookups",
+        "0",
+        "--limit-codes",
+        "0",
         "--max-sockets-per-address",
         "0",
         # The connection guard's cap at accept (64 an address): 4 sockets a table.

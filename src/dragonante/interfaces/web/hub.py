@@ -14,6 +14,7 @@ package"), each holding the :class:`~dragonante.interfaces.web.house.House`
 * :mod:`connections`: connecting, ``sync``, languages, away seats;
 * :mod:`social`: chat, mutes, rematches;
 * :mod:`hints`: hints from the best bot, and the host's ``hints`` option;
+* :mod:`take_back`: a person alone among bots takes an answer back;
 * :mod:`lifecycle`: start-up, takeover, expiry and idleness, the figures.
 
 The app and the cluster use only the names bound below; the parts use only the
@@ -35,6 +36,7 @@ from dragonante.interfaces.web.lobby import CODE_ALPHABET, Lobby, new_code, with
 from dragonante.interfaces.web.seats import BOT_NAMES, Seats, clean_name
 from dragonante.interfaces.web.settings import Settings
 from dragonante.interfaces.web.social import Social
+from dragonante.interfaces.web.take_back import TakeBacks
 from dragonante.interfaces.web.writer import Writer
 
 __all__ = [
@@ -72,6 +74,7 @@ class Hub:
         self.connections = connections = Connections(house, answers, social)
         self.life = life = Lifecycle(house, answers)
         self.hints = hints = Hints(house)
+        self.take_backs = take_backs = TakeBacks(house, answers)
         # What the parts share, for the app, the cluster and the tests.
         self.tables = house.tables
         self.snapshots = house.snapshots
@@ -121,3 +124,4 @@ class Hub:
         self.sync = connections.sync
         self.hand_to_bot = connections.hand_to_bot
         self.answer = answers.answer
+        self.take_back = take_backs.take_back

@@ -110,6 +110,9 @@ ERROR_CODES = (
     "hints_off",
     "hint_busy",
     "rate_limited",
+    "take_back_people",
+    "take_back_none",
+    "take_back_over",
 )
 
 
@@ -180,7 +183,12 @@ class AskHint:
     decision: int
 
 
-Message = Hello | Answer | Lang | Sync | Ping | HandToBot | Chat | AskHint
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take back this seat's last answer (only a person alone among bots, ``take_back.py``)."""
+
+
+Message = Hello | Answer | Lang | Sync | Ping | HandToBot | Chat | AskHint | TakeBack
 
 
 def _reject_constant(name: str) -> Any:
@@ -238,12 +246,14 @@ def parse(raw: str | bytes) -> Message:
         return Chat(data.get("text"))
     if kind == "hint":
         return AskHint(_int(data, "decision"))
+    if kind == "take_back":
+        return TakeBack()
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
         "bad_type",
         f"unknown message type {kind[:40]!r}; "
-        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint",
+        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint, take_back",
     )
 
 

@@ -125,6 +125,27 @@ def test_replay_goes_back_to_the_start_of_the_step(cli: Cli) -> None:
     assert saved is not None and len(saved.answers) == 3  # the answer taken back is gone
 
 
+def test_a_replayed_step_draws_the_replayed_game() -> None:
+    # The prompts draw the table, the log and the hint from the session's source:
+    # after a replay that must be the replayed game, not the one left behind.
+    import io
+
+    from dragonante.interfaces.cli.learn import LearnSession
+
+    tut = Tutorial("en")
+    tut.advance()
+    while tut.index < 3 and not tut.over:
+        d = tut.question
+        assert d is not None
+        tut.answer(tut.suggestion if tut.suggestion is not None else d.options[0])
+        tut.advance()
+    session = LearnSession(tut, io.StringIO())
+    session._replay()
+    assert session.tut is not tut
+    assert session.source.game is session.tut.game
+    assert session.source.all_events() == session.tut.game.all_events()
+
+
 def test_skip_leaves_for_a_normal_game_with_tips(cli: Cli) -> None:
     r = cli(["learn", "--plain"], "\nskip\n" + ONES)
     assert r.code == 0, r.err

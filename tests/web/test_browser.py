@@ -94,6 +94,7 @@ def test_two_people_and_two_bots_play_to_the_end(browser: Any, server: ServerPro
     bea_frames = record_frames(bea)
 
     ann.goto(server.base + "/")
+    ann.click("#create-box summary")  # the full options, folded under Quick play
     ann.fill("#f-gold_per_player", "8")
     ann.click("details.endings summary")
     ann.fill("#f-ending_gambits", "1")
@@ -281,6 +282,7 @@ def test_lobby_options_and_reopening_the_page(browser: Any, server: ServerProces
     errors: list[str] = []
     page = new_page(browser, errors)
     page.goto(server.base + "/")
+    page.click("#create-box summary")  # the full options, folded under Quick play
     page.select_option("#f-ruleset", "emperors_gambit")
     page.select_option("#f-players", "3")
     page.select_option("#f-selection", "agreed")
@@ -342,6 +344,7 @@ def test_abilities_in_the_lobby_at_the_table_and_for_the_game_master(
     errors: list[str] = []
     page = new_page(browser, errors)
     page.goto(server.base + "/")
+    page.click("#create-box summary")  # the full options, folded under Quick play
     # A bad combination is a clear error, never a traceback.
     page.select_option("#f-ab_system", "skills")
     page.select_option("#f-players", "6")
@@ -397,6 +400,7 @@ def test_abilities_in_the_lobby_at_the_table_and_for_the_game_master(
     # no questions.
     creator = new_page(browser, errors)
     creator.goto(server.base + "/")
+    creator.click("#create-box summary")  # the full options, folded under Quick play
     creator.select_option("#f-players", "4")
     creator.select_option("#f-ab_system", "disks")
     creator.select_option("#f-ab_assign", "random")
@@ -465,6 +469,7 @@ def test_the_limits_refuse_clearly_in_the_page(browser: Any, tmp_path: Path):
 
     def create(server: ServerProcess) -> str | None:
         page.goto(server.base + "/")
+        page.click("#create-box summary")  # the full options, folded under Quick play
         page.fill("#f-name", "Ann")
         page.click("#create")
         made = page.locator("#seating")

@@ -406,7 +406,7 @@ def test_only_card_questions_mark_cards(browser: Any, glance_server: ServerProce
     would be marked, and a click on it would send that seat or code."""
     errors: list[str] = []
     page = open_seat(browser, errors, glance_server.base + "/", SCREENS["1280x800"])
-    page.wait_for_selector("#create")
+    page.wait_for_selector("#create", state="attached")
     kinds = page.evaluate(
         "async () => [...(await import('/static/js/render.js')).NOT_CARD_KINDS].sort()"
     )

@@ -32,6 +32,7 @@ def test_pages_meta_and_cards(server: LiveServer):
             "preset": "legendary",
             "abilities": "",
             "ability_visibility": "",
+            "bot_level": "medium",
         }
         cards = http.get("/api/cards").json()
         red = next(c for c in cards if c["id"] == "L-std-red-12")

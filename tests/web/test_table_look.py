@@ -243,7 +243,9 @@ def test_no_card_name_breaks_inside_a_word_at_phone_width(browser: Any, look_ser
     errors: list[str] = []
     page = open_page(browser, errors, 375)
     page.goto(look_server.base + "/")
-    page.wait_for_selector("#create")  # the lobby is drawn once the cards are loaded
+    page.wait_for_selector(
+        "#create", state="attached"
+    )  # the lobby is drawn once the cards are loaded
     for lang in ("en", "it"):
         page.select_option("#lang-select", lang)
         expect(page.locator("html")).to_have_attribute("lang", lang)

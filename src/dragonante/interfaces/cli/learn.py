@@ -38,10 +38,12 @@ import typer
 from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import app
-from dragonante.interfaces.cli.play import EXIT_INTERRUPTED, PlaySession, is_terminal
+from dragonante.interfaces.cli.plain_table import EXIT_INTERRUPTED
+from dragonante.interfaces.cli.play import PlaySession, is_terminal
 from dragonante.interfaces.cli.run_options import LANG, PLAIN, LangOpt, PlainOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.launch import command
+from dragonante.interfaces.local_source import LocalSource
 from dragonante.interfaces.narrate import Narrator, table_names
 from dragonante.interfaces.session import LocalGame
 from dragonante.tutorial import STEPS, Note, Progress, ProgressError, Tips, Tutorial, progress
@@ -185,7 +187,7 @@ class LearnSession(PlaySession):
                 return 0
             if answer is None:
                 self.say(t("play.quit", self.lang))
-                self._saved_note()
+                self.on_leave()
                 return 0
             tut.answer(answer)
             self._save()
@@ -202,6 +204,8 @@ class LearnSession(PlaySession):
             return
         self.tut = again
         self.game = again.game
+        # the table, the log and the hint are drawn from the source: the replayed game's
+        self.source = LocalSource(again.game, again.narrator, self.hint_iters)
         self.printed = len(again.told)
         self.say("")
         self.say(t("learn.replay.done", self.lang))
@@ -222,7 +226,7 @@ class LearnSession(PlaySession):
             self.next = NORMAL
         return 0
 
-    def _saved_note(self) -> None:
+    def on_leave(self) -> None:
         if self.tut.answers and not self.tut.over and not self.save_failed:
             self.say(t("learn.left", self.lang, command=command("learn")))
 

@@ -136,6 +136,9 @@ def serve(
         int, typer.Option(help=helptext("opt.serve_limit_replays"), min=0)
     ] = 120,
     limit_codes: Annotated[int, typer.Option(help=helptext("opt.serve_limit_codes"), min=0)] = 60,
+    limit_lookups: Annotated[
+        int, typer.Option(help=helptext("opt.serve_limit_lookups"), min=0)
+    ] = 300,
     limit_hints: Annotated[int, typer.Option(help=helptext("opt.serve_limit_hints"), min=0)] = 20,
     limit_window: Annotated[
         float, typer.Option(help=helptext("opt.serve_limit_window"), min=1)
@@ -285,6 +288,7 @@ def serve(
         limit_manage=limit_manage,
         limit_replays=limit_replays,
         limit_misses=limit_codes,
+        limit_lookups=limit_lookups,
         limit_hints=limit_hints,
         max_tables=max_tables,
         max_sockets=max_sockets,

@@ -41,6 +41,7 @@ from dragonante.interfaces.web.errors import HubError
 from dragonante.interfaces.web.face_down import FaceDown, round_choice
 from dragonante.interfaces.web.frames import broadcast, broadcast_table, notice
 from dragonante.interfaces.web.house import House
+from dragonante.interfaces.web.kept_bots import keep_bots
 from dragonante.interfaces.web.players.ratings import rate_table
 from dragonante.interfaces.web.protocol import ProtocolError
 from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING
@@ -284,6 +285,7 @@ class Answers:
         and it would answer the lost table once a second for ever."""
         if self.house.tables.get(table.code) is not table:
             return
+        keep_bots(table)  # before any bot moves: what a take-back puts back
         self.turns.arm(table)  # every change of the question passes here
         state = table.state
         if table.status != PLAYING or state is None or state.pending is None:

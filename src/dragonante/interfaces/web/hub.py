@@ -15,6 +15,7 @@ package"), each holding the :class:`~dragonante.interfaces.web.house.House`
 * :mod:`social`: chat, mutes, rematches;
 * :mod:`hints`: hints from the best bot, and the host's ``hints`` option;
 * :mod:`players`: player keys, My games, the host handing a seat to a new key;
+* :mod:`take_back`: a person alone among bots takes an answer back;
 * :mod:`lifecycle`: start-up, takeover, expiry and idleness, the figures.
 
 The app and the cluster use only the names bound below; the parts use only the
@@ -37,6 +38,7 @@ from dragonante.interfaces.web.players.service import Players
 from dragonante.interfaces.web.seats import BOT_NAMES, Seats, clean_name
 from dragonante.interfaces.web.settings import Settings
 from dragonante.interfaces.web.social import Social
+from dragonante.interfaces.web.take_back import TakeBacks
 from dragonante.interfaces.web.writer import Writer
 
 __all__ = [
@@ -76,6 +78,7 @@ class Hub:
         self.hints = hints = Hints(house)
         #: Player keys and the seats that follow them (``players/``).
         self.players = Players(house, seating)
+        self.take_backs = take_backs = TakeBacks(house, answers)
         # What the parts share, for the app, the cluster and the tests.
         self.tables = house.tables
         self.snapshots = house.snapshots
@@ -125,3 +128,4 @@ class Hub:
         self.sync = connections.sync
         self.hand_to_bot = connections.hand_to_bot
         self.answer = answers.answer
+        self.take_back = take_backs.take_back

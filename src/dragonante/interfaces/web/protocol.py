@@ -113,6 +113,9 @@ ERROR_CODES = (
     "server_full",
     "bad_progress",
     "learn_first",
+    "take_back_people",
+    "take_back_none",
+    "take_back_over",
 )
 
 
@@ -186,6 +189,11 @@ class AskHint:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Take back this seat's last answer (only a person alone among bots, ``take_back.py``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Learn:
     """First message of a "Learn to play" socket (``lessons.py``): the language,
     and the player's answers so far (a saved tutorial to resume; empty: a new one)."""
@@ -210,7 +218,18 @@ MAX_LEARN_ANSWERS = 300
 
 
 Message = (
-    Hello | Answer | Lang | Sync | Ping | HandToBot | Chat | AskHint | Learn | Replay | Restart
+    Hello
+    | Answer
+    | Lang
+    | Sync
+    | Ping
+    | HandToBot
+    | Chat
+    | AskHint
+    | TakeBack
+    | Learn
+    | Replay
+    | Restart
 )
 
 
@@ -287,12 +306,14 @@ def parse(raw: str | bytes) -> Message:
         return Replay()
     if kind == "restart":
         return Restart()
+    if kind == "take_back":
+        return TakeBack()
     if not isinstance(kind, str):
         raise ProtocolError("bad_type", "a message needs a string 'type'")
     raise ProtocolError(
         "bad_type",
         f"unknown message type {kind[:40]!r}; "
-        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint "
+        "expected hello, answer, lang, sync, ping, hand_to_bot, chat, hint, take_back "
         "(learn, replay, restart on the Learn to play socket)",
     )
 

@@ -27,6 +27,7 @@ from dragonante.interfaces.web.frames import broadcast, broadcast_table, send_st
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.names import BadName, normalize, same_name
 from dragonante.interfaces.web.narration import t
+from dragonante.interfaces.web.settings import DEFAULT_BOT_LEVEL
 from dragonante.interfaces.web.store import BOT, EXPIRED, HUMAN, OPEN, PLAYING, SeatInfo, hash_token
 from dragonante.interfaces.web.tables import Client, LiveTable
 
@@ -150,8 +151,11 @@ class Seats:
         return p, new_token
 
     async def add_bots(self, code: str, token: Any, seat: Any, level: Any, fill: bool) -> list[int]:
-        """Seat a bot (or fill every free seat with bots) of ``level``."""
+        """Seat a bot (or fill every free seat with bots) of ``level`` (none
+        named: :data:`DEFAULT_BOT_LEVEL`)."""
         table = await self.house.table(code)
+        if level is None:
+            level = DEFAULT_BOT_LEVEL
         if not isinstance(level, str) or level not in bot_names():
             raise HubError("bad_bot", f"unknown bot level; choose from {', '.join(bot_names())}")
         async with table.lock:

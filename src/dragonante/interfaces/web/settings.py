@@ -11,6 +11,11 @@ from dataclasses import dataclass
 
 from dragonante.bots.hint import HINT_ITERS
 
+#: The bot level a table gets when none is named (a bot seated without a
+#: level, the lobby's choice before any is made, Quick play, an away seat's
+#: bot): the same as the terminal's ``play --opponents`` and ``play --join``.
+DEFAULT_BOT_LEVEL = "medium"
+
 
 @dataclass(slots=True)
 class Settings:
@@ -84,7 +89,7 @@ class Settings:
     #: Seconds a seated person must be disconnected before the others may hand
     #: their seat to a bot (0: never), and the level of that bot.
     away_after: float = 60.0
-    away_bot: str = "medium"
+    away_bot: str = DEFAULT_BOT_LEVEL
     #: Bots the server's command line offers by name (``serve --bot NAME=SPEC``):
     #: (name, spec) pairs; clients pick the names, never a spec.
     bots: tuple[tuple[str, str], ...] = ()

@@ -62,12 +62,17 @@ def cost(sent: int) -> int:
     return sent // COST_BYTES
 
 
+#: What a kept view was made from (``_Entry.version``).
+Version = tuple[int, int, tuple[str, ...], int]
+
+
 @dataclass(slots=True)
 class _Entry:
-    #: What the view was made from: answers played, log length and the seats'
-    #: names (a table's code, config and seed fix the rest).  No reference to
-    #: the state itself, so a kept view never keeps an old state alive.
-    version: tuple[int, int, tuple[str, ...]]
+    #: What the view was made from: answers played, log length, the seats'
+    #: names and the take-backs so far (a table's code, config and seed fix
+    #: the rest).  No reference to the state itself, so a kept view never
+    #: keeps an old state alive.
+    version: Version
     text: str
     log_size: int
 
@@ -128,13 +133,13 @@ class Snapshots:
 
     def _ask(
         self, table: LiveTable, seat: int | None, gm: bool, lang: str, since: int
-    ) -> tuple[int, tuple[str, int | None, bool, str], tuple[int, int, tuple[str, ...]]]:
+    ) -> tuple[int, tuple[str, int | None, bool, str], Version]:
         """``since`` as it will be served (0: the whole view), the cache key and
         the version of the table's state the view must be of."""
         state = table.state
         assert state is not None
         log_len = len(state.log or [])
-        version = (len(table.answers), log_len, tuple(table.names()))
+        version = (len(table.answers), log_len, tuple(table.names()), table.taken_back)
         since = max(0, min(since, log_len))
         if log_len - since > INCREMENTAL_MAX:
             since = 0  # far behind: the whole (cached) view costs less than narrating it anew
@@ -151,7 +156,7 @@ class Snapshots:
         return encode(body), body["log_size"]
 
     def _kept(
-        self, key: tuple[str, int | None, bool, str], version: tuple[int, int, tuple[str, ...]]
+        self, key: tuple[str, int | None, bool, str], version: Version
     ) -> tuple[str, int] | None:
         entry = self._entries.get(key)
         if entry is not None and entry.version == version:
@@ -163,7 +168,7 @@ class Snapshots:
     def _keep(
         self,
         key: tuple[str, int | None, bool, str],
-        version: tuple[int, int, tuple[str, ...]],
+        version: Version,
         text: str,
         log_size: int,
     ) -> tuple[str, int]:

@@ -265,6 +265,16 @@ def add_answer(s: Session, code: str, n: int, decision_id: int, seat: int, answe
     batch.touched.add(code)
 
 
+def take_back_answers(s: Session, code: str, n: int, last_gambit_at: int | None) -> None:
+    """Delete the answers from the ``n``-th on (a take-back, ``take_back.py``)
+    and store when the game's time limit ran out, if it still has.  The
+    table's lock is held: its earlier answers are committed, none waits in
+    this transaction's batch."""
+    fenced(s, code)
+    s.execute(delete(AnswerRow).where(AnswerRow.table_code == code, AnswerRow.n >= n))
+    s.execute(update(TableRow).where(TableRow.code == code).values(last_gambit_at=last_gambit_at))
+
+
 def set_last_gambit(s: Session, code: str, n: int) -> None:
     s.execute(update(TableRow).where(TableRow.code == code).values(last_gambit_at=n))
 

@@ -236,6 +236,10 @@ class LiveTable:
         self.handed: dict[int, str] = {}
         #: The away seats last announced (the sweep re-sends the summary on a change).
         self.away_shown: list[int] = []
+        #: Take-back (``kept_bots.py``): the bots when its lone person was asked,
+        #: by answers then; and take-backs so far (cached views must match it).
+        self.bots_at: dict[int, dict[int, Bot]] = {}
+        self.taken_back = 0
         if stored.status != OPEN:
             self.rebuild(stored.answers)
 

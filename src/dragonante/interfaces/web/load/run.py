@@ -100,7 +100,15 @@ def _server_command(settings: LoadSettings, port: int, db: str) -> list[str]:
         "0",
         "--limit-replays",
         "0",
+        # Each socket names its table: a lookup by code (4,000 in the first seconds).
+        "--limit-lookups",
+        "0",
+        "--limit-codes",
+        "0",
         "--max-sockets-per-address",
+        "0",
+        # The connection guard's cap at accept (64 an address): 4 sockets a table.
+        "--max-connections-per-address",
         "0",
         "--max-tables",
         "0",

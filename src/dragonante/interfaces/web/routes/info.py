@@ -33,7 +33,7 @@ from dragonante.interfaces.web.narration import DEFAULT_LANG, LANGS, ability_nam
 from dragonante.interfaces.web.openapi import schema as openapi_schema
 from dragonante.interfaces.web.protocol import MAX_MESSAGE, PROTOCOL_VERSION
 from dragonante.interfaces.web.routes.common import hub_of
-from dragonante.interfaces.web.settings import Settings
+from dragonante.interfaces.web.settings import DEFAULT_BOT_LEVEL, Settings
 from dragonante.interfaces.web.turns import TURN_MAX
 
 #: Gold per player of the Pure Roleplay "Play for fun" preset (L Appendix 5).
@@ -131,6 +131,7 @@ def meta(settings: Settings | None = None) -> dict[str, Any]:
             "preset": settings.default_preset,
             "abilities": _default(settings, "default_abilities", SYSTEMS),
             "ability_visibility": _default(settings, "default_ability_visibility", VISIBILITIES),
+            "bot_level": DEFAULT_BOT_LEVEL,
         },
         "version": __version__,
         "protocol": PROTOCOL_VERSION,

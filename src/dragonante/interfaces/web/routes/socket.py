@@ -30,6 +30,7 @@ from dragonante.interfaces.web.protocol import (
     Ping,
     ProtocolError,
     Sync,
+    TakeBack,
     error,
     parse,
 )
@@ -180,6 +181,8 @@ async def serve_socket(hub: Hub, websocket: WebSocket, code: str) -> None:
                     await hub.social.post(client, msg.text)
                 elif isinstance(msg, AskHint):
                     await hub.hints.ask(client, msg.decision)
+                elif isinstance(msg, TakeBack):
+                    await hub.take_back(client)
                 else:
                     raise ProtocolError("bad_type", "already connected: hello only comes first")
                 strikes = 0

@@ -75,3 +75,12 @@ export function saveGmToken(code, token) {
 export function forgetGmToken(code) {
   localStorage.removeItem(`dragonante.gm.${code}`);
 }
+
+// Your name, asked once (the lobby) and offered wherever you sit down.
+export function savedName() {
+  return localStorage.getItem("dragonante.name") || "";
+}
+export function saveName(name) {
+  if (name) localStorage.setItem("dragonante.name", name);
+  else localStorage.removeItem("dragonante.name");
+}

@@ -210,6 +210,32 @@ export function showCard(n, pin, force = false) {
     section(t("card.explanation"), c.explanation[lang]?.length ? c.explanation[lang] : c.explanation.en),
   ]);
   panel.hidden = false;
+  placeCard();
+}
+
+// The boxes a card's text must never cover: an open <dialog> (the rules),
+// the game-over box, and a gambit's box where it floats over the seats
+// (from 700px; on a phone it is in the page's flow, under the text's sheet).
+function dialogs() {
+  const boxes = [...document.querySelectorAll("dialog[open], .summary")];
+  return boxes.filter((el) => el.tagName === "DIALOG" || el.classList.contains("final") || getComputedStyle(el.parentElement).position === "absolute");
+}
+
+const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+// Put the card's text where it covers no dialog: its usual corner, else the
+// other side, else nowhere (closed).  Called when it opens and whenever a
+// box opens or the board is redrawn (table.js).
+export function placeCard() {
+  const panel = document.getElementById("card-detail");
+  if (!panel || panel.hidden) return;
+  const boxes = dialogs().map((el) => el.getBoundingClientRect()).filter((r) => r.width && r.height);
+  panel.classList.remove("other-side");
+  if (!boxes.some((r) => overlaps(panel.getBoundingClientRect(), r))) return;
+  panel.classList.add("other-side");
+  if (!boxes.some((r) => overlaps(panel.getBoundingClientRect(), r))) return;
+  panel.classList.remove("other-side");
+  hideCard();
 }
 
 export function hideCard() {

@@ -1,7 +1,9 @@
-// The lobby: create a table (ruleset, deck, options, endings), join by
-// code, and the lists of open tables, games in progress and finished games.
+// The lobby: Quick play first (you and three medium bots, one click), your
+// name (asked once, remembered), a table of your own with every option
+// (ruleset, deck, options, endings) folded under it, join by code, and the
+// lists of open tables, games in progress and finished games.
 import { abilitiesLine } from "./abilities.js";
-import { api, saveGmToken, saveHostToken, saveToken } from "./api.js";
+import { api, saveGmToken, saveHostToken, savedName, saveName, saveToken } from "./api.js";
 import { playerKey } from "./players.js";
 import { turnSeconds, turnTimerField } from "./turntimer.js";
 import { allCards } from "./cards.js";
@@ -10,6 +12,9 @@ import { lang, t } from "./i18n.js";
 import { icon } from "./icons.js";
 
 const ENDINGS = ["gambits", "target_gold", "players_remaining", "time_limit_minutes"];
+// Quick play's table: you and three bots (of the server's default level,
+// medium: no level is sent).
+const QUICK_PLAYERS = 4;
 
 function field(label, control, extraClass = "") {
   return h("label", { class: `field ${extraClass}` }, h("span", {}, label), control);
@@ -31,6 +36,7 @@ export function mountLobby(root) {
   let meta = null;
   let timer = 0;
   let saved = {};
+  let optionsOpen = false;
   const lists = h("div", { class: "lists" });
 
   function formValues(form) {
@@ -135,7 +141,6 @@ export function mountLobby(root) {
     const form = h(
       "form",
       { class: "create", id: "create-form" },
-      h("h2", {}, t("lobby.new_table")),
       h(
         "div",
         { class: "grid" },
@@ -145,8 +150,8 @@ export function mountLobby(root) {
         field(t("lobby.gold_per_player"), gold),
         field(t("lobby.starting_gold_fixed"), number("starting_gold_fixed", v.starting_gold_fixed, 0, 1000)),
         field(t("lobby.turn_timer"), turnTimerField(v, meta)),
-        field(t("seat.your_name"), h("input", { name: "name", id: "f-name", value: v.name, maxlength: String(meta.name_max), autocomplete: "nickname" })),
       ),
+      h("p", { class: "muted" }, t("lobby.name_above")),
       h("label", { class: "check" }, forFun, " ", t("lobby.play_for_fun", { gold: meta.play_for_fun_gold || 8 })),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "unlisted", id: "f-unlisted", checked: Boolean(v.unlisted) }), " ", t("table.unlisted")),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "hints", id: "f-hints", checked: Boolean(v.hints) }), " ", t("table.hints")),
@@ -169,7 +174,7 @@ export function mountLobby(root) {
     syncFun();
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
-      const f = formValues(form);
+      const f = { ...formValues(form), name: rememberName() };
       saved = f;
       const int = (x) => Number.parseInt(x, 10) || 0;
       const config = {
@@ -228,7 +233,67 @@ export function mountLobby(root) {
         error.hidden = false;
       }
     });
-    return form;
+    // The full options, folded: most people want Quick play, above.
+    return h(
+      "details",
+      { class: "create-box", id: "create-box", open: optionsOpen },
+      h("summary", {}, h("h2", {}, t("lobby.new_table"))),
+      form,
+    );
+  }
+
+  // The name is asked once, here, for Quick play and a table of your own
+  // alike, and remembered (the table's "Sit here" offers it too).
+  function nameBox() {
+    const input = h("input", { name: "name", id: "f-name", value: savedName(), maxlength: String(meta.name_max), autocomplete: "nickname" });
+    input.addEventListener("input", rememberName);
+    return h("div", { class: "your-name" }, field(t("seat.your_name"), input));
+  }
+
+  function rememberName() {
+    const input = document.getElementById("f-name");
+    const name = input ? input.value.trim() : savedName();
+    if (input) saveName(name);
+    return name;
+  }
+
+  // Quick play: you and three medium bots, the server's usual table, one click.
+  function quickPlay() {
+    const error = h("p", { class: "error", role: "alert", hidden: true });
+    const button = h("button", { type: "button", class: "primary big", id: "quick-play" }, t("lobby.quick_play"));
+    button.addEventListener("click", async () => {
+      const name = rememberName();
+      error.hidden = true;
+      if (!name) {
+        error.textContent = t("lobby.name_needed");
+        error.hidden = false;
+        document.getElementById("f-name")?.focus();
+        return;
+      }
+      button.disabled = true;
+      try {
+        const made = await api("POST", "/api/tables", { config: { players: QUICK_PLAYERS } });
+        saveHostToken(made.code, made.host_token);
+        const seat = await api("POST", `/api/tables/${made.code}/seats`, { name, seat: 0 }, made.host_token);
+        saveToken(made.code, seat.token);
+        await api("POST", `/api/tables/${made.code}/bots`, { fill: true }, made.host_token);
+        await api("POST", `/api/tables/${made.code}/start`, undefined, made.host_token);
+        location.assign(`/t/${made.code}#token=${encodeURIComponent(seat.token)}`);
+      } catch (err) {
+        error.textContent = err.message;
+        error.hidden = false;
+        button.disabled = false;
+      }
+    });
+    return h(
+      "section",
+      { class: "quick-play", id: "quick-box" },
+      h("h2", {}, t("lobby.quick_play")),
+      h("p", { class: "muted" }, t("lobby.quick_play_help")),
+      nameBox(),
+      button,
+      error,
+    );
   }
 
   function joinBox() {
@@ -269,7 +334,8 @@ export function mountLobby(root) {
     const form = document.getElementById("create-form");
     if (form) saved = formValues(form);
     const learn = h("p", { class: "learn-entry", id: "learn-entry" }, h("a", { href: "/learn", class: "button primary", id: "learn-link" }, t("lobby.learn")), " ", h("span", { class: "muted" }, t("lobby.learn_help")));
-    append(clear(root), h("p", { class: "tagline" }, t("app.tagline")), learn, h("div", { class: "lobby" }, buildForm(), h("div", {}, joinBox(), lists)));
+    optionsOpen = Boolean(document.getElementById("create-box")?.open);
+    append(clear(root), h("p", { class: "tagline" }, t("app.tagline")), learn, h("div", { class: "lobby" }, h("div", { class: "lobby-new" }, quickPlay(), buildForm()), h("div", {}, joinBox(), lists)));
   }
 
   (async () => {

@@ -1,7 +1,7 @@
 // The game board drawn from one seat's view (the server's observe() plus
 // names): used live at the table and step by step in replays.
 import { seatAbilities } from "./abilities.js";
-import { cardBack, cardEl, cardLabel, setChooser } from "./cards.js";
+import { cardBack, cardData, cardEl, cardLabel, setChooser } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
@@ -31,6 +31,28 @@ function stat(label, value, id) {
 
 const cardsRow = (cards, extra = () => ({}), label = null) =>
   h("div", { class: "cards", role: label ? "group" : null, "aria-label": label }, cards.map((n) => cardEl(n, extra(n))));
+
+// The one order of cards in a hand (the terminal's ``hand_order``): weakest
+// first, equal strengths by card number, so the hand reads in the order of
+// the numbered answers ("the third card" is answer 3).
+export function handOrder(cards) {
+  const strength = (n) => cardData(n)?.strength ?? 0;
+  return cards.slice().sort((a, b) => strength(a) - strength(b) || a - b);
+}
+
+// Whose card each ante card is, from this seat's events: the reveal names
+// every seat's card, and a card put into the ante later (to_ante) its seat.
+// Card numbers are unique, so a card maps to one seat; a new gambit or a
+// redo starts afresh.
+export function anteOwners(events) {
+  const owners = new Map();
+  for (const e of events) {
+    if (e.kind === "gambit_start" || e.kind === "ante_redo") owners.clear();
+    else if (e.kind === "ante_reveal") (e.data?.cards || []).forEach((c, p) => c >= 0 && owners.set(c, p));
+    else if (e.kind === "to_ante") for (const c of e.data?.cards || []) owners.set(c, e.data.seat);
+  }
+  return owners;
+}
 
 // Where each seat sits around the table, seen from `bottom` (your seat, or
 // seat 0 for a spectator): play goes clockwise, so the next seats are on the
@@ -107,10 +129,26 @@ function gambitLabel(view) {
 
 // The felt in the middle: stakes, the ante (face down until revealed
 // together), deck, discard, the hole.
-function feltEl(view, options) {
+function feltEl(view, options, table, owners, me) {
   const placed = view.ante_placed.filter(Boolean).length;
   let ante;
-  if (view.ante.length) ante = cardsRow(view.ante, (n) => ({ small: true, option: options.has(n), key: options.get(n) }), t("table.ante"));
+  if (view.ante.length) {
+    // Each ante card says whose it is (a card whose seat is not known, none).
+    const whose = (n) => (owners.has(n) ? (owners.get(n) === me ? t("table.ante_you") : seatName(table, owners.get(n))) : null);
+    ante = h(
+      "div",
+      { class: "cards ante-cards", role: "group", "aria-label": t("table.ante") },
+      view.ante.map((n) => {
+        const name = whose(n);
+        return h(
+          "figure",
+          { class: "ante-card", dataset: { card: String(n), seat: owners.has(n) ? String(owners.get(n)) : "" } },
+          cardEl(n, { small: true, option: options.has(n), key: options.get(n) }),
+          name ? h("figcaption", { class: "ante-owner" }, name) : null,
+        );
+      }),
+    );
+  }
   else if (placed) ante = h("div", { class: "cards backs", "aria-label": t("table.ante_hidden", { count: placed }) }, Array.from({ length: placed }, () => cardBack(1)));
   else ante = h("p", { class: "muted" }, t("word.none"));
   return h(
@@ -131,7 +169,8 @@ function feltEl(view, options) {
   );
 }
 
-// msg: {view, hints, answers, effects}; opts: {table, onAnswer, interactive, busy}
+// msg: {view, hints, answers, effects}; opts: {table, onAnswer, interactive, busy,
+// events (this seat's events so far: whose ante card is whose)}
 export function renderBoard(msg, opts) {
   const { view } = msg;
   const table = opts.table;
@@ -218,7 +257,7 @@ export function renderBoard(msg, opts) {
       "section",
       { class: "hand", id: "hand", "aria-label": t("table.hand") },
       h("h2", {}, t("table.hand"), h("span", { class: "muted" }, ` (${view.hand.length})`), hints.size ? h("span", { class: "legend" }, icon("bolt"), t("table.triggers")) : null),
-      cardsRow(view.hand, (n) => ({ triggers: hints.has(n), option: options.has(n), key: options.get(n) })),
+      cardsRow(handOrder(view.hand), (n) => ({ triggers: hints.has(n), option: options.has(n), key: options.get(n) })),
       view.my_ante >= 0 ? h("p", { class: "muted my-ante" }, t("table.ante"), ": ", cardLabel(view.my_ante)) : null,
     );
   }
@@ -241,7 +280,7 @@ export function renderBoard(msg, opts) {
     places.left.length ? h("div", { class: "ring-left" }, places.left.map(seat)) : null,
     h("div", { class: "ring-top" }, places.top.map(seat)),
     places.right.length ? h("div", { class: "ring-right" }, places.right.map(seat)) : null,
-    feltEl(view, options),
+    feltEl(view, options, table, anteOwners(opts.events || []), opts.interactive ? me : null),
     h("div", { class: "ring-bottom" }, seat(places.bottom)),
   );
 

@@ -7,8 +7,8 @@
 // (sessionStorage), so reloading keeps the game-master view.
 import { abilitiesLine } from "./abilities.js";
 import { awayPanel, EXPIRED_CLOSE, handoverText, LIMIT_CLOSE } from "./away.js";
-import { api, forgetGmToken, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedToken, saveToken } from "./api.js";
-import { fitNames, hideCard } from "./cards.js";
+import { api, forgetGmToken, forgetToken, gmToken, hostToken, saveGmToken, saveHostToken, savedName, saveName, savedToken, saveToken } from "./api.js";
+import { fitNames, hideCard, placeCard } from "./cards.js";
 import { historyPanel } from "./history.js";
 import { chatPanel, muteText } from "./chat.js";
 import { append, clear, h, toast } from "./dom.js";
@@ -227,7 +227,11 @@ export function mountTable(root, code) {
         break;
       case "notice":
         // A server notice about the table (a bot's move the database refused,
-        // then stored), already in this page's language.
+        // then stored; an answer taken back), already in this page's language.
+        if (msg.code === "taken_back" && summary && !summary.final) {
+          summary = null; // the gambit it summed up may be undone
+          render();
+        }
         toast(msg.message, msg.code === "bot_unstored" ? "error" : undefined);
         chat.system(msg.message);
         break;
@@ -277,7 +281,9 @@ export function mountTable(root, code) {
         let start = since;
         while (start > 0 && events[start - 1].kind !== "gambit_start") start -= 1;
         const lines = events.slice(start, since + 1).filter((x) => SUMMARY_KINDS.has(x.kind) && x.text).map((x) => x.text);
-        summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), before: hoardsBefore, winners: e.kind === "gambit_won" ? [e.data.winner] : [], final: false };
+        // ``asked``: the question pending when it opened (it may already be
+        // this seat's next ante): the box stays until a later one.
+        summary = { title: t("table.gambit_summary", { gambit: gambitNo }), lines, hoards: view.hoards.slice(), before: hoardsBefore, winners: e.kind === "gambit_won" ? [e.data.winner] : [], final: false, asked: view.question?.id ?? null };
         hoardsBefore = view.hoards.slice();
       }
       if (e.kind === "game_over") {
@@ -295,13 +301,15 @@ export function mountTable(root, code) {
       summaryEl(summary, {
         name: (p) => seatName(table, p),
         replay: summary.final ? `/r/${code}` : null,
-        onClose: () => {
-          summary = null;
-          renderSummary();
-          main.querySelector("#seats")?.style.removeProperty("min-height");
-        },
+        onClose: closeSummary,
       }),
     );
+  }
+
+  function closeSummary() {
+    summary = null;
+    renderSummary();
+    main.querySelector("#seats")?.style.removeProperty("min-height");
   }
 
   function renderHeader() {
@@ -317,7 +325,17 @@ export function mountTable(root, code) {
       table?.ended === "idle" ? h("p", { class: "banner", id: "idle-ended" }, t("table.idle_ended")) : null,
       table?.ended === "runaway" ? h("p", { class: "banner", id: "runaway-ended" }, t("table.runaway_ended")) : null,
       mySeat !== null && !isGm && table && table.status !== "finished" ? turnNote.el : null,
+      canTakeBack()
+        ? h("button", { type: "button", class: "small", id: "take-back", title: t("table.take_back_help"), onclick: () => { hideCard(); send({ type: "take_back" }); } }, t("table.take_back"))
+        : null,
     );
+  }
+
+  // Take-back (the server decides, take_back.py): only for a person whose
+  // every other seat is a bot, while the game is played.
+  function canTakeBack() {
+    if (mySeat === null || isGm || table?.status !== "playing") return false;
+    return table.seats.every((s, p) => p === mySeat || s?.kind === "bot");
   }
 
   async function act(fn) {
@@ -332,8 +350,9 @@ export function mountTable(root, code) {
     const invite = `${location.origin}/t/${code}`;
     const manage = canManage();
     const levels = meta?.levels || ["random"];
-    // The same default level as the terminal's --opponents: medium.
-    const preferred = levels.includes("medium") ? "medium" : levels[0];
+    // The server's default level (medium, as the terminal's --opponents).
+    const wanted = meta?.defaults?.bot_level || "medium";
+    const preferred = levels.includes(wanted) ? wanted : levels[0];
     const levelSelect = (id) => h("select", { class: "bot-level", id }, levels.map((l) => h("option", { value: l, selected: l === preferred }, levelName(l))));
     const rows = Array.from({ length: table.players }, (_, p) => {
       const s = table.seats[p];
@@ -359,8 +378,10 @@ export function mountTable(root, code) {
             : null,
         );
       }
-      const nameInput = h("input", { class: "seat-name", placeholder: t("seat.your_name"), maxlength: "24", autocomplete: "nickname" });
+      // The name the lobby asked once (remembered), offered here too.
+      const nameInput = h("input", { class: "seat-name", placeholder: t("seat.your_name"), maxlength: "24", autocomplete: "nickname", value: savedName() });
       const sit = async () => {
+        saveName(nameInput.value.trim());
         // The host's token goes along: a creator who plays is no game-master
         // (the server ends that role, and this page forgets its link).
         const made = await api("POST", `/api/tables/${code}/seats`, { seat: p, name: nameInput.value }, hostToken(code) || undefined, playerKey());
@@ -412,6 +433,7 @@ export function mountTable(root, code) {
     if (busy || !last?.view?.question) return;
     busy = true;
     hideCard();
+    if (summary && !summary.final) summary = null; // answered: the gambit's box has been read
     send({ type: "answer", decision, answer: value });
     render();
   }
@@ -502,12 +524,16 @@ export function mountTable(root, code) {
       askedId = mine ? q.id : null;
       // A face-down ante already chosen waits on the others, not on you.
       turnNote.update(mine && !(last.face_down && "chosen" in last.face_down), fresh, q?.text || q?.prompt);
-      const board = renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy });
+      // The gambit's box closes by itself once your next decision comes (the
+      // one it was shown with, if any, is still "this" decision).
+      if (fresh && summary && !summary.final && summary.asked !== q.id) closeSummary();
+      const board = renderBoard(last, { table, interactive: mySeat !== null && !isGm, onAnswer: answer, busy, events });
       // The summaries never push the question down: the slot sits after your
       // part of the table (the dock), and from 700px it floats over the seats.
       board.insertBefore(summarySlot, board.querySelector("#seats"));
       main.append(board);
       fitSummary(board);
+      placeCard(); // a card's text open over a box that just opened moves aside
       fitNames(main);
       restoreFocus(main, focus, fresh);
       if (fresh) showQuestion(main.querySelector("#question"));

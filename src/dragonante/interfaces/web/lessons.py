@@ -48,7 +48,7 @@ from dragonante.interfaces.web.store import (
     StoredTable,
 )
 from dragonante.interfaces.web.tables import Client, LiveTable, seat_view
-from dragonante.tutorial import PLAYER, STEPS, Note, Progress, ProgressError, Tutorial
+from dragonante.tutorial import PLAYER, STEPS, Note, ProgressError, Tutorial
 from dragonante.tutorial.scripted import EASY
 from dragonante.tutorial.tutorial import DONE
 
@@ -133,8 +133,10 @@ def begin(lang: str, answers: tuple[int, ...]) -> tuple[Tutorial, list[Note], bo
     Runs bots and replays: call it off the event loop."""
     resumed = True
     try:
-        tut = Tutorial.resume(Progress(answers), lang) if answers else Tutorial(lang)
-    except ProgressError:
+        # the page sends only the answers (no step to check them against): a
+        # replay the game accepts is the tutorial where the player left it
+        tut = Tutorial(lang, answers)
+    except (ProgressError, IllegalAnswer):
         tut, resumed = Tutorial(lang), False
     return tut, tut.advance(), resumed
 

@@ -206,8 +206,7 @@ class LiveTable:
         self.turn_task: asyncio.Task[None] | None = None
         self.turn_decision: int | None = None
         self.turn_deadline = 0.0
-        #: Since when (UTC) the decision pending at load has waited: the clock
-        #: armed first after a restart counts from it (``TurnClock.arm``).
+        #: Since when (UTC) the decision pending at load waited (``TurnClock.arm``).
         self.waiting_since = stored.last_answer_at or stored.started_at
         #: The face-down round of the state now (``face_down.py``; found anew
         #: for each new state, see :meth:`round`).
@@ -281,8 +280,7 @@ class LiveTable:
         return [self.seats[p].name if p in self.seats else "?" for p in range(self.players)]
 
     def token_seat(self, token: str) -> int | None:
-        """The seat ``token`` opens: a seat token, or the player key of the
-        seat's person (``players/``), else None."""
+        """The seat ``token`` opens (a seat token, or its person's key), else None."""
         h = hash_token(token)
         for seat, info in self.seats.items():
             if info.kind == HUMAN and info.opens(h):

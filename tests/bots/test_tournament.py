@@ -134,3 +134,13 @@ def test_cli_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixt
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_the_report_says_each_bots_search_budget() -> None:
+    from dragonante.sim.tournament import run_tournament
+
+    result = run_tournament(["ismcts:iters=5", "ismcts:iters=5:seconds=2", "heuristic"], 3, seed=1)
+    bots = {name: r.to_dict() for name, r in result.bots.items()}
+    assert bots["ismcts:iters=5"]["budget"] == {"iters": 5, "seconds": None, "reproducible": True}
+    assert bots["ismcts:iters=5:seconds=2"]["budget"]["reproducible"] is False
+    assert bots["heuristic"]["budget"] is None

@@ -31,6 +31,7 @@ from dragonante.bots.random_bot import RandomBot  # noqa: F401 - registers "rand
 from dragonante.bots.baseline import BaselineBot  # noqa: F401 - registers "baseline"
 from dragonante.bots.heuristic import HeuristicBot  # noqa: F401 - registers "heuristic"
 from dragonante.bots.ismcts import IsmctsBot  # noqa: F401 - registers "ismcts"
+from dragonante.bots.learned import LearnedBot  # noqa: F401 - registers "learned"
 
 # isort: on
 from dragonante.bots.registry import (

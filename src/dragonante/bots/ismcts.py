@@ -66,6 +66,7 @@ import time
 from typing import NamedTuple, Protocol
 
 from dragonante.bots.base import SeatView
+from dragonante.bots.budget import Budget
 from dragonante.bots.evaluate import DEFAULT_TAIL, Tail, evaluate, strength_tail
 from dragonante.bots.heuristic import answer_values, ante_expectation, best_answer, unseen_cards
 from dragonante.bots.outcome import OutcomeModel, model_for, win_chance
@@ -179,6 +180,8 @@ class IsmctsBot:
             iters, seconds = DEFAULT_ITERS, DEFAULT_SECONDS
         self.iters = iters
         self.seconds = seconds
+        #: What a tournament reports this bot searched with.
+        self.budget = Budget(iters, seconds)
         self.c = c
         self.horizon = max(1, horizon)
         self.turn_leaf = leaf == "turn"

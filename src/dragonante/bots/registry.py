@@ -47,7 +47,11 @@ _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 POLICY_PREFIX = "policy"
 
 
-class _NotAChoice(ValueError):
+class SettingError(ValueError):
+    """A setting's value refused, with the reason (shown to the user)."""
+
+
+class _NotAChoice(SettingError):
     """A word setting given a word it does not take (the message lists them)."""
 
 
@@ -251,7 +255,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise BotSpecError(f"bot {key!r} has no setting {part!r}; settings: {choices}")
         try:
             value = allowed[setting](raw)
-        except _NotAChoice as exc:
+        except SettingError as exc:
             raise BotSpecError(f"bad value {raw!r} for {key}:{setting}; {exc}") from None
         except ValueError:
             raise BotSpecError(f"bad value {raw!r} for {key}:{setting}") from None

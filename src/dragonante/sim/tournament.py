@@ -31,6 +31,8 @@ without ``@`` have none (unless no entry names any: then the table's own
   each bot's place is the mean place of its seats.
 * **Speed.**  Each bot's decision times (median, 95th percentile) and, for
   searching bots, iterations per second.
+* **Budget.**  Each searching bot's budget (iterations, wall-clock cap):
+  a figure is reproducible only if no clock limited the search.
 
 Everything except the timings is a pure function of (seats, games, seed,
 config): the backend of :mod:`dragonante.sim.parallel` (this process, local
@@ -48,6 +50,7 @@ from typing import Any
 
 from dragonante.bots import make_bot, parse_spec
 from dragonante.bots.base import SeatView
+from dragonante.bots.budget import Budget, budget_of
 from dragonante.engine.config import ConfigError, GameConfig
 from dragonante.engine.game import apply, new_game
 from dragonante.engine.series import game_seed
@@ -181,6 +184,8 @@ class BotResult:
     search_seconds: float = 0.0
     mu: float = 0.0
     sigma: float = 0.0
+    #: The search budget the spec runs with (None: the bot does not search).
+    budget: Budget | None = None
 
     def to_dict(self) -> dict[str, Any]:
         low, high = wilson_interval(self.wins, self.games)
@@ -203,6 +208,7 @@ class BotResult:
         }
         if self.iterations:
             out["iterations_per_second"] = self.iterations / max(self.search_seconds, 1e-9)
+        out["budget"] = None if self.budget is None else self.budget.to_dict()
         return out
 
 
@@ -272,13 +278,23 @@ def run_tournament(
     return summarize(entries, outcomes, seed, n)
 
 
+def _budget(entry: str) -> Budget | None:
+    """The search budget of an entry's bot (None: it does not search, or is not a bot spec)."""
+    try:
+        return budget_of(make_bot(entry_parts(entry)[0]))
+    except (KeyError, ValueError):
+        return None
+
+
 def summarize(
     entries: Sequence[str], outcomes: Sequence[GameOutcome], seed: int, players: int
 ) -> TournamentResult:
     """Pool game outcomes by bot spec: wins, gold, CIs, ratings, timings."""
     from openskill.models import PlackettLuce
 
-    bots: dict[str, BotResult] = {name: BotResult(name) for name in dict.fromkeys(entries)}
+    bots: dict[str, BotResult] = {
+        name: BotResult(name, budget=_budget(name)) for name in dict.fromkeys(entries)
+    }
     model = PlackettLuce()
     ratings = {name: model.rating(name=name) for name in bots}
     unfinished = 0

@@ -26,6 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dragonante.bots import BotSpecError, bot_names, parse_spec
+from dragonante.bots.budget import Budget
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.parallel_options import (
@@ -54,7 +55,7 @@ from dragonante.interfaces.cli.table_options import (
 from dragonante.sim.tournament import TournamentResult, check_seats, entry_parts, run_tournament
 
 #: The numeric columns of the results table (``tournament.col.*`` in the catalogs).
-COLUMNS = ("games", "wins", "win", "ci", "gold", "rating", "ms", "ips")
+COLUMNS = ("games", "wins", "win", "ci", "gold", "rating", "ms", "ips", "budget")
 
 
 @app.command("tournament", help=helptext("cmd.tournament"))
@@ -131,6 +132,17 @@ def _check_bots(entries: list[str], lang: str) -> None:
             raise UserError(str(e)) from None
 
 
+def _budget_text(budget: Budget | None, lang: str) -> str:
+    """A search budget in a few words (``-`` for a bot that does not search)."""
+    if budget is None:
+        return "-"
+    if budget.seconds is None:
+        return t("tournament.budget.iters", lang, iters=budget.iters)
+    if budget.iters is None:
+        return t("tournament.budget.seconds", lang, seconds=f"{budget.seconds:g}")
+    return t("tournament.budget.both", lang, iters=budget.iters, seconds=f"{budget.seconds:g}")
+
+
 def _print_table(result: TournamentResult, lang: str) -> None:
     table = Table(
         title=t(
@@ -154,10 +166,14 @@ def _print_table(result: TournamentResult, lang: str) -> None:
             f"{r.mu:.1f}±{r.sigma:.1f}",
             f"{ms['median']:.1f}, {ms['p95']:.1f}",
             f"{ips:,.0f}" if ips else "-",
+            _budget_text(r.budget, lang),
         )
     out = Console()
     if not out.is_terminal:  # piped: don't squeeze the table into 80 columns
         out = Console(width=120)
     out.print(table)
+    clocked = [name for name, r in result.bots.items() if r.budget and not r.budget.reproducible]
+    if clocked:
+        typer.echo(t("tournament.clock_budget", lang, bots=", ".join(clocked)), err=True)
     if result.unfinished:
         typer.echo(t("tournament.unfinished", lang, n=result.unfinished), err=True)

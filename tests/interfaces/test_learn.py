@@ -131,6 +131,7 @@ def test_a_replayed_step_draws_the_replayed_game() -> None:
     import io
 
     from dragonante.interfaces.cli.learn import LearnSession
+    from dragonante.interfaces.local_source import LocalSource
 
     tut = Tutorial("en")
     tut.advance()
@@ -142,7 +143,8 @@ def test_a_replayed_step_draws_the_replayed_game() -> None:
     session = LearnSession(tut, io.StringIO())
     session._replay()
     assert session.tut is not tut
-    assert session.source.game is session.tut.game
+    source = session.source
+    assert isinstance(source, LocalSource) and source.game is session.tut.game
     assert session.source.all_events() == session.tut.game.all_events()
 
 

@@ -49,6 +49,7 @@ def test_bots_lists_every_bot(cli: Cli) -> None:
         "baseline",
         "heuristic",
         "ismcts",
+        "learned",
     ]
     assert "level hard" in r.out and "search" in r.out
     assert "wins 48.0% (95% CI 43.1-52.9%) against 3 x heuristic at 4 players" in r.out
@@ -65,6 +66,7 @@ def test_bots_json(cli: Cli) -> None:
         "baseline": ("easy", "rules"),
         "heuristic": ("medium", "rules"),
         "ismcts": ("hard", "search"),
+        "learned": (None, "learned"),
     }
     heuristic = next(row for row in rows if row["name"] == "heuristic")
     assert heuristic["strength"]["win_rate"] == 0.665

@@ -20,7 +20,7 @@ from dragonante.engine.config import DeckOptions, GameConfig
 from dragonante.engine.records import loads, replay
 from dragonante.engine.state import GameState
 from dragonante.engine.views import events_for, observe, visible_discards
-from dragonante.interfaces.cli.play import PlaySession
+from dragonante.interfaces.cli.local_plain import PlaySession
 from dragonante.interfaces.narrate import Narrator, card_label, default_names
 from dragonante.interfaces.session import LocalGame
 from tests.interfaces.conftest import Cli, assert_one_line_error

@@ -14,7 +14,7 @@ import pytest
 
 from dragonante.bots import SeatView
 from dragonante.bots.hint import hint, hint_seed
-from dragonante.interfaces.cli.play import PlaySession
+from dragonante.interfaces.cli.local_plain import PlaySession
 from dragonante.interfaces.cli.table_options import DEFAULT_TABLE, build_config
 from dragonante.interfaces.hint_words import hint_words
 from dragonante.interfaces.narrate import Narrator, table_names

@@ -20,7 +20,7 @@ from dragonante.engine.config import GOLD_CHOICES
 from dragonante.engine.decks import PRESETS
 from dragonante.engine.records import loads, replay
 from dragonante.interfaces.cli.app import UserError
-from dragonante.interfaces.cli.play import PlaySession
+from dragonante.interfaces.cli.local_plain import PlaySession
 from dragonante.interfaces.cli.table_options import (
     TableChoices,
     ability_options,

@@ -228,7 +228,13 @@ def _compiled_encoder() -> CompiledEncoder | None:
     if module is None:
         return None
     encoder: CompiledEncoder = module  # the tests check its functions
-    encoder.setup(compiled_spec())
+    try:
+        encoder.setup(compiled_spec())
+    except TypeError:
+        # The C encoder reads GameState's __slots__ at fixed offsets; the
+        # Cython-compiled engine's GameState is an extension type without
+        # them, so with that engine the pure-Python encoder is used.
+        return None
     return encoder
 
 

@@ -42,7 +42,7 @@ from dragonante.dice.records import DiceRecord, Recorder, RecordError, loads
 from dragonante.dice.views import tracker
 from dragonante.i18n import error_reason, t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.play import is_terminal
+from dragonante.interfaces.cli.local_plain import is_terminal
 from dragonante.interfaces.cli.run_options import BOTS as BOTS_OPTION
 from dragonante.interfaces.cli.run_options import (
     FIRST_SEED,

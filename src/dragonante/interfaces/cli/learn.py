@@ -38,8 +38,8 @@ import typer
 from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import app
+from dragonante.interfaces.cli.local_plain import PlaySession, is_terminal
 from dragonante.interfaces.cli.plain_table import EXIT_INTERRUPTED
-from dragonante.interfaces.cli.play import PlaySession, is_terminal
 from dragonante.interfaces.cli.run_options import LANG, PLAIN, LangOpt, PlainOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.launch import command

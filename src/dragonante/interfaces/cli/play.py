@@ -33,23 +33,21 @@ from __future__ import annotations
 import os
 import secrets
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dragonante.bots import BotSpecError, bot_names, parse_spec
-from dragonante.bots.hint import HINT_ITERS
 from dragonante.engine.config import GameConfig
 from dragonante.engine.records import GameRecord, RecordError
 from dragonante.engine.series import game_seed as series_game_seed
 from dragonante.engine.state import GameState
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
-from dragonante.interfaces.cli.plain_table import PlainTable
+from dragonante.interfaces.cli.local_plain import PlaySession, is_terminal
 from dragonante.interfaces.cli.run_options import (
     LANG,
     PLAIN,
@@ -69,10 +67,9 @@ from dragonante.interfaces.cli.table_options import (
     table_options,
 )
 from dragonante.interfaces.launch import command
-from dragonante.interfaces.local_source import LocalSource
 from dragonante.interfaces.narrate import Narrator, gold, table_names
 from dragonante.interfaces.session import LocalGame, replay_record
-from dragonante.interfaces.table_record import TableSeats, names_of, read_seating, record_text
+from dragonante.interfaces.table_record import TableSeats, names_of, read_seating
 
 if TYPE_CHECKING:
     from dragonante.interfaces.tui.lobby import Seating
@@ -213,16 +210,6 @@ def play_command(
             t("play.series_over", lang, names=narrator.seats(winners), gold=gold(best, lang))
         )
     raise typer.Exit(0)
-
-
-def is_terminal(stream: object) -> bool:
-    """Whether ``stream`` is a terminal; anything else (a pipe, a file, a test's
-    stand-in without ``isatty``) gets the plain prompts."""
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty()) if callable(isatty) else False
-    except (OSError, ValueError):  # a closed stream
-        return False
 
 
 def parse_humans(text: str, players: int, lang: str) -> tuple[int, ...]:
@@ -518,71 +505,3 @@ def series_record_path(record: Path | None, index: int) -> Path | None:
     if record is None:
         return None
     return record.with_name(f"{record.stem}.{index + 1}{record.suffix}")
-
-
-class PlaySession(PlainTable):
-    """The plain prompts over a local game (:class:`PlainTable` drawing a
-    :class:`~dragonante.interfaces.local_source.LocalSource`): the record saved
-    after every answer, the time limit's last gambit, the note on leaving."""
-
-    #: The search budget of a hint (tests ask for fewer iterations).
-    hint_iters = HINT_ITERS
-
-    def __init__(
-        self,
-        game: LocalGame,
-        narrator: Narrator,
-        record: Path | None,
-        stdin: TextIO,
-        time_limit_minutes: int = 0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(LocalSource(game, narrator, self.hint_iters), stdin)
-        self.game = game
-        #: Emperor's Gambit optional rule 5: when this clock time is reached,
-        #: the current gambit is followed by exactly one more.
-        self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
-        self.clock = clock
-        self.record_path = record
-        #: Who sits where, saved with the record (``play --resume``, ``replay``).
-        self.seating: TableSeats | None = None
-
-    def save(self) -> None:
-        """Write the record (if asked): after every answer, so nothing is lost."""
-        if self.record_path is None:
-            return
-        try:
-            self.record_path.write_text(
-                record_text(self.game.record, self.seating), encoding="utf-8"
-            )
-        except OSError as e:
-            reason = e.strerror or str(e)
-            raise UserError(
-                t("cli.error.record_write", self.lang, path=str(self.record_path), reason=reason)
-            ) from None
-
-    def before_answer(self) -> None:
-        self.check_clock()
-
-    def after_answer(self) -> None:
-        self.save()
-
-    def on_hang_up(self) -> None:
-        if self.record_path is not None:
-            self.save()
-
-    def on_leave(self) -> None:
-        if self.record_path is not None:
-            self.save()
-            path = str(self.record_path)
-            self.say(t("play.record_saved", self.lang, path=path, command=command("replay", path)))
-            if not self.game.over:
-                self.say(
-                    t("play.resume_hint", self.lang, command=command("play", "--resume", path))
-                )
-
-    def check_clock(self) -> None:
-        """Call the last gambit once the time limit has run out (recorded)."""
-        if self.deadline is not None and self.clock() >= self.deadline:
-            self.deadline = None
-            self.game.call_last_gambit()

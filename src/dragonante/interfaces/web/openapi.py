@@ -261,6 +261,52 @@ def schema() -> dict[str, Any]:
                 (CODE, *query),
             )
         },
+        "/api/players": {
+            "post": _op(
+                "make a player key (shown once; the server keeps its hash)",
+                _ok("201"),
+                ("429", "503"),
+            )
+        },
+        "/api/players/me": {
+            "get": _op(
+                "the key's player and My games (X-Player-Key header)",
+                _ok("200"),
+                ("400", "403", "404", "429", "503"),
+            )
+        },
+        "/api/players/me/qr": {
+            "get": _op(
+                "the personal link's QR code, as SVG (X-Player-Key header)",
+                _ok("200"),
+                ("400", "403", "404", "429", "503"),
+            )
+        },
+        "/api/players/{pid}": {
+            "get": _op(
+                "a player's public page: rating, its history, games and wins",
+                _ok("200"),
+                ("400", "404", "429", "503"),
+                ({"name": "pid", "in": "path", "required": True, "schema": {"type": "string"}},),
+            )
+        },
+        "/api/leaderboard": {
+            "get": _op(
+                "the players by rating (ordinal, mu - 3 sigma)", _ok("200"), ("429",), tuple(paging)
+            )
+        },
+        "/api/tables/{code}/seats/{seat}/player": {
+            "post": _op(
+                "the host hands a seat to a new player key (by its public id)",
+                _ok("200"),
+                ("400", "403", *TABLE, "409", *BODY),
+                (
+                    CODE,
+                    {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer"}},
+                    BEARER,
+                ),
+            )
+        },
         "/api/games/{code}/record": {
             "get": _op("a finished game's record", _ok("200"), (*TABLE, "409"), (CODE,))
         },

@@ -356,6 +356,20 @@ def test_the_projects_extension_is_built_and_current(extensions_build):
     )
 
 
+def test_the_built_encoder_reads_the_engine_that_is_loaded(extensions_build):
+    """A built encoder must also be *used*: it reads the engine's classes (the
+    pure-Python ones' __slots__ or the compiled ones' getters), and an engine
+    whose classes it cannot read would leave every agent on the slow path
+    without a word (it did, for a while, after the engine was compiled)."""
+    if not extensions_build:
+        pytest.skip(f"{NO_COMPILER}: the pure-Python encoder is used, as designed")
+    if compiled.fastobs() is None:
+        pytest.skip(f"the compiled observation encoder is {compiled.status().reason}")
+    from dragonante.agents import state_encoding
+
+    assert state_encoding._FAST is not None, "setup() refused the loaded engine's classes"
+
+
 # -- a real build with uv -------------------------------------------------------
 
 

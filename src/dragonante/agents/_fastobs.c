@@ -46,12 +46,17 @@
 /* The effects' shapes, as setup() numbers them. */
 enum { SHAPE_SEATS = 0, SHAPE_SEAT = 1, SHAPE_FLAG = 2, SHAPE_CARDS = 3, SHAPE_COUNTS = 4, SHAPE_AMOUNT = 5 };
 
-/* One attribute read: all are __slots__ of the engine's classes, so each is
-   read at its offset in the object (what the slot's descriptor does), found
-   once by setup(); the objects' types are checked at every call. */
+/* One attribute read, found once by setup(); the objects' types are checked
+   at every call.  In the pure-Python engine every attribute is a __slots__
+   entry, read at its offset in the object (what the slot's descriptor does).
+   In the Cython-compiled engine the classes are extension types whose
+   attributes are C getters (getset descriptors): the getter is called
+   directly, without the attribute lookup. */
 typedef struct {
     PyObject *name; /* interned */
     Py_ssize_t offset;
+    getter read;   /* the compiled class's getter, or NULL: read at offset */
+    void *closure; /* its closure */
 } slot_t;
 
 typedef struct {
@@ -118,6 +123,7 @@ static Py_ssize_t read_ints(PyObject *seq, long *cards, const char *what) {
 
 /* A new reference to a slot's value (AttributeError when it is not set). */
 static PyObject *get(PyObject *obj, const slot_t *a) {
+    if (a->read != NULL) return a->read(obj, a->closure);
     PyObject *o = *(PyObject **)((char *)obj + a->offset);
     if (o == NULL) {
         PyErr_Format(PyExc_AttributeError, "%U is not set", a->name);
@@ -635,14 +641,24 @@ error:
 
 /* --- setup ------------------------------------------------------------------- */
 
-/* The offset of ``type``'s __slots__ attribute ``a->name``. */
+/* How to read ``type``'s attribute ``a->name``: the offset of its __slots__
+   entry, or the getter of a compiled class's attribute. */
 static int slot_offset(PyTypeObject *type, slot_t *a) {
     PyObject *d = PyObject_GetAttr((PyObject *)type, a->name);
     if (d == NULL) return -1;
+    if (Py_IS_TYPE(d, &PyGetSetDescr_Type) && ((PyGetSetDescrObject *)d)->d_getset->get != NULL &&
+        PyType_IsSubtype(type, PyDescr_TYPE(d))) {
+        a->read = ((PyGetSetDescrObject *)d)->d_getset->get;
+        a->closure = ((PyGetSetDescrObject *)d)->d_getset->closure;
+        a->offset = -1;
+        Py_DECREF(d);
+        return 0;
+    }
+    a->read = NULL;
     if (!Py_IS_TYPE(d, &PyMemberDescr_Type) ||
         ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
         Py_DECREF(d);
-        PyErr_Format(PyExc_TypeError, "setup: %s.%U is not a __slots__ attribute",
+        PyErr_Format(PyExc_TypeError, "setup: %s.%U is neither a __slots__ attribute nor a compiled one",
                      type->tp_name, a->name);
         return -1;
     }

@@ -231,9 +231,10 @@ def _compiled_encoder() -> CompiledEncoder | None:
     try:
         encoder.setup(compiled_spec())
     except TypeError:
-        # The C encoder reads GameState's __slots__ at fixed offsets; the
-        # Cython-compiled engine's GameState is an extension type without
-        # them, so with that engine the pure-Python encoder is used.
+        # The C encoder reads the engine's attributes through their __slots__
+        # offsets (pure-Python engine) or their C getters (compiled engine);
+        # an engine class it cannot read leaves the pure-Python encoder in
+        # use, and tests/agents/test_compiled.py fails to say so.
         return None
     return encoder
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -153,9 +154,11 @@ def test_the_example_joins_a_web_table(
     )
     player.start()
     with Lobby(server.base) as lobby:
-        for _ in range(200):  # until the example has taken its seat
-            if any(s and s.get("name") == "Eve" for s in lobby.table(code)["seats"]):
-                break
+        # until the example has taken its seat (a loaded machine may take a
+        # while to start it: the bots must not fill the seat before it does)
+        deadline = time.monotonic() + 60
+        while not any(s and s.get("name") == "Eve" for s in lobby.table(code)["seats"]):
+            assert time.monotonic() < deadline, "the example did not take its seat"
             threading.Event().wait(0.05)
         lobby.fill_bots(code, host, "random")
         lobby.start(code, host)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from dragonante.interfaces.cli.plain_table import PlainTable
 from dragonante.interfaces.narrate import Narrator, default_names
 from dragonante.interfaces.replay_source import ReplaySource
 from dragonante.interfaces.table_source import SourceRefused, TableSource
+from tests.interfaces.conftest import Cli, assert_one_line_error
 
 
 def played(players: int = 3, seed: int = 21, abilities: bool = False) -> GameRecord:
@@ -107,3 +109,10 @@ def test_the_plain_prompts_draw_a_replay_as_any_other_source(
     for line in narrator.events(source.all_events()):
         assert f"  {line}" in out
     assert "Game over" in out
+
+
+def test_the_full_screen_replay_needs_a_terminal(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(played(players=2, seed=3).dumps())
+    assert_one_line_error(cli(["replay", str(path), "--screen"]), "--screen needs a terminal")
+    assert_one_line_error(cli(["replay", str(path), "--screen", "--json"]), "--screen")

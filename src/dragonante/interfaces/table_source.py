@@ -31,15 +31,26 @@ allows it).  A refusal (an answer the server did not take, a hint the
 table does not give) is :class:`SourceRefused` with the sentence to show,
 never a traceback, and changes nothing.
 
+The front ends on the seam: ``PlainTable(source, stdin)``
+(:mod:`dragonante.interfaces.cli.plain_table`) for numbered prompts (``play
+--plain``, ``learn --plain``, ``play --join --plain``), ``SourceTableApp``
+(:mod:`dragonante.interfaces.tui.source_app`) for the full-screen table, and
+``ReplayApp`` on a ``ReplaySource`` (``replay --screen``); ``replay``'s
+printed narration reads a ``ReplaySource`` too.  A replay is a source that
+asks nothing: ``prompt`` is None, ``wait`` is one step through the record,
+``over`` means the record's end.  Not on the seam yet: the full-screen
+``TableApp`` (hot-seat covers, take-back, saving), ``OnlineTableApp`` (the
+lobby, chat, the turn clock) and the full-screen tutorial keep their own
+loops over the same panels (:class:`~dragonante.interfaces.tui.base.TableBase`).
+
 **A new source** (the tutorial, say) plugs in without a new loop: it either
 wraps its own :class:`~dragonante.interfaces.session.LocalGame` in a
 :class:`~dragonante.interfaces.local_source.LocalSource` (whose ``wait``
 lets the bots, scripted or not, answer) and subclasses it to add what it
 says between questions, or implements the members below from scratch.
-Either way every front end then plays it: ``PlainTable(source, stdin)``
-(:mod:`dragonante.interfaces.cli.plain_table`) for numbered prompts.  The
-members it must keep: only the seat's own view and events, the question
-only when it is the seat's, and answers checked by whoever keeps the game.
+Either way every front end on the seam then plays it.  The members it must
+keep: only the seat's own view and events, the question only when it is the
+seat's, and answers checked by whoever keeps the game.
 """
 
 from __future__ import annotations

@@ -6,11 +6,15 @@
     dragonante replay game.json --gm          # a game-master: every D&D ability, no hand
     dragonante replay game.json --why         # each event followed by the rule behind it
     dragonante replay game.json --json        # the events as JSON, each with its rule
+    dragonante replay game.json --screen      # stepped through at the full-screen table
 
 The record (from ``play --record`` or the web server) is replayed answer by
-answer in a fresh game; a record whose final digest does not match - made
-by another rules version, or edited - is refused rather than narrated
-wrongly.  An unreadable or malformed file is a one-line error, exit 2.
+answer in a fresh game, through the table source every front end draws
+(:class:`~dragonante.interfaces.replay_source.ReplaySource`: the seat's,
+spectator's or game-master's events and table, as at a live table); a
+record whose final digest does not match - made by another rules version,
+or edited - is refused rather than narrated wrongly.  An unreadable or
+malformed file is a one-line error, exit 2.
 A record saved by the terminal tables says who sat where, and the replay
 calls everyone by the names the table used ("Player 1", "Bot 2", the names
 typed in at a hot-seat table); others name the seats by number.
@@ -25,6 +29,7 @@ events the view may see, each with its sentence and a ``why`` object
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,14 +37,14 @@ import typer
 
 from dragonante.engine.records import GameRecord, RecordError, loads, replay
 from dragonante.engine.state import Event, GameState
-from dragonante.engine.views import events_for, events_for_gm
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import UserError, app
 from dragonante.interfaces.cli.run_options import JSON, LANG, LangOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.events import Explainer, Table
 from dragonante.interfaces.narrate import Narrator, default_names
-from dragonante.interfaces.render import table_lines, table_view
+from dragonante.interfaces.render import table_lines
+from dragonante.interfaces.replay_source import ReplaySource
 from dragonante.interfaces.table_record import names_of, read_seating
 
 #: Records larger than this are refused before parsing (no game is that long).
@@ -56,13 +61,16 @@ def replay_command(
     gm: Annotated[bool, typer.Option("--gm", help=helptext("opt.replay_gm"))] = False,
     why: Annotated[bool, typer.Option("--why", help=helptext("opt.replay_why"))] = False,
     as_json: Annotated[bool, JSON.option("opt.replay_json")] = JSON.default,
+    screen: Annotated[bool, typer.Option("--screen", help=helptext("opt.replay_screen"))] = False,
     lang: LangOpt = LANG.default,
 ) -> None:
     """Replay a saved game, checking it, and narrate it for a seat or a spectator."""
     lang = check_lang(lang)
     if sum((seat is not None, omniscient, gm)) > 1:
         raise UserError(t("cli.error.replay_view", lang))
-    text, record, state = read_record(file, lang)
+    if screen and (as_json or why or not sys.stdout.isatty()):
+        raise UserError(t("cli.error.replay_screen", lang))
+    text, record, _ = read_record(file, lang)
     players = record.config.players
     if seat is not None and not 0 <= seat < players:
         raise UserError(
@@ -82,11 +90,18 @@ def replay_command(
         view = t("replay.view.spectator", lang)
     else:
         view = t("replay.view.seat", lang, name=names[seat])
-    log = state.log or []
-    events = log if omniscient else events_for_gm(log) if gm else events_for(log, seat)
-    explainer = Explainer(Table(record.config.rules.ruleset, record.config.abilities.system), lang)
+    source = ReplaySource(record, narrator, seat, gm=gm, omniscient=omniscient)
+    table = Table(record.config.rules.ruleset, record.config.abilities.system)
+    if screen:
+        from dragonante.interfaces.tui.source_app import ReplayApp  # Textual: only if asked
+
+        ReplayApp(source, table).run()
+        return
+    source.to_end()
+    events = source.all_events()
+    explainer = Explainer(table, lang)
     if as_json:
-        typer.echo(json.dumps(_as_json(record, state, view, events, narrator, explainer)))
+        typer.echo(json.dumps(_as_json(record, source.state, view, events, narrator, explainer)))
         return
     verified = "replay.verified" if record.final_digest is not None else "replay.unverified"
     typer.echo(
@@ -108,10 +123,10 @@ def replay_command(
     else:
         for line in narrator.events(events):
             typer.echo(f"  {line}")
-    if not state.over:
+    if not source.finished:
         typer.echo()
         typer.echo(t("replay.unfinished", lang))
-        for line in table_lines(table_view(state, seat, gm), narrator):
+        for line in table_lines(source.view(), narrator):
             typer.echo(line)
 
 

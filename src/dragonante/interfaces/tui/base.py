@@ -8,7 +8,11 @@ from is the *table source*, and each source has its own application:
   in this process, bots in worker threads, hot-seat, take-back);
 * :class:`~dragonante.interfaces.tui.online.OnlineTableApp`: one seat at a
   table on a ``dragonante serve`` server, fed by the frames of the seat's
-  WebSocket (:mod:`.remote` turns them into snapshots).
+  WebSocket (:mod:`.remote` turns them into snapshots);
+* :class:`~dragonante.interfaces.tui.source_app.SourceTableApp`: any
+  :class:`~dragonante.interfaces.table_source.TableSource` (a local source, a
+  replay in :class:`~dragonante.interfaces.tui.source_app.ReplayApp`), the one
+  full-screen loop over the seam.
 
 Keeping the layout, the answer keys, help, card texts and the theme here
 means both look and answer alike, and the snapshot stays the one place the

@@ -622,6 +622,14 @@ class Table:
 
     def ref(self, row: EventKind) -> Ref | None:
         """The row's reference in the book this table follows (else its first)."""
+        known = _TABLE_REFS.get((self, id(row)))
+        if known is not None and known[0] is row:
+            return known[1]
+        ref = self._ref(row)
+        _TABLE_REFS[self, id(row)] = (row, ref)
+        return ref
+
+    def _ref(self, row: EventKind) -> Ref | None:
         if not row.refs:
             return None
         family = (_DISKS_RULE, _SKILLS_RULE)
@@ -630,6 +638,10 @@ class Table:
         else:
             book = RULESET_BOOKS.get(self.ruleset, LEGENDARY)
         return next((r for r in row.refs if r.book == book), row.refs[0])
+
+
+#: Each (table, row)'s :meth:`Table.ref`, found once (the row is kept: keyed by its id).
+_TABLE_REFS: Final[dict[tuple[Table, int], tuple[EventKind, Ref | None]]] = {}
 
 
 def table_of(config: GameConfig) -> Table:
@@ -720,7 +732,11 @@ class Cite:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready and small, only what is set (a web frame carries one per
         event): the book and section as ``ref``, their place in :data:`REFS`
-        (``/api/rules`` lists them)."""
+        (``/api/rules`` lists them).  Made once per citation (a few hundred
+        exist) and copied: the web server gives every seat's events theirs."""
+        made = _CITE_DICTS.get(self)
+        if made is not None:
+            return dict(made)
         out: dict[str, Any] = {"rule": self.rule}
         if self.book:
             out["ref"] = REF_INDEX[Ref(self.book, self.section)]
@@ -730,7 +746,12 @@ class Cite:
             out["card"] = self.card
         if self.ability:
             out["ability"] = self.ability
-        return out
+        _CITE_DICTS[self] = out
+        return dict(out)
+
+
+#: Each citation's :meth:`Cite.to_dict`, as made the first time.
+_CITE_DICTS: Final[dict[Cite, dict[str, Any]]] = {}
 
 
 #: Every book section a citation may name, in a fixed order (the rows' and the

@@ -150,8 +150,9 @@ def gambit_history(log: Sequence[Event], seat: int | None) -> GambitHistory | No
     return history
 
 
-def _last_gambit_start(log: Sequence[Event]) -> int | None:
-    for i in range(len(log) - 1, -1, -1):
+def _last_gambit_start(log: Sequence[Event], stop: int = 0) -> int | None:
+    """The index of the last gambit's start in ``log`` (at ``stop`` or after)."""
+    for i in range(len(log) - 1, stop - 1, -1):
         event = log[i]
         if event[1] == "gambit_start" and event[0] is None:
             return i
@@ -278,14 +279,94 @@ class _Reader:
         return r.plays[-1]
 
 
+class HistoryKeeper:
+    """One reader's :func:`gambit_history` of a growing log, kept between updates.
+
+    The web server sends a seat its history after nearly every answer;
+    re-reading the whole gambit and wording every round again for every
+    seat each time was most of an update's cost.  This folds only the events
+    added since the last call (the history is a fold of the reader's events,
+    in order) and words again only the last round: a round other than the
+    last never changes (every event changes the last round or the gambit).
+    The result is what :func:`gambit_history` and :func:`history_dict` give.
+
+    It starts over when the log is another one or no longer extends what it
+    read (a take-back or a replay gives a new log), and at a new gambit.
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self._log: list[Event] | None = None
+        #: How many events of the log are folded, and the last of them.
+        self._read = 0
+        self._last: Event | None = None
+        self._history: GambitHistory | None = None
+        self._reader: _Reader | None = None
+        #: The rounds over, worded, by the narrator's words (language, names...).
+        self._over: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+        #: The ante's line by the narrator's words and what the ante was.
+        self._ante: dict[tuple[Any, ...], str | None] = {}
+
+    def history(self, log: list[Event]) -> GambitHistory | None:
+        """``gambit_history(log, seat)``, from what was read before when it still holds."""
+        read = self._read
+        if log is not self._log or len(log) < read or (read and log[read - 1] is not self._last):
+            self._log, read, self._history, self._reader = log, 0, None, None
+            self._over.clear()
+            self._ante.clear()
+        if len(log) == read:
+            return self._history
+        start = _last_gambit_start(log, read)
+        if start is not None:
+            events = events_for(log, self.seat, start)
+            self._history = GambitHistory(gambit=int(events[0][2].get("gambit", 0)))
+            self._reader = _Reader(self._history)
+            self._over.clear()
+            self._ante.clear()
+            self._reader.read(events[1:])
+        elif self._reader is not None:
+            self._reader.read(events_for(log, self.seat, read))
+        self._read, self._last = len(log), log[-1]
+        return self._history
+
+    def worded(self, log: list[Event], narrator: Narrator) -> dict[str, Any]:
+        """``history_dict(gambit_history(log, seat), narrator)``, the rounds over worded once."""
+        history = self.history(log)
+        if history is None:
+            return history_dict(None, narrator)
+        words = (
+            narrator.lang,
+            narrator.me,
+            tuple(narrator.names),
+            narrator.debt_model,
+            narrator.you,
+        )
+        over = self._over.setdefault(words, [])
+        while len(over) < len(history.rounds) - 1:
+            over.append(_round_dict(history.rounds[len(over)], narrator))
+        ante_of = (words, tuple(history.ante), history.ante_redone, history.ante_gold)
+        ante = self._ante.get(ante_of)
+        if ante is None:
+            ante = self._ante[ante_of] = _ante_line(history, narrator)
+        return history_dict(history, narrator, over, ante)
+
+
 # --- words ----------------------------------------------------------------------
 
 
-def history_dict(history: GambitHistory | None, narrator: Narrator) -> dict[str, Any]:
+def history_dict(
+    history: GambitHistory | None,
+    narrator: Narrator,
+    over: Sequence[dict[str, Any]] = (),
+    ante: str | None = None,
+) -> dict[str, Any]:
     """The history worded for ``narrator``'s seat: what both front ends draw.
 
     ``{"gambit", "title", "ante", "rounds": [{"round", "title", "lines"}], "result"}``;
     ``ante`` and ``result`` are None until there is something to say.
+    ``over``: the first rounds already worded for this narrator (a round
+    other than the last never changes; :class:`HistoryKeeper`); ``ante``: the
+    ante's line already worded for it.
     """
     lang = narrator.lang
     if history is None:
@@ -299,17 +380,18 @@ def history_dict(history: GambitHistory | None, narrator: Narrator) -> dict[str,
     return {
         "gambit": history.gambit,
         "title": t("history.title", lang, gambit=history.gambit),
-        "ante": _ante_line(history, narrator),
+        "ante": ante if ante is not None else _ante_line(history, narrator),
         "rounds": [
-            {
-                "round": r.number,
-                "title": t("history.round", lang, round=r.number, leader=narrator.obj(r.leader)),
-                "lines": _round_lines(r, narrator),
-            }
-            for r in history.rounds
+            over[i] if i < len(over) else _round_dict(r, narrator)
+            for i, r in enumerate(history.rounds)
         ],
         "result": _result_line(history, narrator),
     }
+
+
+def _round_dict(r: Round, narrator: Narrator) -> dict[str, Any]:
+    title = t("history.round", narrator.lang, round=r.number, leader=narrator.obj(r.leader))
+    return {"round": r.number, "title": title, "lines": _round_lines(r, narrator)}
 
 
 def history_lines(history: GambitHistory | None, narrator: Narrator) -> list[str]:

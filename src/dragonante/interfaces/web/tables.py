@@ -31,10 +31,10 @@ from dragonante.engine.views import (
 )
 from dragonante.interfaces.events import Explainer, table_of
 from dragonante.interfaces.gambit_history import KINDS as HISTORY_KINDS
-from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.render import effect_notes
 from dragonante.interfaces.web.chat import ChatRoom
 from dragonante.interfaces.web.face_down import FaceDown
+from dragonante.interfaces.web.history_cache import seat_history
 from dragonante.interfaces.web.narration import SharedSentences, TableNarrator, t
 from dragonante.interfaces.web.protocol import encode
 from dragonante.interfaces.web.store import (
@@ -492,7 +492,7 @@ def seat_view(
         # game-master's: the public ones, which hold every card played); null
         # when no new event changes it (the client keeps the one it has)
         "history": (
-            history_dict(gambit_history(log_, None if gm else seat), narrator.narrator)
+            seat_history(table, log_, None if gm else seat, narrator.narrator)
             if since == 0 or any(e[1] in HISTORY_KINDS for e in seen)
             else None
         ),

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from dragonante.interfaces.tui.log import LogPanel
+
 from .helpers import make_app, settle
 
 SIZES = [(80, 24), (120, 40)]
@@ -37,9 +39,17 @@ async def _play_the_ante(pilot: Pilot[int]) -> None:
     await pilot.press("3")
     await settle(pilot)
     # The log's last lines (what changed since your turn) and its scroll follow
-    # the question; on a loaded machine they came a frame late once: settle again.
+    # the question; on a loaded machine they came late (CI, twice): wait until
+    # every line is written and the log is scrolled to its end, not a fixed time.
     await pilot.pause(0.3)
     await settle(pilot)
+    log = pilot.app.query_one(LogPanel)
+    for _ in range(500):
+        written = not log._deferred_renders and len(log.lines) >= len(log.entries)
+        if written and log.scroll_y >= log.max_scroll_y:
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])

@@ -74,6 +74,9 @@ def test_italian_play_with_special_abilities(cli: Cli) -> None:
     assert "Capacità (capacità speciali):" in out  # public: the book's default
     assert "  Bot 1: Guarire" in out and "  Bot 2: Arcano" in out
     assert "Raggirare\n  Sempre attiva." in out
+    # the others' known abilities with their text too: what the player needs to know
+    assert "Guarire\n  Ricarica. All'inizio del tuo turno" in out
+    assert "Arcano\n  Sempre attiva. Ogni volta che completi" in out
     assert not re.search(r"\b(ability|prompt|event|answer)\.[a-z_]+", out)  # no raw key
 
 

@@ -13,6 +13,7 @@ from dragonante.engine.views import observe
 from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.render import (
     ability_help_lines,
+    ability_page_lines,
     card_help_lines,
     card_type_lines,
     find_card_types,
@@ -203,3 +204,18 @@ def test_ability_help_gives_each_ability_its_text_in_both_languages() -> None:
         "but steal 1 extra gold.",
     ]
     assert ability_help_lines([ID["luck_domain"]], "it")[0] == "Dominio della Fortuna"
+
+
+def test_the_abilities_page_gives_the_text_of_every_ability_the_seat_knows() -> None:
+    """``a``: your own first, then an opponent's used (so known) one, each once; an
+    ability still hidden is neither named nor explained (issue 32 §6)."""
+    lines = ability_page_lines(table_view(ability_position(), 0), Narrator(NAMES, "en", me=0))
+    texts = lines[lines.index("  Cy: none  (disk Ready)") + 1 :]
+    assert texts == [
+        *ability_help_lines([FAST_HANDS, CUTTING_WORDS], "en"),  # Bo's Fast Hands: told once
+    ]
+    lines = ability_page_lines(table_view(ability_position(), 2), Narrator(NAMES, "en", me=2))
+    assert lines[-2:] == ability_help_lines([FAST_HANDS], "en")  # Bo's, used: known to all
+    assert not any("Draconic" in line or "Cutting" in line for line in lines)
+    public = ability_page_lines(table_view(ability_position("public"), 2), Narrator(NAMES, "en"))
+    assert public[-6:] == ability_help_lines([FAST_HANDS, CUTTING_WORDS, DRACONIC], "en")

@@ -238,6 +238,23 @@ def ability_help_lines(abilities: list[int], lang: str) -> list[str]:
     return lines
 
 
+def ability_page_lines(view: TableView, narrator: Narrator) -> list[str]:
+    """The ``a`` key's page: the table's ability rows, then every ability this seat
+    knows with its full text, its own first, then each opponent's known ones in
+    seat order (spent ones too: a disk recharges), each named once.  A name
+    alone does not say what an opponent can do to you; the rows say who holds
+    which."""
+    ab = view.obs.abilities
+    if not ab or view.seat is None:
+        return []
+    players = view.obs.players
+    seats = [view.seat, *(p for p in range(players) if p != view.seat)]
+    known: list[int] = []
+    for p in seats:
+        known.extend(a for a in ab["held"][p] if a not in known)
+    return ability_lines(view, narrator) + ability_help_lines(known, narrator.lang)
+
+
 def hand_line(view: TableView, narrator: Narrator) -> str:
     """The seat's own hand, strongest last, marking cards that would trigger now."""
     lang = narrator.lang
@@ -358,6 +375,7 @@ __all__ = [
     "TableView",
     "ability_help_lines",
     "ability_lines",
+    "ability_page_lines",
     "card_help_lines",
     "card_type_lines",
     "effect_notes",

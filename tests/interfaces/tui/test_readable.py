@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -16,7 +17,7 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
 from dragonante.engine.game import apply, new_game
 from dragonante.interfaces.cli.table_options import DEFAULT_TABLE, build_config
-from dragonante.interfaces.narrate import Narrator, hand_order, table_names
+from dragonante.interfaces.narrate import Narrator, ability_name, hand_order, table_names
 from dragonante.interfaces.render import hand_line, table_view
 from dragonante.interfaces.tui import TableApp, TableGame
 from dragonante.interfaces.tui.hand import hand_text
@@ -122,12 +123,12 @@ def test_page_keys_scroll_the_log() -> None:
     asyncio.run(run())
 
 
-def test_a_shows_your_own_abilities_and_the_key_line_offers_it() -> None:
+def test_a_shows_every_known_ability_with_its_text_and_the_key_line_offers_it() -> None:
     config = build_config(replace(DEFAULT_TABLE, players=2, abilities="disks"), "en")
 
     async def run() -> None:
         app = TableApp(TableGame(config, 4, (0,), {1: "random"}), "en")
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 40)) as pilot:
             await settle(pilot)
             keys = str(app.query_one("#keys").render())
             assert "a abilities" in keys and "u undo" in keys
@@ -135,9 +136,17 @@ def test_a_shows_your_own_abilities_and_the_key_line_offers_it() -> None:
             await pilot.pause()
             assert isinstance(app.screen, CardScreen)
             text = screen_text(app)
-            assert "Your abilities" in text
+            assert "Abilities at the table" in text
             held = app.game.state.abilities
             assert held is not None
+            # the opponent's abilities (known: no game-master) with their text too
+            snap = app.snapshot
+            assert snap is not None and snap.view.obs.abilities is not None
+            theirs = snap.view.obs.abilities["held"][1]
+            assert theirs
+            for ability in theirs:  # its name heads its text, as your own do
+                heading = rf"│ {re.escape(ability_name(ability, 'en'))} +│[^\n]*\n[^\n]*│   \w"
+                assert re.search(heading, text), ability_name(ability, "en")
 
     asyncio.run(run())
 

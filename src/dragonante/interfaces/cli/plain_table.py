@@ -30,8 +30,7 @@ from dragonante.interfaces import primer
 from dragonante.interfaces.hangup import EXIT_HANGUP, HangUp, raise_on_hangup
 from dragonante.interfaces.narrate import Narrator, Prompt
 from dragonante.interfaces.render import (
-    ability_help_lines,
-    ability_lines,
+    ability_page_lines,
     card_help_lines,
     card_type_lines,
     find_card_types,
@@ -239,15 +238,14 @@ class PlainTable:
             self.say(line)
 
     def ability_help(self) -> None:
-        """``a``: this seat's D&D abilities with their full text (and the table's rows)."""
+        """``a``: the table's ability rows, and every ability this seat knows (its own,
+        the opponents' known ones) with its full text."""
         view = self.source.view()
         seat = self.source.seat
         if view is None or seat is None or view.obs.abilities is None:
             self.say(t("play.no_abilities", self.lang))
             return
-        for line in ability_lines(view, self.narrator):
-            self.say(line)
-        for line in ability_help_lines(view.obs.abilities["held"][seat], self.lang):
+        for line in ability_page_lines(view, self.narrator):
             self.say(line)
 
     def primer(self, name: str) -> None:

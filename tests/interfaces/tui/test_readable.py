@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from rich.console import Console
 from textual.app import App
 from textual.containers import VerticalScroll
 
@@ -17,11 +18,12 @@ from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
 from dragonante.engine.game import apply, new_game
 from dragonante.interfaces.cli.table_options import DEFAULT_TABLE, build_config
-from dragonante.interfaces.narrate import Narrator, ability_name, hand_order, table_names
+from dragonante.interfaces.narrate import Narrator, Option, ability_name, hand_order, table_names
 from dragonante.interfaces.render import hand_line, table_view
 from dragonante.interfaces.tui import TableApp, TableGame
 from dragonante.interfaces.tui.hand import hand_text
 from dragonante.interfaces.tui.log import LogPanel
+from dragonante.interfaces.tui.question import option_renderable
 from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, page_renderable
 from dragonante.interfaces.tui.snapshot import Snapshot
 
@@ -196,3 +198,20 @@ def test_the_hand_line_and_the_answers_list_equal_cards_in_one_order(lang: str) 
                     checked += 1
             apply(s, rng.choice(d.options))
     assert checked >= 5
+
+
+def test_a_long_answer_hangs_its_wrapped_lines_under_its_own_text() -> None:
+    """A wrapped label or detail goes on under its own first word, never under the
+    number key (issue 32 §6: the D&D table's long answers)."""
+    option = Option(
+        answer=0,
+        label="Use Fast Hands now, before the next player plays a card",
+        detail="Card Draw. Trigger: you steal gold from the stakes. Twist: draw only 1 card.",
+    )
+    console = Console(width=30, record=True, color_system=None)
+    console.print(option_renderable(2, option, "en"))
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert lines[0].startswith("3 Use Fast Hands")
+    detail = next(i for i, line in enumerate(lines) if line.startswith("  Card Draw."))
+    assert detail > 1 and len(lines) > detail + 1  # the label wraps, and the detail
+    assert all(line.startswith("  ") and line[2] != " " for line in lines[1:])

@@ -19,6 +19,7 @@ end of the input leaves as ``q`` does.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import TextIO
 
@@ -47,6 +48,8 @@ MAX_LOOKUP = 4
 HINT_WORDS = ("hint", "consiglio")
 #: What leaves the table.
 QUIT_WORDS = ("q", "quit", "exit", "esci")
+#: The narrowest line a long answer is wrapped to (a tiny window wraps anyway).
+MIN_WIDTH = 30
 #: What shows the help.
 HELP_WORDS = ("h", "help", "?", "aiuto")
 
@@ -176,8 +179,15 @@ class PlainTable:
             self.say(line)
         if prompt is not None:
             self.say()
-            for line in prompt_lines(prompt, self.narrator):
+            for line in prompt_lines(prompt, self.narrator, self.width()):
                 self.say(line)
+
+    def width(self) -> int | None:
+        """The terminal's width, so that a long answer wraps under its own text;
+        None when the output is not a terminal (whole lines for whoever reads it)."""
+        if not sys.stdout.isatty():
+            return None
+        return max(MIN_WIDTH, shutil.get_terminal_size().columns)
 
     def read(self, message: str) -> str:
         typer.echo(message, nl=False)

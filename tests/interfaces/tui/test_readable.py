@@ -16,15 +16,23 @@ from textual.containers import VerticalScroll
 
 from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
+from dragonante.engine.abilities import ID
 from dragonante.engine.game import apply, new_game
 from dragonante.interfaces.cli.table_options import DEFAULT_TABLE, build_config
-from dragonante.interfaces.narrate import Narrator, Option, ability_name, hand_order, table_names
+from dragonante.interfaces.narrate import (
+    Narrator,
+    Option,
+    ability_name,
+    ability_text,
+    hand_order,
+    table_names,
+)
 from dragonante.interfaces.render import hand_line, table_view
 from dragonante.interfaces.tui import TableApp, TableGame
 from dragonante.interfaces.tui.hand import hand_text
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import option_renderable
-from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, page_renderable
+from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, hanging, page_renderable
 from dragonante.interfaces.tui.snapshot import Snapshot
 
 from .dice_helpers import make_dice_app
@@ -215,3 +223,13 @@ def test_a_long_answer_hangs_its_wrapped_lines_under_its_own_text() -> None:
     detail = next(i for i, line in enumerate(lines) if line.startswith("  Card Draw."))
     assert detail > 1 and len(lines) > detail + 1  # the label wraps, and the detail
     assert all(line.startswith("  ") and line[2] != " " for line in lines[1:])
+
+
+def test_a_page_hangs_an_indented_lines_wrapped_part_under_its_first_word() -> None:
+    """A card's or an ability's text on a page (``a``, ``c``) goes on under itself."""
+    console = Console(width=30, record=True, color_system=None)
+    console.print(hanging(["Fast Hands", "  " + ability_text(ID["fast_hands"], "en"), ""]))
+    lines = console.export_text().splitlines()
+    assert lines[0] == "Fast Hands" and lines[1].startswith("  Card Draw.")
+    assert len(lines) > 4 and lines[-1] == ""
+    assert all(line.startswith("  ") and line[2] != " " for line in lines[1:-1])

@@ -7,8 +7,9 @@ text comes from the catalogs through the callers; nothing here is worded.
 A page keeps its title and its keys in view and scrolls what is between
 (arrows, Page Up/Down, the wheel): at 80x24 a help page is taller than the
 screen, and the footer then says so.  The text is never pre-wrapped: it
-wraps to the box, and a help page's "key  what it does" lines become a
-two-column table whose second column wraps under itself.
+wraps to the box, an indented line under its own first word, and a help
+page's "key  what it does" lines become a two-column table whose second
+column wraps under itself.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -52,6 +54,17 @@ def page_renderable(lines: list[str]) -> RenderableType:
         flush()
         parts.append(Text(line))
     flush()
+    return Group(*parts)
+
+
+def hanging(lines: list[str]) -> RenderableType:
+    """The page's lines wrapping to the box, an indented line's wrapped part under
+    its own first word (an ability's or a card's text under its name)."""
+    parts: list[RenderableType] = []
+    for line in lines:
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        parts.append(Padding(Text(text), (0, 0, 0, indent)) if indent and text else Text(line))
     return Group(*parts)
 
 
@@ -92,9 +105,7 @@ class TextScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
             with VerticalScroll():
-                body = (
-                    page_renderable(self.lines) if self.KEY_TABLE else Text("\n".join(self.lines))
-                )
+                body = page_renderable(self.lines) if self.KEY_TABLE else hanging(self.lines)
                 yield Static(body, classes="body")
             yield Static(Text(self.footer), classes="footer")
 

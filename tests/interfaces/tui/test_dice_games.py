@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -12,6 +13,8 @@ import pytest
 from dragonante.bots.dice import DiceSeatView
 from dragonante.dice.decisions import PLAY, ROLL, TURN, WITHDRAW
 from dragonante.dice.records import loads, replay
+from dragonante.dice.state import FLIGHTS
+from dragonante.i18n import t
 from dragonante.interfaces.tui.dice.question import DiceQuestionPanel, type_face
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.screens import HelpScreen, SummaryScreen
@@ -307,5 +310,31 @@ def test_a_click_chooses_an_answer() -> None:
             await pilot.click("#dice-answers", offset=(3, 0))  # "1 roll"
             await settle(pilot)
             assert app.game.state.turns_taken[0] == turns + 1
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_end_box_wraps_a_sheets_checkboxes_between_items_never_inside_one(
+    lang: str,
+) -> None:
+    """At 80x24 a sheet's total and its four boxes are wider than the box: the line
+    breaks between two boxes, a box and its name stay together (issue 32 §6)."""
+
+    async def run() -> None:
+        app = make_dice_app(4, 2, lang=lang)
+        names = "|".join(t(f"dice.flight_box.{f}", lang) for f in FLIGHTS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_to_end(pilot, random.Random(2))
+            assert isinstance(app.screen, SummaryScreen)
+            for _ in range(40):  # every sheet, a page at a time
+                rows = [re.sub(r"^.*?│ ?|│.*$", "", line) for line in screen_text(app).split("\n")]
+                for row in rows:
+                    assert not re.search(r"\[[x ]\]\s*$", row), row  # a box without its name
+                    assert not re.match(rf"\s*({names})\b", row), row  # a name without its box
+                await pilot.press("pagedown")
+                await pilot.pause()
+            text = screen_text(app)
+            assert "[x]" in text or "[ ]" in text
 
     asyncio.run(run())

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from dragonante.interfaces.cli import main
+from dragonante.interfaces.narrate import table_names
 
 
 def run(
@@ -147,7 +149,7 @@ def test_a_person_at_the_table_is_asked_again_after_a_bad_answer(monkeypatch, ca
         answers,
     )
     assert code == 0
-    assert "Ann: [r]oll a dragon or [w]ithdraw?" in out
+    assert "[R]oll a dragon or [w]ithdraw?" in out  # the one person is "you", as at the card table
     assert "type r to roll a dragon or w to withdraw" in out
     assert "wins the game!" in out
 
@@ -272,3 +274,27 @@ def test_settings_lists_every_setting_with_its_default(monkeypatch, capsys) -> N
     assert "starting_hoard = 50" in out and "multi_gambit_hoard = reset" in out
     code, out, _ = run(["dice", "settings", "--json"], monkeypatch, capsys)
     assert json.loads(out)["replacement_is_full_play"] is True
+
+
+def test_seats_are_named_and_numbered_as_at_the_card_table(monkeypatch, capsys) -> None:
+    """One person against bots is "You" and the bots count from 1 among the bots,
+    as ``play`` names them; people at one keyboard are "Player 1", "Player 2"...
+    (issue 32 §6: the Dice Gambit said "Player 1" and "Bot 2" for the same table)."""
+    code, out, _ = run(
+        ["dice", "play", "--players", "3", "--seed", "4"], monkeypatch, capsys, "1\n" * 200
+    )
+    assert code == 0
+    assert table_names(3, (0,), "en")[1:] == ["Bot 1", "Bot 2"]
+    assert "=== Gambit 1 === hoards: You 50, Bot 1 50, Bot 2 50" in out
+    assert "You roll a d12 for turn order: " in out and "> Your turn." in out
+    assert "Player 1" not in out and "Bot 3" not in out
+    assert re.search(r"^You( \(first\))?: hoard \d+", out, re.M)  # the sheet's heading
+    code, out, _ = run(
+        ["dice", "play", "--players", "3", "--humans", "2", "--seed", "4"],
+        monkeypatch,
+        capsys,
+        "1\n" * 400,
+    )
+    assert code == 0
+    assert "hoards: Player 1 50, Player 2 50, Bot 1 50" in out
+    assert "Player 1: [r]oll a dragon or [w]ithdraw?" in out and "You " not in out

@@ -77,7 +77,8 @@ def test_a_whole_game_in_italian_with_a_person_at_the_table(monkeypatch, capsys)
     )
     assert code == 0, err
     assert out.startswith("Sfida dei Dadi, 3 giocatori, seme 11.")
-    assert "Giocatore 1: [t]ira un drago o [r]itirati?" in out
+    assert "[T]iri un drago o ti [r]itiri?" in out  # "tu", as at the card table
+    assert "Tiri un d12 per l'ordine di turno" in out and "Tesori finali: Tu " in out
     assert "=== Sfida 2 ===" in out and "Piatto:" in out and "Forza totale:" in out
     assert "vince la partita!" in out and "Tesori finali:" in out
     assert english_leaks(out) == []

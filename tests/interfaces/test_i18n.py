@@ -69,10 +69,11 @@ def test_has_and_check_lang() -> None:
 
 
 #: A message key written literally in a call that looks one up: ``t("play.quit", lang)``,
-#: ``helptext("opt.seed")``, ``has("event.play.you")``, and the web narration's
-#: ``t(lang, "question.private")`` (language first).
+#: ``helptext("opt.seed")``, ``has("event.play.you")``, the Dice Gambit's
+#: ``you("dice.event.roll")`` (its ``.you`` variant when there is one), and the web
+#: narration's ``t(lang, "question.private")`` (language first).
 KEY_CALL = re.compile(
-    r"""\b(?:t|helptext|has)\(\s*(?:[\w.]+,\s*)?["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']"""
+    r"""\b(?:t|helptext|has|you|you_key)\(\s*(?:[\w.]+,\s*)?["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']"""
 )
 #: The help of a run option: its declaration, ``RunOption("--seed", "opt.seed", ...)``,
 #: and a command's own sentence for it, ``JSON.option("opt.cards_json")``.

@@ -8,6 +8,9 @@ and never sees another seat's hidden ability before it is used.
 from __future__ import annotations
 
 import re
+import sys
+
+import pytest
 
 from tests.interfaces.conftest import Cli
 
@@ -74,6 +77,9 @@ def test_italian_play_with_special_abilities(cli: Cli) -> None:
     assert "Capacità (capacità speciali):" in out  # public: the book's default
     assert "  Bot 1: Guarire" in out and "  Bot 2: Arcano" in out
     assert "Raggirare\n  Sempre attiva." in out
+    # the others' known abilities with their text too: what the player needs to know
+    assert "Guarire\n  Ricarica. All'inizio del tuo turno" in out
+    assert "Arcano\n  Sempre attiva. Ogni volta che completi" in out
     assert not re.search(r"\b(ability|prompt|event|answer)\.[a-z_]+", out)  # no raw key
 
 
@@ -92,3 +98,21 @@ def test_without_a_game_master_everyone_knows_every_ability_from_the_start(cli: 
     before = r.out.split("Bot 1 uses Versatile Trickster.")[0]
     assert "  Bot 1: Versatile Trickster" in before
     assert "unknown" not in before
+
+
+def test_at_a_terminal_a_long_ability_text_hangs_under_its_name(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The draft's texts wrap at the terminal's width under their own first word
+    (the terminal's own wrap went back to column 0: issue 32 §6)."""
+    monkeypatch.setenv("COLUMNS", "44")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    args = [*DISKS, "--ability-assign", "draft", "--abilities-per-character", "1"]
+    r = cli(args, "q\n")
+    assert r.code == 0, r.err
+    draft = r.out[r.out.index("Choose an ability for your character.") :].splitlines()
+    first = draft.index("   1) Desperation")
+    after = next(i for i in range(first + 1, len(draft)) if re.match(r" +2\) ", draft[i]))
+    text = draft[first + 1 : after]  # Desperation's text, wrapped
+    assert text[0] == "      Card Draw. Trigger: you end a gambit"
+    assert len(text) > 2 and all(line.startswith("      ") and len(line) <= 44 for line in text)

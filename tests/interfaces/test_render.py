@@ -10,13 +10,15 @@ from dragonante.engine.game import apply, new_game
 from dragonante.engine.position import Position, build_position
 from dragonante.engine.state import GameState
 from dragonante.engine.views import observe
-from dragonante.interfaces.narrate import Narrator
+from dragonante.interfaces.narrate import Narrator, Option, Prompt
 from dragonante.interfaces.render import (
     ability_help_lines,
+    ability_page_lines,
     card_help_lines,
     card_type_lines,
     find_card_types,
     hand_line,
+    prompt_lines,
     table_lines,
     table_view,
 )
@@ -203,3 +205,38 @@ def test_ability_help_gives_each_ability_its_text_in_both_languages() -> None:
         "but steal 1 extra gold.",
     ]
     assert ability_help_lines([ID["luck_domain"]], "it")[0] == "Dominio della Fortuna"
+
+
+def test_the_abilities_page_gives_the_text_of_every_ability_the_seat_knows() -> None:
+    """``a``: your own first, then an opponent's used (so known) one, each once; an
+    ability still hidden is neither named nor explained (issue 32 §6)."""
+    lines = ability_page_lines(table_view(ability_position(), 0), Narrator(NAMES, "en", me=0))
+    texts = lines[lines.index("  Cy: none  (disk Ready)") + 1 :]
+    assert texts == [
+        *ability_help_lines([FAST_HANDS, CUTTING_WORDS], "en"),  # Bo's Fast Hands: told once
+    ]
+    lines = ability_page_lines(table_view(ability_position(), 2), Narrator(NAMES, "en", me=2))
+    assert lines[-2:] == ability_help_lines([FAST_HANDS], "en")  # Bo's, used: known to all
+    assert not any("Draconic" in line or "Cutting" in line for line in lines)
+    public = ability_page_lines(table_view(ability_position("public"), 2), Narrator(NAMES, "en"))
+    assert public[-6:] == ability_help_lines([FAST_HANDS, CUTTING_WORDS, DRACONIC], "en")
+
+
+def test_a_long_answer_at_the_prompts_hangs_its_wrapped_lines_under_its_text() -> None:
+    """At a terminal's width the plain prompts wrap an answer's label, text and why
+    under their own first word (a terminal's own wrap went back to column 0)."""
+    option = Option(
+        answer=0,
+        label="Use Fast Hands now, before the next player plays a card",
+        detail="Card Draw. Trigger: you steal gold from the stakes. Twist: draw only 1 card.",
+        why="does not trigger: 4 is stronger than the 3 Bo played",
+    )
+    prompt = Prompt(decision_id=1, kind="use_ability", text="Use an ability?", options=[option])
+    narrator = Narrator(NAMES, "en", me=0)
+    whole = prompt_lines(prompt, narrator)  # a pipe: one line each, as before
+    assert whole[1:] == [f"  1) {option.label}", f"     {option.detail}", f"     {option.why}"]
+    lines = prompt_lines(prompt, narrator, width=32)
+    assert len(lines) > 6 and all(len(line) <= 32 for line in lines)
+    assert lines[1].startswith("  1) Use Fast Hands")
+    assert all(line.startswith("     ") and line[5] != " " for line in lines[2:])
+    assert " ".join(" ".join(lines[1:]).split()) == " ".join(" ".join(whole[1:]).split())

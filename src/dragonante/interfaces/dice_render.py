@@ -26,7 +26,7 @@ from dragonante.dice.decisions import (
 )
 from dragonante.dice.state import FLIGHTS, OUT_OF_PLAY, STAKES, DiceState
 from dragonante.dice.table import BAHAMUT, EMPTY, TIAMAT, dragon
-from dragonante.i18n import DEFAULT_LANG, t
+from dragonante.i18n import DEFAULT_LANG, has, t
 
 #: Catalog suffixes of the roll purposes, by the engine's purpose index
 #: (``dragonante.dice.decisions.PURPOSES``: turn order, type, strength, tie-breaker).
@@ -45,7 +45,31 @@ TURN_WORDS: dict[str, dict[str, int]] = {
 
 def default_names(n: int, lang: str = DEFAULT_LANG) -> list[str]:
     """``Player 1`` ... in ``lang``: the names a table gets when nobody gives any."""
-    return [t("dice.name.player", lang, n=p + 1) for p in range(n)]
+    return [t("seat.player", lang, seat=p + 1) for p in range(n)]
+
+
+def shown_names(names: list[str], me: int | None, lang: str = DEFAULT_LANG) -> list[str]:
+    """The names the table shows: the one person against bots is "You", as at the
+    card table (``me``: that seat; None, everyone by name: hot-seat, the tracker).
+    The record keeps the names the table was started with."""
+    shown = list(names)
+    if me is not None:
+        shown[me] = t("seat.you_label", lang)
+    return shown
+
+
+def you_key(key: str, seat: object, me: int | None, lang: str) -> str:
+    """``key.you`` when ``seat`` is the person the table says "you" to (its verb
+    conjugates), else ``key``."""
+    return f"{key}.you" if me is not None and seat == me and has(f"{key}.you", lang) else key
+
+
+def object_names(names: list[str], me: int | None, lang: str) -> list[str]:
+    """The names as the object of a verb or preposition ("pays 3 gold to you")."""
+    shown = list(names)
+    if me is not None:
+        shown[me] = t("seat.you_object", lang)
+    return shown
 
 
 def purpose_text(purpose: int, lang: str = DEFAULT_LANG) -> str:
@@ -104,11 +128,23 @@ def _seats(seats: list[int], names: list[str], lang: str) -> str:
 
 
 def describe(
-    event: tuple[str, dict[str, Any]], names: list[str], lang: str = DEFAULT_LANG
+    event: tuple[str, dict[str, Any]],
+    names: list[str],
+    lang: str = DEFAULT_LANG,
+    me: int | None = None,
 ) -> str | None:
-    """One line for an event, or None for events that need no line of their own."""
+    """One line for an event, or None for events that need no line of their own.
+
+    ``names`` as the table shows them (:func:`shown_names`); ``me``: the seat
+    told "you" (its own verbs, "to you"), None to name everyone."""
     kind, d = event
-    who = names[d["seat"]] if "seat" in d and isinstance(d["seat"], int) else ""
+    seat = d.get("seat")
+    who = names[seat] if isinstance(seat, int) else ""
+    obj = object_names(names, me, lang)
+
+    def you(key: str, subject: object = seat) -> str:
+        return you_key(key, subject, me, lang)
+
     if kind == "gambit_start":
         hoards = ", ".join(f"{names[p]} {d['hoards'][p]}" for p in d["seats"])
         return t("dice.event.gambit_start", lang, gambit=d["gambit"], hoards=hoards)
@@ -117,7 +153,7 @@ def describe(
         faces = d["faces"]
         if len(faces) > 1:
             line = t(
-                "dice.event.roll_advantage",
+                you("dice.event.roll_advantage"),
                 lang,
                 who=who,
                 count=len(faces),
@@ -128,7 +164,7 @@ def describe(
             )
         else:
             line = t(
-                "dice.event.roll",
+                you("dice.event.roll"),
                 lang,
                 who=who,
                 sides=d["sides"],
@@ -141,9 +177,8 @@ def describe(
     if kind == "turn_order":
         first = d["first"]
         order = ", ".join(names[p] for p in d["order"])
-        return t(
-            "dice.event.turn_order", lang, first=names[first], roll=d["rolls"][first], order=order
-        )
+        key = you("dice.event.turn_order", first)
+        return t(key, lang, first=names[first], roll=d["rolls"][first], order=order)
     if kind == "pay":
         reason_key = {"starting ante": "starting_ante", "ante": "ante", "triplet": "triplet"}.get(
             d["reason"]
@@ -152,83 +187,74 @@ def describe(
         params = {
             "payer": names[d["payer"]],
             "amount": _gold(d["amount"], lang),
-            "to": _to(d["to"], names, lang),
+            "to": _to(d["to"], obj, lang),
             "reason": reason,
         }
+        payer = d["payer"]
         if d["debt"]:
-            party = _party(d["to"], names, lang)
-            return t(
-                "dice.event.pay_debt", lang, paid=d["paid"], party=party, debt=d["debt"], **params
-            )
-        return t("dice.event.pay", lang, **params)
+            party = _party(d["to"], obj, lang)
+            key = you("dice.event.pay_debt", payer)
+            return t(key, lang, paid=d["paid"], party=party, debt=d["debt"], **params)
+        return t(you("dice.event.pay", payer), lang, **params)
     if kind == "take":
         reason = d["reason"]
         taken = _gold(d["taken"], lang)
         if reason == "leader":
-            return t("dice.event.leader_wins", lang, who=who, taken=taken)
+            return t(you("dice.event.leader_wins"), lang, who=who, taken=taken)
         key = "dice.event.steal" if reason == "evil" else "dice.event.take"
         if d["taken"] < d["amount"]:
             key += "_short"
-        return t(key, lang, who=who, taken=taken, amount=d["amount"])
+        return t(you(key), lang, who=who, taken=taken, amount=d["amount"])
     if kind == "dragon":
         text = dragon_text(d["face"], d["strength"], lang)
         if d["replacement"]:
             key = "dice.event.replacement" if d["full"] else "dice.event.replacement_bare"
-            return t(key, lang, who=who, dragon=text)
-        return t("dice.event.dragon", lang, who=who, dragon=text)
+            return t(you(key), lang, who=who, dragon=text)
+        return t(you("dice.event.dragon"), lang, who=who, dragon=text)
     if kind == "demand":
         amount = _gold(d["amount"], lang)
-        return t("dice.event.demand", lang, who=who, target=names[d["target"]], amount=amount)
+        target = obj[d["target"]]
+        return t(you("dice.event.demand"), lang, who=who, target=target, amount=amount)
     if kind == "demand_none":
-        return t("dice.event.demand_none", lang, who=who)
+        return t(you("dice.event.demand_none"), lang, who=who)
     if kind == "demand_declined":
-        return t("dice.event.demand_declined", lang, who=who)
+        return t(you("dice.event.demand_declined"), lang, who=who)
     if kind == "sacrifice":
         if d["target"] == d["seat"]:
-            return t("dice.event.sacrifice_own", lang, who=who)
-        return t("dice.event.sacrifice", lang, who=who, target=names[d["target"]])
+            return t(you("dice.event.sacrifice_own"), lang, who=who)
+        key = "dice.event.sacrifice.yours" if d["target"] == me else you("dice.event.sacrifice")
+        return t(key, lang, who=who, target=names[d["target"]])
     if kind == "sacrifice_declined":
         return None
     if kind == "withdraw":
         key = "dice.event.withdraw_session" if d["session"] else "dice.event.withdraw_gambit"
-        return t(key, lang, who=who)
+        return t(you(key), lang, who=who)
     if kind == "debt_paid":
         owed = _gold(d["owed"], lang)
-        return t(
-            "dice.event.debt_paid",
-            lang,
-            who=who,
-            paid=d["paid"],
-            owed=owed,
-            to=_to(d["to"], names, lang),
-        )
+        to = _to(d["to"], obj, lang)
+        return t(you("dice.event.debt_paid"), lang, who=who, paid=d["paid"], owed=owed, to=to)
     if kind == "debt_cancelled":
         why = (
             t("dice.why.forgiven", lang)
             if d["why"] == "forgiven"
-            else t("dice.why.broke", lang, who=who)
+            else t(you("dice.why.broke"), lang, who=who)
         )
-        return t(
-            "dice.event.debt_cancelled",
-            lang,
-            who=who,
-            owed=_gold(d["owed"], lang),
-            party=_party(d["to"], names, lang),
-            why=why,
-        )
+        owed = _gold(d["owed"], lang)
+        party = _party(d["to"], obj, lang)
+        return t(you("dice.event.debt_cancelled"), lang, who=who, owed=owed, party=party, why=why)
     if kind == "last_in_gambit":
-        return t("dice.event.last_in_gambit", lang, who=who)
+        return t(you("dice.event.last_in_gambit"), lang, who=who)
     if kind == "round_start":
         return t("dice.event.round_start", lang, round=d["round"])
     if kind == "turn":
-        return t("dice.event.turn", lang, who=who)
+        return t(you("dice.event.turn"), lang, who=who)
     if kind == "special_flights":
         return t("dice.event.special_flights", lang, stakes=_gold(d["stakes"], lang))
     if kind == "flight_earned":
         flight = d["flight"]
         if flight in ("god", "triplet", "allied"):
             amount = _gold(d["amount"], lang)
-            return t(f"dice.event.flight_{flight}", lang, who=who, amount=amount)
+            return t(you(f"dice.event.flight_{flight}"), lang, who=who, amount=amount)
         return None  # the Leader Flight is announced with the stakes it wins
     if kind == "leader_flight":
         # a tie, if any, is announced next
@@ -236,11 +262,11 @@ def describe(
         return t(key, lang)
     if kind == "tie":
         purpose = t(f"dice.tie.{d['purpose']}", lang)
-        return t("dice.event.tie", lang, purpose=purpose, seats=_seats(d["seats"], names, lang))
+        return t("dice.event.tie", lang, purpose=purpose, seats=_seats(d["seats"], obj, lang))
     if kind == "tie_broken":
         purpose = t(f"dice.tie.{d['purpose']}", lang)
         by = t(f"dice.tie_by.{d['by']}", lang)
-        return t("dice.event.tie_broken", lang, who=who, purpose=purpose, by=by)
+        return t(you("dice.event.tie_broken"), lang, who=who, purpose=purpose, by=by)
     if kind == "roll_off":
         seats = ", ".join(names[p] for p in d["seats"])
         return t("dice.event.roll_off", lang, seats=seats)
@@ -249,21 +275,28 @@ def describe(
     if kind == "gambit_won":
         w = d["winner"]
         gold = _gold(d["hoards"][w], lang)
-        return t("dice.event.gambit_won", lang, name=names[w], gambit=d["gambit"], gold=gold)
+        key = you("dice.event.gambit_won", w)
+        return t(key, lang, name=names[w], gambit=d["gambit"], gold=gold)
     if kind in ("gambit_end", "round_end"):
         return None  # the command prints the tracker they carry
     if kind == "too_few_players":
         return t("dice.event.too_few_players", lang)
     if kind == "game_over":
         hoards = ", ".join(f"{names[p]} {h}" for p, h in enumerate(d["hoards"]))
-        return t("dice.event.game_over", lang, name=names[d["winners"][0]], hoards=hoards)
+        first = d["winners"][0]
+        return t(you("dice.event.game_over", first), lang, name=names[first], hoards=hoards)
     return f"{kind}: {d}"  # an event this module does not know yet: shown raw, never hidden
 
 
 def sheet_lines(
-    sh: dict[str, Any], names: list[str], tr: dict[str, Any], lang: str = DEFAULT_LANG
+    sh: dict[str, Any],
+    names: list[str],
+    tr: dict[str, Any],
+    lang: str = DEFAULT_LANG,
+    me: int | None = None,
 ) -> list[str]:
-    """One player's tracker: dragons, total strength, flights earned, hoard, debts owed."""
+    """One player's tracker: dragons, total strength, flights earned, hoard, debts owed
+    (``me``: the seat a debt owed "to you" names so)."""
     seat = sh["seat"]
     tags = []
     if sh["gaming_set"]:
@@ -303,12 +336,14 @@ def sheet_lines(
     total = f"{sh['total_strength']:>3}"
     lines.append("  " + t("dice.sheet.total", lang, total=total, boxes=boxes))
     for debt in sh["debts"]:
-        party = _party(debt["to"], names, lang)
+        party = _party(debt["to"], object_names(names, me, lang), lang)
         lines.append("  " + t("dice.sheet.owes", lang, amount=debt["amount"], party=party))
     return lines
 
 
-def table_lines(tr: dict[str, Any], names: list[str], lang: str = DEFAULT_LANG) -> list[str]:
+def table_lines(
+    tr: dict[str, Any], names: list[str], lang: str = DEFAULT_LANG, me: int | None = None
+) -> list[str]:
     """Every player's tracker sheet, in turn order, and the stakes (from :func:`tracker`)."""
     seats = tr["order"] or list(range(len(tr["sheets"])))
     if tr["gambits"] > 1:
@@ -319,7 +354,7 @@ def table_lines(tr: dict[str, Any], names: list[str], lang: str = DEFAULT_LANG) 
         where += ", " + t("dice.sheet.where_round", lang, round=tr["round"], rounds=tr["rounds"])
     lines = [t("dice.sheet.stakes", lang, stakes=_gold(tr["stakes"], lang), where=where)]
     for p in seats:
-        lines.extend(sheet_lines(tr["sheets"][p], names, tr, lang))
+        lines.extend(sheet_lines(tr["sheets"][p], names, tr, lang, me))
     return lines
 
 
@@ -328,33 +363,48 @@ def _listing(opts: list[tuple[str, int]]) -> str:
 
 
 def question(
-    s: DiceState, d: Decision, names: list[str], lang: str = DEFAULT_LANG
+    s: DiceState,
+    d: Decision,
+    names: list[str],
+    lang: str = DEFAULT_LANG,
+    me: int | None = None,
 ) -> tuple[str, list[tuple[str, int]]]:
     """The prompt for a question, and its choices as (label, answer) in display order.
 
-    Each label is what the person may type (its number, or the word shown).
+    Each label is what the person may type (its number, or the word shown);
+    ``me``: the seat asked as "you" (:func:`describe`).
     """
     who = names[d.seat]
+
+    def you(key: str) -> str:
+        return you_key(key, d.seat, me, lang)
+
     if d.kind == ROLL:
         sides, purpose, die, count = d.ctx
         params = {"who": who, "sides": sides, "purpose": purpose_text(purpose, lang)}
         if count > 1:
-            return t("dice.ask.roll_advantage", lang, die=die, count=count, **params), []
-        return t("dice.ask.roll", lang, **params), []
+            return t(you("dice.ask.roll_advantage"), lang, die=die, count=count, **params), []
+        return t(you("dice.ask.roll"), lang, **params), []
     if d.kind == TURN:
         choices = [(t("dice.ask.play", lang), PLAY), (t("dice.ask.withdraw", lang), WITHDRAW)]
-        return t("dice.ask.turn", lang, who=who), choices
+        return t(you("dice.ask.turn"), lang, who=who), choices
     if d.kind == DEMAND:
         opts = [(names[p], p) for p in d.options if p != PASS]
         opts.append((t("dice.ask.nobody", lang), PASS))
         amount = _gold(d.ctx[0], lang)
-        return t("dice.ask.demand", lang, who=who, amount=amount, listing=_listing(opts)), opts
+        listing = _listing(opts)
+        return t(you("dice.ask.demand"), lang, who=who, amount=amount, listing=listing), opts
     if d.kind == SACRIFICE:
-        opts = [(t("dice.ask.tiamat_of", lang, name=names[p]), p) for p in d.options if p != PASS]
+        opts = [(tiamat_of(p, names, me, lang), p) for p in d.options if p != PASS]
         opts.append((t("dice.ask.not_now", lang), PASS))
-        return t("dice.ask.sacrifice", lang, who=who, listing=_listing(opts)), opts
+        return t(you("dice.ask.sacrifice"), lang, who=who, listing=_listing(opts)), opts
     # a question kind this module does not know yet: raw, but still answerable
     return f"{who}: {d.kind} {list(d.options)}: ", [(str(o), o) for o in d.options]
+
+
+def tiamat_of(owner: int, names: list[str], me: int | None, lang: str = DEFAULT_LANG) -> str:
+    """``Bot 2's Tiamat``, or ``your Tiamat`` (an answer to a sacrifice question)."""
+    return t(you_key("dice.ask.tiamat_of", owner, me, lang), lang, name=names[owner])
 
 
 def parse_answer(

@@ -11,6 +11,7 @@ view is the observing seat's own.
 
 from __future__ import annotations
 
+import textwrap
 import unicodedata
 from dataclasses import dataclass
 
@@ -238,6 +239,23 @@ def ability_help_lines(abilities: list[int], lang: str) -> list[str]:
     return lines
 
 
+def ability_page_lines(view: TableView, narrator: Narrator) -> list[str]:
+    """The ``a`` key's page: the table's ability rows, then every ability this seat
+    knows with its full text, its own first, then each opponent's known ones in
+    seat order (spent ones too: a disk recharges), each named once.  A name
+    alone does not say what an opponent can do to you; the rows say who holds
+    which."""
+    ab = view.obs.abilities
+    if not ab or view.seat is None:
+        return []
+    players = view.obs.players
+    seats = [view.seat, *(p for p in range(players) if p != view.seat)]
+    known: list[int] = []
+    for p in seats:
+        known.extend(a for a in ab["held"][p] if a not in known)
+    return ability_lines(view, narrator) + ability_help_lines(known, narrator.lang)
+
+
 def hand_line(view: TableView, narrator: Narrator) -> str:
     """The seat's own hand, strongest last, marking cards that would trigger now."""
     lang = narrator.lang
@@ -279,22 +297,45 @@ def effect_notes(obs: Observation, narrator: Narrator) -> list[str]:
     return notes
 
 
-def prompt_lines(prompt: Prompt, narrator: Narrator) -> list[str]:
+def prompt_lines(prompt: Prompt, narrator: Narrator, width: int | None = None) -> list[str]:
     """The question and its numbered choices ("  3) Red Dragon (12) *"), each
-    with what it does and, for a card to play, why it would trigger or not."""
+    with what it does and, for a card to play, why it would trigger or not.
+
+    With ``width`` (a terminal's), a long label, text or why wraps under its
+    own first word; a terminal's own wrap would go back to column 0 (the D&D
+    table's ability texts).  Without it (a pipe, a program reading), one line
+    each."""
     lang = narrator.lang
     lines = [prompt.text]
-    width = len(str(len(prompt.options)))
+    digits = len(str(len(prompt.options)))
+    under = " " * (digits + 4)  # under the label, past "  3) "
     for i, option in enumerate(prompt.options, 1):
         mark = f" {TRIGGER_MARK}" if option.triggers else ""
-        lines.append(f"  {i:>{width}}) {option.label}{mark}")
+        lines.extend(_hang(f"  {i:>{digits}}) ", f"{option.label}{mark}", under, width))
         if option.detail:  # what the choice does: an ability's text, the flights a play completes
-            lines.append(f"  {'':>{width}}  {option.detail}")
+            lines.extend(_hang(under, option.detail, under, width))
         if option.why:  # why this card would trigger or not (the trigger rule, in words)
-            lines.append(f"  {'':>{width}}  {option.why}")
+            lines.extend(_hang(under, option.why, under, width))
     if any(o.triggers for o in prompt.options):
         lines.append(t("prompt.trigger_legend", lang, mark=TRIGGER_MARK))
     return lines
+
+
+def _hang(first: str, text: str, under: str, width: int | None) -> list[str]:
+    """``first`` + ``text``, wrapped at ``width`` with the lines after the first
+    starting at ``under`` (one line when ``width`` is None)."""
+    if width is None:
+        return [first + text]
+    # a word longer than the line stays whole (a card's name is never cut)
+    wrapped = textwrap.wrap(
+        text,
+        width,
+        initial_indent=first,
+        subsequent_indent=under,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return wrapped or [first.rstrip()]
 
 
 def card_help_lines(card: int, lang: str) -> list[str]:
@@ -358,6 +399,7 @@ __all__ = [
     "TableView",
     "ability_help_lines",
     "ability_lines",
+    "ability_page_lines",
     "card_help_lines",
     "card_type_lines",
     "effect_notes",

@@ -10,8 +10,8 @@ from textual.pilot import Pilot
 from dragonante.bots.dice import DiceBot, make_bot
 from dragonante.dice import PHYSICAL, SEEDED, DiceConfig
 from dragonante.dice.records import Recorder
-from dragonante.i18n import t
 from dragonante.interfaces.dice_render import default_names
+from dragonante.interfaces.narrate import table_names
 from dragonante.interfaces.tui.dice import DiceApp, DiceTableGame
 from dragonante.interfaces.tui.dice.question import NUMBER_KEYS, DiceQuestionPanel
 from dragonante.interfaces.tui.screens import TextScreen
@@ -27,10 +27,7 @@ def make_dice_app(
 ) -> DiceApp:
     """``dice play``: people in the first ``humans`` seats, bots after them."""
     config = DiceConfig(players=players, gambits=gambits)
-    names = [
-        t("dice.name.player" if p < humans else "dice.name.bot", lang, n=p + 1)
-        for p in range(players)
-    ]
+    names = table_names(players, range(humans), lang)  # as dice play names them
     bots: list[DiceBot | None] = [
         None if p < humans else make_bot(bot, seed * 7 + p) for p in range(players)
     ]

@@ -22,7 +22,7 @@ class FakeTty:
 def test_piped_input_keeps_the_prompts(cli: Cli) -> None:
     r = cli(["dice", "play", "--players", "2", "--seed", "3"], "quit\n")
     assert r.code == 0
-    assert "Dice Gambit, 2 players, seed 3." in r.out and "[r]oll" in r.out
+    assert "Dice Gambit, 2 players, seed 3." in r.out and "[R]oll" in r.out
     r = cli(["dice", "track", "--players", "2"], "quit\n")
     assert r.code == 0 and "Dice Gambit tracker" in r.out
 

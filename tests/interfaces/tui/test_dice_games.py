@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -12,6 +13,8 @@ import pytest
 from dragonante.bots.dice import DiceSeatView
 from dragonante.dice.decisions import PLAY, ROLL, TURN, WITHDRAW
 from dragonante.dice.records import loads, replay
+from dragonante.dice.state import FLIGHTS
+from dragonante.i18n import t
 from dragonante.interfaces.tui.dice.question import DiceQuestionPanel, type_face
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.screens import HelpScreen, SummaryScreen
@@ -29,7 +32,8 @@ def test_a_whole_dice_game_against_bots_ends_with_its_summary(players: int, seed
             assert app.game.over
             assert isinstance(app.screen, SummaryScreen)
             text = screen_text(app)
-            assert "The game is over" in text and "wins the game" in text
+            assert "The game is over" in text
+            assert "wins the game" in text or "You win the game" in text
             await pilot.press("escape")  # back to the table, the final sheets
             await pilot.pause()
             assert "Game over" in screen_text(app)
@@ -203,7 +207,7 @@ def test_the_italian_letters_roll_and_withdraw() -> None:
             await settle(pilot)
             q = app.query_one(DiceQuestionPanel).question
             assert q is not None and q.letters == {"t": PLAY, "g": PLAY, "r": WITHDRAW}
-            assert "[t]ira un drago" in screen_text(app)
+            assert "[T]iri un drago o ti [r]itiri" in screen_text(app)  # "tu", as at the card table
             await pilot.press("t")
             await settle(pilot)
             assert app.game.rec.record.answers[-1:] == [PLAY] or app.game.state.turns_taken[0]
@@ -250,13 +254,13 @@ def test_resize_to_120x40_and_back_keeps_playing() -> None:
             await pilot.resize_terminal(120, 40)
             await settle(pilot)
             assert app.size == (120, 40)
-            assert "Bot 6" in screen_text(app)
+            assert "Bot 5" in screen_text(app)  # the last of six seats: you and five bots
             await pilot.press("1")
             await pilot.resize_terminal(80, 24)
             await settle(pilot)
             assert app.size == (80, 24)
             text = screen_text(app)
-            assert all(f"Bot {p}" in text for p in range(2, 7))
+            assert all(f"Bot {p}" in text for p in range(1, 6))
             assert app.game.state.turns_taken[0] == 1
 
     asyncio.run(run())
@@ -307,5 +311,51 @@ def test_a_click_chooses_an_answer() -> None:
             await pilot.click("#dice-answers", offset=(3, 0))  # "1 roll"
             await settle(pilot)
             assert app.game.state.turns_taken[0] == turns + 1
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_the_end_box_wraps_a_sheets_checkboxes_between_items_never_inside_one(
+    lang: str,
+) -> None:
+    """At 80x24 a sheet's total and its four boxes are wider than the box: the line
+    breaks between two boxes, a box and its name stay together (issue 32 §6)."""
+
+    async def run() -> None:
+        app = make_dice_app(4, 2, lang=lang)
+        names = "|".join(t(f"dice.flight_box.{f}", lang) for f in FLIGHTS)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_to_end(pilot, random.Random(2))
+            assert isinstance(app.screen, SummaryScreen)
+            for _ in range(40):  # every sheet, a page at a time
+                rows = [re.sub(r"^.*?│ ?|│.*$", "", line) for line in screen_text(app).split("\n")]
+                for row in rows:
+                    assert not re.search(r"\[[x ]\]\s*$", row), row  # a box without its name
+                    assert not re.match(rf"\s*({names})\b", row), row  # a name without its box
+                await pilot.press("pagedown")
+                await pilot.pause()
+            text = screen_text(app)
+            assert "[x]" in text or "[ ]" in text
+
+    asyncio.run(run())
+
+
+def test_the_person_is_you_and_the_bots_count_from_1_as_at_the_card_table() -> None:
+    """The sheets, the log and the question say "You"; the record keeps "Player 1"."""
+
+    async def run() -> None:
+        app = make_dice_app(4, 21)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            text = screen_text(app)
+            assert re.search(r"^\s+(▶\s+)?You\s+\d+\s", text, re.M)  # its sheet's row
+            assert "Your move" in text
+            assert "Bot 1" in text and "Bot 3" in text and "Bot 4" not in text
+            assert "Player 1" not in text
+            assert any(
+                line.startswith("You roll a d12") for line, _ in app.query_one(LogPanel).entries
+            )
+        assert app.game.names[0] == "Player 1"  # what the record says
 
     asyncio.run(run())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -163,3 +164,22 @@ def test_a_guest_is_not_offered_the_hosts_keys(server: LiveServer) -> None:
     assert "Waiting for the host to start the game." in text
     text = asyncio.run(run(hosting))
     assert "g start" in text and "b fill with bots" in text
+
+
+def test_a_guest_at_the_plain_prompts_waits_for_the_host_without_its_keys(
+    cli: Cli, server: LiveServer
+) -> None:
+    """A guest is shown the lobby and waits: ``b`` and ``g`` are the host's."""
+    code, host = open_table(server, players=2, bots=1)
+    guest = join(Target(server.base, code), "Gus")
+    starter = threading.Timer(1.5, start, (server, code, host))
+    starter.start()
+    try:
+        r = cli(["play", "--join", guest.resume_url, "--plain"], TtyInput("q\n"))
+    finally:
+        starter.join()
+    assert r.code == 0, r.err
+    assert "Traceback" not in r.out + r.err
+    assert "Gus (you)" in r.out  # the lobby, told to the guest too
+    assert "b bots, g start" not in r.out and "You made this table" not in r.out
+    assert "Your choice (1-" in r.out  # the game came to the guest once the host started

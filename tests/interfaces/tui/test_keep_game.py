@@ -23,7 +23,12 @@ from dragonante.interfaces.narrate import Prompt
 from dragonante.interfaces.table_record import read_seating
 from dragonante.interfaces.tui import TableApp, TableGame
 from dragonante.interfaces.tui.question import QuestionPanel
-from dragonante.interfaces.tui.screens import ConfirmScreen, GameOverScreen, TextScreen
+from dragonante.interfaces.tui.screens import (
+    ConfirmScreen,
+    GameOverScreen,
+    SummaryScreen,
+    TextScreen,
+)
 
 from .helpers import make_app, play_to_end, screen_text, settle
 
@@ -225,3 +230,34 @@ def test_hot_seat_shows_names_and_only_keys_that_work() -> None:
     asyncio.run(run())
     saved = json.loads(game.record_text())
     assert saved["table"]["names"] == ["Ann", "Bea"]
+
+
+def test_a_resumed_game_does_not_show_the_last_gambits_box_again() -> None:
+    """The box of a gambit that ended before the game was left is not shown on
+    resuming (it would pair that gambit's end with today's hoards)."""
+
+    async def left_in_the_second_gambit() -> TableGame:
+        app = make_app(2, 5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            rng = random.Random(2)
+            while True:
+                await settle(pilot)
+                if isinstance(app.screen, SummaryScreen):
+                    await pilot.press("escape")
+                    await settle(pilot)
+                    return app.game  # the next gambit's first question is the person's
+                prompt = app.query_one(QuestionPanel).prompt
+                assert prompt is not None and not app.game.over
+                await pilot.press(str(rng.randrange(min(9, len(prompt.options))) + 1))
+
+    async def resumed(game: TableGame) -> None:
+        again = TableGame.resume(game.record, game.humans, game.bot_specs)
+        app = TableApp(again, "en")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert not isinstance(app.screen, SummaryScreen)
+            assert app.query_one(QuestionPanel).prompt is not None
+
+    game = asyncio.run(left_in_the_second_gambit())
+    assert any(kind == "gambit_won" or kind == "no_winner" for _, kind, _ in game.log())
+    asyncio.run(resumed(game))

@@ -6,22 +6,33 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from dataclasses import replace
 
 import pytest
+from rich.console import Console
 from textual.app import App
 from textual.containers import VerticalScroll
 
 from dragonante.cards import ALL_CARDS
 from dragonante.engine import decisions as D
+from dragonante.engine.abilities import ID
 from dragonante.engine.game import apply, new_game
 from dragonante.interfaces.cli.table_options import DEFAULT_TABLE, build_config
-from dragonante.interfaces.narrate import Narrator, hand_order, table_names
+from dragonante.interfaces.narrate import (
+    Narrator,
+    Option,
+    ability_name,
+    ability_text,
+    hand_order,
+    table_names,
+)
 from dragonante.interfaces.render import hand_line, table_view
 from dragonante.interfaces.tui import TableApp, TableGame
 from dragonante.interfaces.tui.hand import hand_text
 from dragonante.interfaces.tui.log import LogPanel
-from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, page_renderable
+from dragonante.interfaces.tui.question import option_renderable
+from dragonante.interfaces.tui.screens import CardScreen, HelpScreen, hanging, page_renderable
 from dragonante.interfaces.tui.snapshot import Snapshot
 
 from .dice_helpers import make_dice_app
@@ -122,12 +133,12 @@ def test_page_keys_scroll_the_log() -> None:
     asyncio.run(run())
 
 
-def test_a_shows_your_own_abilities_and_the_key_line_offers_it() -> None:
+def test_a_shows_every_known_ability_with_its_text_and_the_key_line_offers_it() -> None:
     config = build_config(replace(DEFAULT_TABLE, players=2, abilities="disks"), "en")
 
     async def run() -> None:
         app = TableApp(TableGame(config, 4, (0,), {1: "random"}), "en")
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 40)) as pilot:
             await settle(pilot)
             keys = str(app.query_one("#keys").render())
             assert "a abilities" in keys and "u undo" in keys
@@ -135,9 +146,17 @@ def test_a_shows_your_own_abilities_and_the_key_line_offers_it() -> None:
             await pilot.pause()
             assert isinstance(app.screen, CardScreen)
             text = screen_text(app)
-            assert "Your abilities" in text
+            assert "Abilities at the table" in text
             held = app.game.state.abilities
             assert held is not None
+            # the opponent's abilities (known: no game-master) with their text too
+            snap = app.snapshot
+            assert snap is not None and snap.view.obs.abilities is not None
+            theirs = snap.view.obs.abilities["held"][1]
+            assert theirs
+            for ability in theirs:  # its name heads its text, as your own do
+                heading = rf"│ {re.escape(ability_name(ability, 'en'))} +│[^\n]*\n[^\n]*│   \w"
+                assert re.search(heading, text), ability_name(ability, "en")
 
     asyncio.run(run())
 
@@ -187,3 +206,30 @@ def test_the_hand_line_and_the_answers_list_equal_cards_in_one_order(lang: str) 
                     checked += 1
             apply(s, rng.choice(d.options))
     assert checked >= 5
+
+
+def test_a_long_answer_hangs_its_wrapped_lines_under_its_own_text() -> None:
+    """A wrapped label or detail goes on under its own first word, never under the
+    number key (issue 32 §6: the D&D table's long answers)."""
+    option = Option(
+        answer=0,
+        label="Use Fast Hands now, before the next player plays a card",
+        detail="Card Draw. Trigger: you steal gold from the stakes. Twist: draw only 1 card.",
+    )
+    console = Console(width=30, record=True, color_system=None)
+    console.print(option_renderable(2, option, "en"))
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert lines[0].startswith("3 Use Fast Hands")
+    detail = next(i for i, line in enumerate(lines) if line.startswith("  Card Draw."))
+    assert detail > 1 and len(lines) > detail + 1  # the label wraps, and the detail
+    assert all(line.startswith("  ") and line[2] != " " for line in lines[1:])
+
+
+def test_a_page_hangs_an_indented_lines_wrapped_part_under_its_first_word() -> None:
+    """A card's or an ability's text on a page (``a``, ``c``) goes on under itself."""
+    console = Console(width=30, record=True, color_system=None)
+    console.print(hanging(["Fast Hands", "  " + ability_text(ID["fast_hands"], "en"), ""]))
+    lines = console.export_text().splitlines()
+    assert lines[0] == "Fast Hands" and lines[1].startswith("  Card Draw.")
+    assert len(lines) > 4 and lines[-1] == ""
+    assert all(line.startswith("  ") and line[2] != " " for line in lines[1:-1])

@@ -63,6 +63,6 @@ def test_leave_asks_first(snap_compare: Any, lang: str, tmp_path: Any, monkeypat
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 def test_abilities_page(snap_compare: Any, lang: str) -> None:
-    # a: your own abilities, with their full text, wrapped to the box
+    # a: the ability rows, then every known ability (yours, the bot's) with its text
     app = make_app(2, 4, lang=lang, abilities="disks")
     assert snap_compare(app, terminal_size=(80, 24), press=["a"], run_before=_ready)

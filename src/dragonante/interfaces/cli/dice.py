@@ -64,8 +64,10 @@ from dragonante.interfaces.dice_render import (
     describe,
     parse_answer,
     question,
+    shown_names,
     table_lines,
 )
+from dragonante.interfaces.narrate import table_names
 from dragonante.sim.dice_selfplay import simulate
 
 dice_app = typer.Typer(
@@ -149,15 +151,19 @@ class Table:
     ) -> None:
         self.rec = rec
         self.lang = lang
+        #: The names given (the record's); the one person against bots is shown as "You".
         self.names = names
         self.bots = bots
+        people = [p for p, bot in enumerate(bots) if bot is None]
+        self.me = people[0] if len(people) == 1 else None
+        self.shown = shown_names(names, self.me, lang)
         self.save = save
         self.can_undo = can_undo
         self.printed = 0
 
     def echo_table(self) -> None:
         typer.echo("")
-        for line in table_lines(tracker(self.rec.state), self.names, self.lang):
+        for line in table_lines(tracker(self.rec.state), self.shown, self.lang, self.me):
             typer.echo(line)
         typer.echo("")
 
@@ -166,10 +172,11 @@ class Table:
         for kind, data in log[self.printed :]:
             if kind in ("round_end", "gambit_end"):
                 typer.echo("")
-                typer.echo("\n".join(table_lines(data["tracker"], self.names, self.lang)))
+                lines = table_lines(data["tracker"], self.shown, self.lang, self.me)
+                typer.echo("\n".join(lines))
                 typer.echo("")
                 continue
-            text = describe((kind, data), self.names, self.lang)
+            text = describe((kind, data), self.shown, self.lang, self.me)
             if text is not None:
                 typer.echo(text)
         self.printed = len(log)
@@ -208,7 +215,7 @@ class Table:
         assert d is not None
         if d.kind != ROLL:
             self.echo_table()
-        prompt, choices = question(s, d, self.names, self.lang)
+        prompt, choices = question(s, d, self.shown, self.lang, self.me)
         while True:
             text = self.read(prompt).strip()
             word = text.lower()
@@ -284,7 +291,7 @@ def run_full_screen(table: Table) -> None:
     if not game.over:
         typer.echo(table.stopped("dice.table.stopped"))
         return
-    for line in table_lines(tracker(game.state), table.names, table.lang):
+    for line in table_lines(tracker(game.state), table.shown, table.lang, table.me):
         typer.echo(line)
 
 
@@ -339,16 +346,14 @@ def play_command(
     config = _config(len(kinds), hoard, gambits, gaming_set, settings, lang)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    fallback = [
-        t("dice.name.player" if k == HUMAN else "dice.name.bot", lang, n=p + 1)
-        for p, k in enumerate(kinds)
-    ]
-    table_names = _names(names, config.players, fallback, lang)
+    # counted as at the card table: "Player 1"... among the people, "Bot 1"... among the bots
+    fallback = table_names(len(kinds), [p for p, k in enumerate(kinds) if k == HUMAN], lang)
+    chosen = _names(names, config.players, fallback, lang)
     bots = [None if k == HUMAN else make_bot(k, seed * 7 + p) for p, k in enumerate(kinds)]
     full_screen = full_screen_wanted(plain)
     if not full_screen:
         typer.echo(t("dice.play.intro", lang, players=config.players, seed=seed))
-    table = Table(Recorder.start(config, seed, SEEDED, table_names), table_names, bots, lang)
+    table = Table(Recorder.start(config, seed, SEEDED, chosen), chosen, bots, lang)
     _run_table(table, full_screen)
 
 

@@ -19,6 +19,7 @@ end of the input leaves as ``q`` does.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import TextIO
 
@@ -30,8 +31,7 @@ from dragonante.interfaces import primer
 from dragonante.interfaces.hangup import EXIT_HANGUP, HangUp, raise_on_hangup
 from dragonante.interfaces.narrate import Narrator, Prompt
 from dragonante.interfaces.render import (
-    ability_help_lines,
-    ability_lines,
+    ability_page_lines,
     card_help_lines,
     card_type_lines,
     find_card_types,
@@ -48,6 +48,8 @@ MAX_LOOKUP = 4
 HINT_WORDS = ("hint", "consiglio")
 #: What leaves the table.
 QUIT_WORDS = ("q", "quit", "exit", "esci")
+#: The narrowest line a long answer is wrapped to (a tiny window wraps anyway).
+MIN_WIDTH = 30
 #: What shows the help.
 HELP_WORDS = ("h", "help", "?", "aiuto")
 
@@ -177,8 +179,15 @@ class PlainTable:
             self.say(line)
         if prompt is not None:
             self.say()
-            for line in prompt_lines(prompt, self.narrator):
+            for line in prompt_lines(prompt, self.narrator, self.width()):
                 self.say(line)
+
+    def width(self) -> int | None:
+        """The terminal's width, so that a long answer wraps under its own text;
+        None when the output is not a terminal (whole lines for whoever reads it)."""
+        if not sys.stdout.isatty():
+            return None
+        return max(MIN_WIDTH, shutil.get_terminal_size().columns)
 
     def read(self, message: str) -> str:
         typer.echo(message, nl=False)
@@ -239,15 +248,14 @@ class PlainTable:
             self.say(line)
 
     def ability_help(self) -> None:
-        """``a``: this seat's D&D abilities with their full text (and the table's rows)."""
+        """``a``: the table's ability rows, and every ability this seat knows (its own,
+        the opponents' known ones) with its full text."""
         view = self.source.view()
         seat = self.source.seat
         if view is None or seat is None or view.obs.abilities is None:
             self.say(t("play.no_abilities", self.lang))
             return
-        for line in ability_lines(view, self.narrator):
-            self.say(line)
-        for line in ability_help_lines(view.obs.abilities["held"][seat], self.lang):
+        for line in ability_page_lines(view, self.narrator):
             self.say(line)
 
     def primer(self, name: str) -> None:

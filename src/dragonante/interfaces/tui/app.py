@@ -108,9 +108,11 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         #: The seat at the keyboard (None behind the hot-seat cover).
         self.viewer: int | None = game.humans[0] if len(game.humans) == 1 else None
         self.narrator = self._narrator(self.viewer)
-        #: Log position told so far, and up to which gambit ends were summarized.
+        #: Log position told so far, and up to which gambit ends were summarized:
+        #: a resumed game's past is told, but its gambit ends were seen before it
+        #: was left (a box now would pair that gambit with today's hoards).
         self.told = 0
-        self.summarized = 0
+        self.summarized = len(game.log())
         self.thinking: int | None = None
         self.covered = False
         #: The last file the game was saved in (printed after the table closes).

@@ -30,7 +30,7 @@ from textual.widgets import Static
 
 from dragonante.i18n import t
 from dragonante.interfaces.events import Why
-from dragonante.interfaces.render import ability_help_lines, ability_lines, card_help_lines
+from dragonante.interfaces.render import ability_help_lines, ability_page_lines, card_help_lines
 from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.history import HistoryPanel
 from dragonante.interfaces.tui.log import LogPanel
@@ -166,7 +166,8 @@ class TableBase(App[int]):
             log.scroll_page_down(animate=False)
 
     def action_abilities(self) -> None:
-        """``a``: the viewer's own D&D abilities, with their full text and the table's rows."""
+        """``a``: the table's ability rows, and every ability the viewer knows (its
+        own, the opponents' known ones) with its full text."""
         lang = self.lang
         snap = self.snapshot
         if snap is None or snap.view.seat is None:
@@ -175,8 +176,7 @@ class TableBase(App[int]):
         if ab is None:
             self.notify(t("play.no_abilities", lang))
             return
-        lines = ability_lines(snap.view, snap.narrator)
-        lines.extend(ability_help_lines(ab["held"][snap.view.seat], lang))
+        lines = ability_page_lines(snap.view, snap.narrator)
         self.push_screen(
             CardScreen(
                 t("tui.title.abilities", lang), lines, t("tui.close", lang), t("tui.scrolls", lang)

@@ -3,7 +3,8 @@
 The answers are the narrator's :class:`~dragonante.interfaces.narrate.Option`
 list, built from the seat's own pending decision, so nothing illegal can
 be offered.  A card answer is drawn as its colored badge with the trigger
-mark; an answer with a ``detail`` (an ability's text) shows it underneath.
+mark; an answer with a ``detail`` (an ability's text) shows it underneath,
+wrapped lines hanging under the answer's text.
 The first ten answers are numbered 1-9 and 0 for the number keys; arrows
 and Enter or a click choose any of them.  While a card to play is
 highlighted, the line under the answers says why it would trigger or not
@@ -13,6 +14,7 @@ highlighted, the line under the answers says why it would trigger or not
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -28,16 +30,24 @@ NUMBER_KEYS = "1234567890"
 
 
 def option_renderable(index: int, option: Option, lang: str) -> RenderableType:
-    """One answer as the list shows it: its number key, its label or card, its detail."""
+    """One answer as the list shows it: its number key, its label or card, its detail.
+
+    The key stands in a column of its own, so a long label or detail (an
+    ability's text) wraps under its own first word, never back under the key.
+    """
     key = NUMBER_KEYS[index] if index < len(NUMBER_KEYS) else " "
-    line = Text(f"{key} ", style="bold")
     if option.card >= 0:
-        line.append_text(card_badge(option.card, lang, option.triggers, label=option.label))
+        label = card_badge(option.card, lang, option.triggers, label=option.label)
     else:
-        line.append(option.label)
-    if not option.detail:
-        return line
-    return Group(line, Text("  " + option.detail, style="italic"))
+        label = Text(option.label)
+    body: RenderableType = label
+    if option.detail:
+        body = Group(label, Text(option.detail, style="italic"))
+    grid = Table.grid()
+    grid.add_column(width=len(key) + 1, no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(Text(key, style="bold"), body)
+    return grid
 
 
 class QuestionPanel(Vertical):

@@ -7,15 +7,19 @@ text comes from the catalogs through the callers; nothing here is worded.
 A page keeps its title and its keys in view and scrolls what is between
 (arrows, Page Up/Down, the wheel): at 80x24 a help page is taller than the
 screen, and the footer then says so.  The text is never pre-wrapped: it
-wraps to the box, and a help page's "key  what it does" lines become a
-two-column table whose second column wraps under itself.
+wraps to the box, an indented line under its own first word, and a help
+page's "key  what it does" lines become a two-column table whose second
+column wraps under itself.
 """
 
 from __future__ import annotations
 
 import re
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -25,6 +29,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+#: Where a page line too wide for its box may break: between items set apart by
+#: two or more spaces (kept in the split, so a line that fits is drawn as it is).
+ITEM_GAP = re.compile(r"( {2,})")
 #: A help line naming a key: two spaces, the key(s), two or more spaces, what it does.
 KEY_LINE = re.compile(r"^  (\S.*?) {2,}(\S.*)$")
 
@@ -53,6 +60,58 @@ def page_renderable(lines: list[str]) -> RenderableType:
         parts.append(Text(line))
     flush()
     return Group(*parts)
+
+
+def hanging(lines: list[str]) -> RenderableType:
+    """The page's lines wrapping to the box, an indented line's wrapped part under
+    its own first word (an ability's or a card's text under its name), and a
+    line of items (a sheet's checkboxes) broken between two items only."""
+    parts: list[RenderableType] = []
+    for line in lines:
+        text = line.lstrip(" ")
+        indent = len(line) - len(text)
+        parts.append(
+            Padding(ItemLine(text), (0, 0, 0, indent)) if indent and text else ItemLine(line)
+        )
+    return Group(*parts)
+
+
+class ItemLine:
+    """One line of a page, as it is when it fits the box; else broken between its
+    items, the pieces two or more spaces set apart (``[x] Allied  [ ] Leader``:
+    a checkbox stays with its name), and an item wider than the box by words.
+
+    Rich alone wraps at any space, which put a box on one line and its name on
+    the next (the Dice Gambit's end box)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        if cell_len(self.text) <= width:
+            yield Text(self.text)
+            return
+        pieces = ITEM_GAP.split(self.text)
+        line = pieces[0]
+        for gap, item in zip(pieces[1::2], pieces[2::2], strict=True):
+            if cell_len(line + gap + item) <= width:
+                line += gap + item
+                continue
+            yield from _words(line, console, width)
+            line = item
+        yield from _words(line, console, width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        items = ITEM_GAP.split(self.text)[::2]
+        return Measurement(max(cell_len(item) for item in items), cell_len(self.text))
+
+
+def _words(line: str, console: Console, width: int) -> list[Text]:
+    """``line``, wrapped by words if it is still wider than ``width``."""
+    if cell_len(line) <= width:
+        return [Text(line)]
+    return list(Text(line).wrap(console, width))
 
 
 class TextScreen(ModalScreen[None]):
@@ -92,9 +151,7 @@ class TextScreen(ModalScreen[None]):
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
             with VerticalScroll():
-                body = (
-                    page_renderable(self.lines) if self.KEY_TABLE else Text("\n".join(self.lines))
-                )
+                body = page_renderable(self.lines) if self.KEY_TABLE else hanging(self.lines)
                 yield Static(body, classes="body")
             yield Static(Text(self.footer), classes="footer")
 

@@ -33,7 +33,7 @@ from dragonante.dice.state import Event
 from dragonante.dice.table import BAHAMUT, TIAMAT
 from dragonante.dice.views import tracker
 from dragonante.i18n import t
-from dragonante.interfaces.dice_render import describe, dragon_text, table_lines
+from dragonante.interfaces.dice_render import describe, dragon_text, shown_names, table_lines
 from dragonante.interfaces.events import Why, dice_why
 from dragonante.interfaces.tui.dice.game import DiceTableGame
 from dragonante.interfaces.tui.dice.question import (
@@ -98,10 +98,13 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
         self.summarized = 0
         self.thinking: int | None = None
         self.save_failed: str | None = None
+        #: The one person against bots is "You", as at the card table (None: by name).
+        self.me = game.humans[0] if len(game.humans) == 1 else None
 
     @property
     def names(self) -> list[str]:
-        return self.game.names
+        """The seats as the table shows them (the record keeps the names given)."""
+        return shown_names(self.game.names, self.me, self.lang)
 
     def compose(self) -> ComposeResult:
         yield SheetsPanel(id="sheets")
@@ -174,14 +177,15 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
             self.save_failed = None
 
     def _lines(self, events: list[Event]) -> list[str]:
-        return [line for e in events if (line := describe(e, self.names, self.lang)) is not None]
+        names, me = self.names, self.me
+        return [line for e in events if (line := describe(e, names, self.lang, me)) is not None]
 
     def _tell(self, events: list[Event]) -> None:
         """Tell ``events`` in the log, each line with the rule behind it (``y``)."""
         lines: list[str] = []
         whys: list[Why | None] = []
         for e in events:
-            line = describe(e, self.names, self.lang)
+            line = describe(e, self.names, self.lang, self.me)
             if line is not None:
                 lines.append(line)
                 whys.append(dice_why(e[0], self.lang))
@@ -232,7 +236,7 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
             (e[1]["tracker"] for e in reversed(log) if e[0] == "gambit_end"), None
         )
         if sheets is not None:
-            lines += ["", *table_lines(sheets, self.names, self.lang)]
+            lines += ["", *table_lines(sheets, self.names, self.lang, self.me)]
         return lines
 
     def game_over_lines(self) -> list[str]:
@@ -247,7 +251,7 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
         d = self.game.pending
         if d is None or not self.game.is_human(d.seat) or self.thinking is not None:
             return None
-        return build_question(self.game.state, d, self.names, self.lang)
+        return build_question(self.game.state, d, self.names, self.lang, self.me)
 
     def status(self) -> str:
         """Who is deciding: a bot thinking, you, or another person at the keyboard."""
@@ -272,7 +276,7 @@ class DiceApp(BotThinking[DiceTableGame], App[int]):
         d = self.game.pending
         deciding = None if d is None else d.seat
         self.query_one(SheetsPanel).show(
-            tracker(self.game.state), self.names, lang, deciding, self.status()
+            tracker(self.game.state), self.names, lang, deciding, self.status(), self.me
         )
         question = self.question()
         panel = self.query_one(DiceQuestionPanel)

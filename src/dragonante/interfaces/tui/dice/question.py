@@ -40,7 +40,13 @@ from dragonante.dice.decisions import (
 )
 from dragonante.dice.state import DiceState
 from dragonante.i18n import DEFAULT_LANG, t
-from dragonante.interfaces.dice_render import TURN_WORDS, dragon_text, purpose_text
+from dragonante.interfaces.dice_render import (
+    TURN_WORDS,
+    dragon_text,
+    purpose_text,
+    tiamat_of,
+    you_key,
+)
 
 #: The number keys, in the order of the answers they choose.
 NUMBER_KEYS = "1234567890"
@@ -79,9 +85,15 @@ def _prompt(text: str) -> str:
     return text[:-1] if text.endswith(":") else text
 
 
-def build_question(s: DiceState, d: Decision, names: list[str], lang: str) -> DiceQuestion:
-    """The question ``d`` put to ``names[d.seat]``, with every legal answer explained."""
+def build_question(
+    s: DiceState, d: Decision, names: list[str], lang: str, me: int | None = None
+) -> DiceQuestion:
+    """The question ``d`` put to ``names[d.seat]``, with every legal answer explained
+    (``me``: the seat asked as "you", the one person against bots)."""
     who = names[d.seat]
+
+    def you(key: str) -> str:
+        return you_key(key, d.seat, me, lang)
 
     def gold(n: int) -> str:
         return t("unit.gold", lang, n=n)
@@ -89,7 +101,7 @@ def build_question(s: DiceState, d: Decision, names: list[str], lang: str) -> Di
     if d.kind == ROLL:
         sides, purpose, die, count = d.ctx
         params = {"who": who, "sides": sides, "purpose": purpose_text(purpose, lang)}
-        key = "dice.ask.roll_advantage" if count > 1 else "dice.ask.roll"
+        key = you("dice.ask.roll_advantage" if count > 1 else "dice.ask.roll")
         text = _prompt(t(key, lang, die=die, count=count, **params))
         answers = [
             Answer(str(f), f, dragon_text(f, lang=lang) if purpose == TYPE_ROLL else "")
@@ -106,7 +118,7 @@ def build_question(s: DiceState, d: Decision, names: list[str], lang: str) -> Di
         answers = [known[o] for o in d.options if o in known]
         words = TURN_WORDS.get(lang, TURN_WORDS[DEFAULT_LANG])
         letters = {w: a for w, a in words.items() if len(w) == 1 and w.isalpha() and a in d.options}
-        text = _prompt(t("dice.ask.turn", lang, who=who))
+        text = _prompt(t(you("dice.ask.turn"), lang, who=who))
         return DiceQuestion(d.id, d.seat, d.kind, text, answers, letters)
     if d.kind == DEMAND:
         amount = gold(d.ctx[0])
@@ -118,24 +130,32 @@ def build_question(s: DiceState, d: Decision, names: list[str], lang: str) -> Di
             if p != PASS
         ]
         answers.append(Answer(t("dice.ask.nobody", lang), PASS, t("tui.dice.do.nobody", lang)))
-        text = t("tui.dice.ask.demand", lang, who=who, amount=amount)
+        text = t(you("tui.dice.ask.demand"), lang, who=who, amount=amount)
         return DiceQuestion(d.id, d.seat, d.kind, text, answers)
     if d.kind == SACRIFICE:
         answers = [
             Answer(
-                t("dice.ask.tiamat_of", lang, name=names[p]),
+                tiamat_of(p, names, me, lang),
                 p,
-                t("tui.dice.do.sacrifice", lang, owner=names[p], who=who),
+                t(sacrifice_key(p, d.seat, me, lang), lang, owner=names[p], who=who),
             )
             for p in d.options
             if p != PASS
         ]
         answers.append(Answer(t("dice.ask.not_now", lang), PASS, t("tui.dice.do.not_now", lang)))
-        text = t("tui.dice.ask.sacrifice", lang, who=who)
+        text = t(you("tui.dice.ask.sacrifice"), lang, who=who)
         return DiceQuestion(d.id, d.seat, d.kind, text, answers)
     # a question kind this module does not know yet: raw, but still answerable
     raw = [Answer(str(o), o) for o in d.options]
     return DiceQuestion(d.id, d.seat, d.kind, f"{who}: {d.kind}", raw)
+
+
+def sacrifice_key(owner: int, seat: int, me: int | None, lang: str) -> str:
+    """What a sacrifice does, worded for whose Tiamat it is and who is asked: your own
+    (``.own``: you play both dragons), another's asked of you (``.you``), or by name."""
+    if me is not None and seat == me and owner == me:
+        return "tui.dice.do.sacrifice.own"
+    return you_key("tui.dice.do.sacrifice", seat, me, lang)
 
 
 def type_face(typed: str, digit: str, sides: int) -> tuple[str, bool]:

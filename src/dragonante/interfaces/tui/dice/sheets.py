@@ -23,7 +23,7 @@ from textual.widgets import Static
 from dragonante.dice.state import FLIGHTS, STAKES
 from dragonante.dice.table import EMPTY, dragon
 from dragonante.i18n import t
-from dragonante.interfaces.dice_render import type_name
+from dragonante.interfaces.dice_render import object_names, type_name
 from dragonante.interfaces.tui.cards import BADGE, NEUTRAL, Flow
 
 #: The mark before the player whose question it is.
@@ -91,8 +91,12 @@ def player_cell(sh: dict[str, Any], tr: dict[str, Any], names: list[str], lang: 
     return cell
 
 
-def sheets_table(tr: dict[str, Any], names: list[str], lang: str, deciding: int | None) -> Table:
-    """Every sheet of the tracker ``tr`` (:func:`dragonante.dice.views.tracker`) as rows."""
+def sheets_table(
+    tr: dict[str, Any], names: list[str], lang: str, deciding: int | None, me: int | None = None
+) -> Table:
+    """Every sheet of the tracker ``tr`` (:func:`dragonante.dice.views.tracker`) as rows
+    (``me``: the seat a debt owed "to you" names so)."""
+    owed_to = object_names(names, me, lang)
     table = Table(box=None, padding=(0, 1), expand=True, show_edge=False)
     table.add_column("", width=1, no_wrap=True)
     table.add_column(t("tui.dice.col.player", lang), no_wrap=True, max_width=30)
@@ -110,7 +114,7 @@ def sheets_table(tr: dict[str, Any], names: list[str], lang: str, deciding: int 
                 "tui.dice.hoard_combined", lang, hoard=sh["hoard"], combined=sh["combined_hoard"]
             )
         notes = [
-            t("dice.sheet.owes", lang, amount=d["amount"], party=party(d["to"], names, lang))
+            t("dice.sheet.owes", lang, amount=d["amount"], party=party(d["to"], owed_to, lang))
             for d in sh["debts"]
         ]
         tail = Text("; ".join(notes), style="italic") if notes else None
@@ -139,10 +143,11 @@ class SheetsPanel(Static):
         lang: str,
         deciding: int | None,
         status: str,
+        me: int | None = None,
     ) -> None:
         stakes = t("unit.gold", lang, n=tr["stakes"])
         head = Text(t("dice.sheet.stakes", lang, stakes=stakes, where=where_text(tr, lang)))
         head.stylize("bold")
         if status:
             head.append("   " + status, style="bold italic")
-        self.update(Group(head, sheets_table(tr, names, lang, deciding)))
+        self.update(Group(head, sheets_table(tr, names, lang, deciding, me)))

@@ -15,12 +15,21 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from dragonante.cards import ALL_CARDS
 from dragonante.i18n import t
 from dragonante.interfaces.events import section_name
 from tests.web.browser import CHROMIUM, ServerProcess
 from tests.web.helpers import make_table
+
+#: How many lines of text the keys' line takes (its height over its line height).
+KEYS_LINE_HEIGHT = """
+() => {
+  const el = document.querySelector("#keys-help");
+  return el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight);
+}
+"""
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
@@ -73,6 +82,10 @@ def test_a_click_on_a_log_line_shows_its_rule(browser: Any, server: ServerProces
                 "trigger" if lang == "en" else "innesca",
             )
             assert whys and all(word[1] in w for w in whys), whys
+            # The one under the pointer is said in the keys' line, on one line.
+            page.hover("#question .answer >> nth=-1")
+            expect(page.locator("#keys-help.why")).to_have_text(whys[-1])
+            assert page.evaluate(KEYS_LINE_HEIGHT) < 2, "the keys' line wrapped"
         _answer(page)
     line = page.locator("#log li[data-kind=power]").first
     line.click()

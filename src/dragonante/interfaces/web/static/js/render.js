@@ -216,6 +216,17 @@ export function renderBoard(msg, opts) {
 
   let question = null;
   if (mine) {
+    // The keys' line says the why of the answer in focus or under the pointer
+    // (would it trigger, and against what): one line that never wraps, so the
+    // answers keep one row and the dock its height whatever the text's length.
+    const keysLine = faceDown ? null : h("p", { class: "keys-help muted", id: "keys-help" }, t("table.keys_help"));
+    const sayWhy = (target) => {
+      const why = target?.closest?.("#question .answer")?.querySelector(".answer-why")?.textContent || "";
+      if (!keysLine) return;
+      keysLine.textContent = why || t("table.keys_help");
+      keysLine.classList.toggle("why", Boolean(why));
+      keysLine.title = why;
+    };
     question = h(
       "section",
       { class: "question", id: "question", dataset: { decision: String(q.id), kind: q.kind }, "aria-labelledby": "question-title", "aria-describedby": "question-prompt" },
@@ -223,13 +234,21 @@ export function renderBoard(msg, opts) {
       h("p", { class: "prompt", id: "question-prompt" }, q.text || q.prompt),
       h(
         "div",
-        { class: "answers", role: "group", "aria-label": t("table.answers") },
+        {
+          class: "answers",
+          role: "group",
+          "aria-label": t("table.answers"),
+          onfocusin: (e) => sayWhy(e.target),
+          onfocusout: (e) => sayWhy(e.relatedTarget),
+          onmouseover: (e) => sayWhy(e.target),
+          onmouseleave: () => sayWhy(document.activeElement),
+        },
         msg.answers.map((a, i) =>
           h(
             "button",
             {
               type: "button",
-              class: `${a.detail || a.why ? "answer with-detail" : "answer"}${a.value === chosen ? " chosen" : ""}`,
+              class: `answer${a.detail ? " with-detail" : a.why ? " has-why" : ""}${a.value === chosen ? " chosen" : ""}`,
               disabled: opts.busy,
               "aria-pressed": faceDown ? String(a.value === chosen) : null,
               dataset: { answer: String(a.value) },
@@ -237,9 +256,10 @@ export function renderBoard(msg, opts) {
               onclick: () => opts.onAnswer(a.value, q.id),
             },
             i < 9 ? h("kbd", { class: "key", "aria-hidden": "true" }, String(i + 1)) : null,
-            a.detail || a.why ? h("span", { class: "answer-label" }, a.label) : a.label,
+            a.detail ? h("span", { class: "answer-label" }, a.label) : a.label,
             a.detail ? h("span", { class: "answer-detail" }, a.detail) : null,
-            a.why ? h("span", { class: "answer-detail answer-why" }, a.why) : null,
+            // Read with the answer by a screen reader; shown in the keys' line.
+            a.why ? h("span", { class: "answer-why" }, a.why) : null,
           ),
         ),
       ),
@@ -247,7 +267,7 @@ export function renderBoard(msg, opts) {
       // place: the dock keeps its height, so nothing it shares the screen with moves).
       faceDown
         ? h("p", { class: "keys-help face-down muted", id: "face-down-note" }, chosen === null ? t("table.face_down_choose", { names: waitingNames() }) : t("table.face_down_chosen", { card: msg.answers.find((a) => a.value === chosen)?.label ?? cardLabel(chosen) }))
-        : h("p", { class: "keys-help muted" }, t("table.keys_help")),
+        : keysLine,
     );
   }
 

@@ -7,8 +7,23 @@ turns it into ``{"error": code, "detail": why}`` with its HTTP status.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from dragonante import RULES_VERSION
-from dragonante.interfaces.web.store import StoredTable
+
+
+class Versioned(Protocol):
+    """What :func:`old_rules` reads of a stored table (``store.StoredTable``).
+
+    A protocol rather than the store's class, so that this module stays a
+    leaf below storage too: the refusals do not import the database.
+    """
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def rules_version(self) -> int: ...
 
 
 class HubError(Exception):
@@ -25,7 +40,7 @@ class HubError(Exception):
         self.retry_after = retry_after
 
 
-def old_rules(stored: StoredTable) -> HubError | None:
+def old_rules(stored: Versioned) -> HubError | None:
     """The refusal for a table stored under another ``RULES_VERSION`` (else None).
 
     Its answers replayed under these rules would play a different game

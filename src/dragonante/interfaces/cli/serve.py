@@ -197,10 +197,9 @@ def serve(
 
     from dragonante.interfaces.web.app import create_app
     from dragonante.interfaces.web.cluster import ClusterSettings
-    from dragonante.interfaces.web.connection_guard import ConnectionLimits
+    from dragonante.interfaces.web.connection_guard import ConnectionLimits, transport_options
     from dragonante.interfaces.web.db import database_url, open_database, refuses_writes
     from dragonante.interfaces.web.hub import Settings
-    from dragonante.interfaces.web.protocol import transport_options
     from dragonante.interfaces.web.workers import WORKER_ENV, worker_config
 
     lang = check_lang(lang)

@@ -31,6 +31,8 @@ Each server gets its own subclass with its limits and its census
 (:func:`protocol_for`); ``serve --workers N``, whose processes uvicorn starts
 by import string, names :data:`IMPORT_PATH` instead and each worker sets the
 limits of that class from its configuration (:func:`configure`).
+:func:`transport_options` is the whole of how uvicorn carries a server's
+connections (this guard, the pings, the frame and keep-alive limits).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from typing import Any, ClassVar
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from dragonante.interfaces.web.limits import limit_key, parse_networks
+from dragonante.interfaces.web.protocol import PING_SECONDS, TRANSPORT_MAX
 
 LOG = logging.getLogger("dragonante.web")
 
@@ -235,3 +238,44 @@ def configure(limits: ConnectionLimits) -> None:
     """Set the limits of :data:`IMPORT_PATH`'s class in this process (a ``--workers`` process)."""
     GuardedHttp.limits = limits
     GuardedHttp._trusted = parse_networks(limits.trusted_proxies)
+
+
+def transport_options(
+    host: str,
+    port: int,
+    log_level: str = "info",
+    compression: bool = False,
+    limits: ConnectionLimits | None = None,
+    by_name: bool = False,
+) -> dict[str, Any]:
+    """How uvicorn carries the sockets (``serve``, and the tests' live server).
+
+    ``compression``: negotiate permessage-deflate when the browser offers it.
+    Off by default: a frame is a seat's whole view (~1.3 kB), and deflating
+    each one for each socket took ~10 % of the server's CPU at a thousand
+    tables, plus a zlib state per socket (``docs/web.md``, "Compression").
+
+    Every connection goes through :class:`GuardedHttp` with ``limits``
+    (bounded request heads, a deadline, a cap per address).  ``by_name``:
+    the protocol is named by import path, for ``--workers`` processes, which
+    set its limits themselves (:func:`configure`).
+    """
+    http: Any = IMPORT_PATH if by_name else protocol_for(limits or ConnectionLimits())
+    return {
+        "http": http,
+        # uvicorn's own keep-alive: an idle connection between requests.
+        "timeout_keep_alive": 5,
+        "host": host,
+        "port": port,
+        "ws_max_size": TRANSPORT_MAX,
+        "log_level": log_level,
+        "ws_ping_interval": PING_SECONDS,
+        "ws_ping_timeout": PING_SECONDS,
+        # uvicorn would otherwise believe X-Forwarded-For from any loopback
+        # peer and rewrite the client address the limits count; the server
+        # decides itself, from --trusted-proxy (``limits.client_address``).
+        "proxy_headers": False,
+        "ws_per_message_deflate": compression,
+        # uvicorn's WebSocket protocol with the client's pings counted (``pings.py``)
+        "ws": "dragonante.interfaces.web.pings:GuardedWebSockets",
+    }

@@ -16,7 +16,7 @@ seconds.  A client that asks for more is closed with 1008 (``too many
 pings``) before its excess is answered.  Browsers never send pings, and a
 ``websockets`` client sends one every 20 s; the server's own keep-alive
 pings (``protocol.PING_SECONDS``) are answered by one pong each.  ``serve``
-and the tests' server use it (``protocol.transport_options``).
+and the tests' server use it (``connection_guard.transport_options``).
 """
 
 from __future__ import annotations

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from dragonante.interfaces.web.narration import LANGS
-
-if TYPE_CHECKING:
-    from dragonante.interfaces.web.connection_guard import ConnectionLimits
 
 #: The version of the protocol in ``docs/protocol.md``, announced in ``GET /api/meta``
 #: so a client (the terminal's ``play --join``) can refuse a server it would
@@ -34,53 +31,6 @@ TRANSPORT_MAX = 65536
 
 #: Seconds between the transport's pings, and before an unanswered one closes the socket.
 PING_SECONDS = 20.0
-
-
-def transport_options(
-    host: str,
-    port: int,
-    log_level: str = "info",
-    compression: bool = False,
-    limits: ConnectionLimits | None = None,
-    by_name: bool = False,
-) -> dict[str, Any]:
-    """How uvicorn carries the sockets (``serve``, and the tests' live server).
-
-    ``compression``: negotiate permessage-deflate when the browser offers it.
-    Off by default: a frame is a seat's whole view (~1.3 kB), and deflating
-    each one for each socket took ~10 % of the server's CPU at a thousand
-    tables, plus a zlib state per socket (``docs/web.md``, "Compression").
-
-    Every connection goes through :mod:`.connection_guard` with ``limits``
-    (bounded request heads, a deadline, a cap per address).  ``by_name``:
-    the protocol is named by import path, for ``--workers`` processes, which
-    set its limits themselves (:func:`.connection_guard.configure`).
-    """
-    from dragonante.interfaces.web.connection_guard import (
-        IMPORT_PATH,
-        ConnectionLimits,
-        protocol_for,
-    )
-
-    http: Any = IMPORT_PATH if by_name else protocol_for(limits or ConnectionLimits())
-    return {
-        "http": http,
-        # uvicorn's own keep-alive: an idle connection between requests.
-        "timeout_keep_alive": 5,
-        "host": host,
-        "port": port,
-        "ws_max_size": TRANSPORT_MAX,
-        "log_level": log_level,
-        "ws_ping_interval": PING_SECONDS,
-        "ws_ping_timeout": PING_SECONDS,
-        # uvicorn would otherwise believe X-Forwarded-For from any loopback
-        # peer and rewrite the client address the limits count; the server
-        # decides itself, from --trusted-proxy (``limits.client_address``).
-        "proxy_headers": False,
-        "ws_per_message_deflate": compression,
-        # uvicorn's WebSocket protocol with the client's pings counted (``pings.py``)
-        "ws": "dragonante.interfaces.web.pings:GuardedWebSockets",
-    }
 
 
 #: Error codes sent in ``{"type": "error", "code": ...}``.

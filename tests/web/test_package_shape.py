@@ -99,8 +99,8 @@ def test_no_module_of_the_web_package_is_over_500_lines() -> None:
 #: ``players``: player keys, the seats that follow them, ratings (``players/__init__.py``).
 ROOMS = {"players"}
 #: The modules outside the players' room that may import it: the hub binds
-#: its part, the routes serve it, the answer pipeline rates a finished game.
-ENTER_PLAYERS = {"hub", "answers", "routes.lobby", "routes.players"}
+#: its part (and hands the answer pipeline its rater), the routes serve it.
+ENTER_PLAYERS = {"hub", "routes.lobby", "routes.players"}
 #: What the players' room may use of the rest: storage, the house, tables and
 #: seats (to demote a seat's connections), frames; never the hub, the app,
 #: the routes or the cluster (which would be a way round the house).
@@ -119,7 +119,7 @@ def test_every_room_says_what_it_owns() -> None:
             assert ast.get_docstring(ast.parse(path.read_text("utf-8"))), path
 
 
-def test_the_players_room_is_entered_only_by_the_hub_the_routes_and_the_answers() -> None:
+def test_the_players_room_is_entered_only_by_the_hub_and_the_routes() -> None:
     known = modules()
     graph = {name: imports(path, known) for name, path in known.items()}
     entering = {

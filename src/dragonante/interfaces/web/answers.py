@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
@@ -42,9 +43,8 @@ from dragonante.interfaces.web.face_down import FaceDown, round_choice
 from dragonante.interfaces.web.frames import broadcast, broadcast_table, notice
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.kept_bots import keep_bots
-from dragonante.interfaces.web.players.ratings import rate_table
 from dragonante.interfaces.web.protocol import ProtocolError
-from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING
+from dragonante.interfaces.web.store import FINISHED, OPEN, PLAYING, SeatInfo
 from dragonante.interfaces.web.tables import Client, LiveTable
 from dragonante.interfaces.web.turns import TurnClock
 from dragonante.interfaces.web.writer import StorageError
@@ -55,6 +55,11 @@ from dragonante.kernel import RunawayGame
 RUNAWAY = "runaway"
 
 log = logging.getLogger("dragonante.web")
+
+#: What rates a finished game in the transaction that stores its end: the
+#: session, the table's code, its seats, hoards and winners (the hub passes
+#: ``players.ratings.rate_table``; the tables do not import the players' room).
+Rater = Callable[[Session, str, dict[int, SeatInfo], Sequence[int], Sequence[int]], object]
 
 
 def check(d: Decision, seat: int, answer: int) -> None:
@@ -72,8 +77,9 @@ def check(d: Decision, seat: int, answer: int) -> None:
 class Answers:
     """Checks, commits and plays answers; moves bots; runs clocks and time limits."""
 
-    def __init__(self, house: House) -> None:
+    def __init__(self, house: House, rate: Rater) -> None:
         self.house = house
+        self._rate = rate
         #: Answers accepted since the start (``/api/stats``).
         self.accepted = 0
         self._inflight: set[asyncio.Future[None]] = set()
@@ -217,7 +223,7 @@ class Answers:
                 store.add_answer(s, table.code, n + i, decision, seat, answer)
             if over:
                 store.finish_table(s, table.code, winners, final)
-                rate_table(s, table.code, seats, hoards, winners)  # the keys' ratings
+                self._rate(s, table.code, seats, hoards, winners)  # the keys' ratings
 
         try:
             await self.house.writer.run(commit)

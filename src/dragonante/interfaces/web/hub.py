@@ -34,6 +34,7 @@ from dragonante.interfaces.web.hints import Hints
 from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.lifecycle import Lifecycle
 from dragonante.interfaces.web.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
+from dragonante.interfaces.web.players.ratings import rate_table
 from dragonante.interfaces.web.players.service import Players
 from dragonante.interfaces.web.seats import BOT_NAMES, Seats, clean_name
 from dragonante.interfaces.web.settings import Settings
@@ -69,7 +70,7 @@ class Hub:
         self.writer = writer
         self.settings = house.settings
         #: The parts (``docs/web.md``, "The web package").
-        self.answers = answers = Answers(house)
+        self.answers = answers = Answers(house, rate_table)
         self.social = social = Social(house)
         self.seating = seating = Seats(house, answers)
         self.lobby = lobby = Lobby(house)

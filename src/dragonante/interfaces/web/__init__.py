@@ -1,6 +1,6 @@
 """Play together in the browser: the authoritative game server and its web client.
 
-``dragonante serve`` runs :func:`dragonante.interfaces.web.app.create_app`
+``dragonante serve`` runs :func:`dragonante.interfaces.web.http.app.create_app`
 under uvicorn.  The pieces, one concept each:
 
 * :mod:`.db` - the schema and opening the database (Alembic migrations run

@@ -3,7 +3,7 @@
 The :class:`Hub` owns every live table; a table's game state lives only
 here, clients send ``(decision id, answer)`` and receive views.  The hub is
 the public face of parts split by concern (``docs/web.md``, "The web
-package"), each holding the :class:`~dragonante.interfaces.web.house.House`
+package"), each holding the :class:`~dragonante.interfaces.web.tables.house.House`
 (the tables, storage, limits and caches every part shares):
 
 * :mod:`seats`: seats, bots, removal and bans, the start;
@@ -27,20 +27,20 @@ simply pick up the question in front of them.
 from __future__ import annotations
 
 from dragonante.bots import offer
-from dragonante.interfaces.web.answers import Answers
-from dragonante.interfaces.web.connections import Connections
-from dragonante.interfaces.web.errors import HubError, old_rules
-from dragonante.interfaces.web.hints import Hints
-from dragonante.interfaces.web.house import House
-from dragonante.interfaces.web.lifecycle import Lifecycle
-from dragonante.interfaces.web.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
 from dragonante.interfaces.web.players.ratings import rate_table
 from dragonante.interfaces.web.players.service import Players
-from dragonante.interfaces.web.seats import BOT_NAMES, Seats, clean_name
-from dragonante.interfaces.web.settings import Settings
-from dragonante.interfaces.web.social import Social
-from dragonante.interfaces.web.take_back import TakeBacks
-from dragonante.interfaces.web.writer import Writer
+from dragonante.interfaces.web.shared.errors import HubError, old_rules
+from dragonante.interfaces.web.shared.settings import Settings
+from dragonante.interfaces.web.storage.writer import Writer
+from dragonante.interfaces.web.tables.answers import Answers
+from dragonante.interfaces.web.tables.connections import Connections
+from dragonante.interfaces.web.tables.hints import Hints
+from dragonante.interfaces.web.tables.house import House
+from dragonante.interfaces.web.tables.lifecycle import Lifecycle
+from dragonante.interfaces.web.tables.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
+from dragonante.interfaces.web.tables.seats import BOT_NAMES, Seats, clean_name
+from dragonante.interfaces.web.tables.social import Social
+from dragonante.interfaces.web.tables.take_back import TakeBacks
 
 __all__ = [
     "BOT_NAMES",

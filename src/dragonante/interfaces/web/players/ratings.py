@@ -27,8 +27,21 @@ from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
 from dragonante.engine.config import config_from_dict
-from dragonante.interfaces.web.db import PlayerRow, RatingRow, RatingStepRow, SeatRow, TableRow
-from dragonante.interfaces.web.store import BOT, FINISHED, HUMAN, SeatInfo, aware, load_table
+from dragonante.interfaces.web.storage.db import (
+    PlayerRow,
+    RatingRow,
+    RatingStepRow,
+    SeatRow,
+    TableRow,
+)
+from dragonante.interfaces.web.storage.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    SeatInfo,
+    aware,
+    load_table,
+)
 
 #: The bot levels' fixed ratings (mu, sigma).  ``random``, ``easy`` and
 #: ``medium`` are ``tournament``'s openskill ratings from 4,000 games of
@@ -171,7 +184,7 @@ def rebuild(s: Session) -> Rebuilt:
     A game stored under another ``RULES_VERSION`` cannot be replayed by this
     engine (it would silently play another game): it is skipped and named.
     """
-    from dragonante.interfaces.web.tables import replay_state
+    from dragonante.interfaces.web.tables.live import replay_state
 
     s.execute(delete(RatingStepRow))
     s.execute(delete(RatingRow))

@@ -19,15 +19,15 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from dragonante.interfaces.web.errors import HubError
-from dragonante.interfaces.web.frames import broadcast_table
-from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.players import ratings, storage
 from dragonante.interfaces.web.players.keys import check_id, check_key, new_key
 from dragonante.interfaces.web.players.storage import HeldSeat, Player
-from dragonante.interfaces.web.seats import Seats
-from dragonante.interfaces.web.store import FINISHED, HUMAN, OPEN, PLAYING
-from dragonante.interfaces.web.tables import LiveTable
+from dragonante.interfaces.web.shared.errors import HubError
+from dragonante.interfaces.web.storage.store import FINISHED, HUMAN, OPEN, PLAYING
+from dragonante.interfaces.web.tables.frames import broadcast_table
+from dragonante.interfaces.web.tables.house import House
+from dragonante.interfaces.web.tables.live import LiveTable
+from dragonante.interfaces.web.tables.seats import Seats
 
 
 def waiting_on(table: LiveTable) -> list[int]:

@@ -201,13 +201,12 @@ def test_a_cluster_asks_no_owner_for_the_codes_of_an_address_out_of_misses():
     straight to the app's refusal, and costs no query."""
     import asyncio
     from types import SimpleNamespace
-    from typing import cast
 
     from dragonante.interfaces.web.cluster.member import ClusterRouter
-    from dragonante.interfaces.web.storage.writer import Writer
+    from dragonante.interfaces.web.storage.memory import MemoryStorage
     from dragonante.interfaces.web.tables.house import House
 
-    house = House(cast(Writer, None), Settings(limit_misses=2))
+    house = House(MemoryStorage(), Settings(limit_misses=2))
     asked: list[str] = []
     reached: list[str] = []
 

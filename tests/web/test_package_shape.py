@@ -111,6 +111,7 @@ ENTER_PLAYERS = {"hub", "http.routes.lobby", "http.routes.players"}
 PLAYERS_USE = {
     "storage",
     "storage.db",
+    "storage.interface",
     "storage.store",
     "storage.writer",
     "shared.errors",

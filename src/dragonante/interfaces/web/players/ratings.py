@@ -34,6 +34,7 @@ from dragonante.interfaces.web.storage.db import (
     SeatRow,
     TableRow,
 )
+from dragonante.interfaces.web.storage.interface import Transaction
 from dragonante.interfaces.web.storage.store import (
     BOT,
     FINISHED,
@@ -176,6 +177,22 @@ class Rebuilt:
     games: int
     people: int
     skipped: list[str]
+
+
+def rate_finished(
+    tx: Transaction,
+    code: str,
+    seats: dict[int, SeatInfo],
+    hoards: Sequence[int],
+    winners: Sequence[int],
+) -> int:
+    """:func:`rate_table` in the answer pipeline's transaction (the rater the
+    hub hands ``Answers``).  A game no seat of which holds a key rates
+    nobody, as in :func:`rate_table`, without asking for the session: so a
+    hub on the in-memory storage, which keeps no players' rows, finishes it."""
+    if all(i.player_id is None for i in seats.values()):
+        return 0
+    return rate_table(tx.sql(), code, seats, hoards, winners)
 
 
 def rebuild(s: Session) -> Rebuilt:

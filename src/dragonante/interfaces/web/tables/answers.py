@@ -29,9 +29,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from functools import partial
-
-from sqlalchemy.orm import Session
 
 from dragonante.bots import Bot, SeatView
 from dragonante.engine.decisions import Decision, IllegalAnswer
@@ -39,7 +36,7 @@ from dragonante.engine.game import apply, call_last_gambit
 from dragonante.engine.records import digest
 from dragonante.interfaces.web.shared.errors import HubError
 from dragonante.interfaces.web.shared.protocol import ProtocolError
-from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.interface import Transaction
 from dragonante.interfaces.web.storage.store import FINISHED, OPEN, PLAYING, SeatInfo
 from dragonante.interfaces.web.storage.writer import StorageError
 from dragonante.interfaces.web.tables.face_down import FaceDown, round_choice
@@ -57,9 +54,9 @@ RUNAWAY = "runaway"
 log = logging.getLogger("dragonante.web")
 
 #: What rates a finished game in the transaction that stores its end: the
-#: session, the table's code, its seats, hoards and winners (the hub passes
-#: ``players.ratings.rate_table``; the tables do not import the players' room).
-Rater = Callable[[Session, str, dict[int, SeatInfo], Sequence[int], Sequence[int]], object]
+#: transaction, the table's code, its seats, hoards and winners (the hub passes
+#: ``players.ratings.rate_finished``; the tables do not import the players' room).
+Rater = Callable[[Transaction, str, dict[int, SeatInfo], Sequence[int], Sequence[int]], object]
 
 
 def check(d: Decision, seat: int, answer: int) -> None:
@@ -218,15 +215,15 @@ class Answers:
         hoards = list(trial.hoards)
         seats = dict(table.seats)
 
-        def commit(s: Session) -> None:
+        def commit(tx: Transaction) -> None:
             for i, (decision, seat, answer) in enumerate(played):
-                store.add_answer(s, table.code, n + i, decision, seat, answer)
+                tx.add_answer(table.code, n + i, decision, seat, answer)
             if over:
-                store.finish_table(s, table.code, winners, final)
-                self._rate(s, table.code, seats, hoards, winners)  # the keys' ratings
+                tx.finish_table(table.code, winners, final)
+                self._rate(tx, table.code, seats, hoards, winners)  # the keys' ratings
 
         try:
-            await self.house.writer.run(commit)
+            await self.house.storage.run(commit)
         except StorageError as e:
             del log_[mark:]
             log.error("table %s: answer %d not stored: %s", table.code, n, e)
@@ -264,7 +261,7 @@ class Answers:
             return False
         final = digest(state)
         await self.house.write(
-            partial(store.finish_table, code=table.code, winners=[], digest=final, ended=ended)
+            lambda tx: tx.finish_table(code=table.code, winners=[], digest=final, ended=ended)
         )
         table.status = FINISHED
         table.ended = ended
@@ -424,7 +421,7 @@ class Answers:
                 return
             n = len(table.answers)
             try:
-                await self.house.write(partial(store.set_last_gambit, code=table.code, n=n))
+                await self.house.write(lambda tx: tx.set_last_gambit(code=table.code, n=n))
             except HubError:
                 return
             table.last_gambit_at = n

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from functools import partial
 from typing import Any
 
 from dragonante.bots import SeatView
@@ -43,7 +42,6 @@ from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.web.shared.errors import HubError
 from dragonante.interfaces.web.shared.limits import retry_after
 from dragonante.interfaces.web.shared.protocol import ProtocolError
-from dragonante.interfaces.web.storage import store
 from dragonante.interfaces.web.storage.store import OPEN, PLAYING
 from dragonante.interfaces.web.tables.frames import broadcast_table
 from dragonante.interfaces.web.tables.house import House
@@ -189,6 +187,6 @@ class Hints:
                 raise HubError("forbidden", "only the table's host may do this", 403)
             if table.status not in (OPEN, PLAYING):
                 raise HubError("game_over", "the table is not in play any more", 409)
-            await self.house.write(partial(store.set_hints, code=table.code, hints=hints))
+            await self.house.write(lambda tx: tx.set_hints(code=table.code, hints=hints))
             table.hints = hints
         broadcast_table(table)

@@ -16,8 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from functools import partial
-from typing import Any
+from typing import TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -29,20 +28,24 @@ from dragonante.interfaces.web.shared.limits import (
     retry_after,
 )
 from dragonante.interfaces.web.shared.settings import Settings
-from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.interface import Storage, Transaction
 from dragonante.interfaces.web.storage.store import EXPIRED, FINISHED, OPEN, PLAYING
-from dragonante.interfaces.web.storage.writer import StorageError, Writer
+from dragonante.interfaces.web.storage.writer import StorageError
 from dragonante.interfaces.web.tables.live import LiveTable
 from dragonante.interfaces.web.tables.snapshots import Snapshots
 
 log = logging.getLogger("dragonante.web")
 
+T = TypeVar("T")
+
 
 class House:
     """Every live table of this process, its storage, its limits and its caches."""
 
-    def __init__(self, writer: Writer, settings: Settings) -> None:
-        self.writer = writer
+    def __init__(self, storage: Storage, settings: Settings) -> None:
+        #: Where the tables are kept (``storage/interface.py``): the database
+        #: thread in the server, dictionaries in fast tests.
+        self.storage = storage
         self.settings = settings
         #: The tables in memory, by code: open, playing, and recently finished.
         self.tables: dict[str, LiveTable] = {}
@@ -70,14 +73,19 @@ class House:
 
     # ---------------------------------------------------------------- storage
 
-    async def write(self, fn: Callable[[Session], Any]) -> Any:
-        """Run ``fn`` in a database transaction (the writer thread); a storage
+    async def write(self, fn: Callable[[Transaction], T]) -> T:
+        """Run ``fn`` in a storage transaction (the writer thread); a storage
         failure becomes a 503 :class:`HubError` ("try again")."""
         try:
-            return await self.writer.run(fn)
+            return await self.storage.run(fn)
         except StorageError as e:
             log.error("storage: %s", e)
             raise HubError("storage", "the server could not store this; try again", 503) from None
+
+    async def write_sql(self, fn: Callable[[Session], T]) -> T:
+        """:meth:`write` for the players' rows, which are plain SQLAlchemy
+        (``players/storage.py``): ``fn`` gets the transaction's session."""
+        return await self.write(lambda tx: fn(tx.sql()))
 
     # ----------------------------------------------------------------- tables
 
@@ -112,7 +120,7 @@ class House:
             return table
         if not code or len(code) > 16:
             raise HubError("unknown_table", f"no table {code!r}", 404)
-        stored = await self.write(partial(store.load_table, code=code))
+        stored = await self.write(lambda tx: tx.load_table(code))
         if stored is None:
             raise HubError("unknown_table", f"no table {code!r}", 404)
         if stored.status == EXPIRED:

@@ -20,7 +20,6 @@ import sys
 import time
 from collections import deque
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 from dragonante.engine.config import ConfigError
@@ -29,7 +28,6 @@ from dragonante.interfaces.web.shared.errors import old_rules
 from dragonante.interfaces.web.shared.narration import t
 from dragonante.interfaces.web.shared.protocol import ProtocolError, error
 from dragonante.interfaces.web.shared.stats import GcWatch, copied, percentile
-from dragonante.interfaces.web.storage import store
 from dragonante.interfaces.web.storage.store import EXPIRED, FINISHED, OPEN, PLAYING, StoredTable
 from dragonante.interfaces.web.tables.answers import Answers
 from dragonante.interfaces.web.tables.frames import broadcast_table
@@ -80,7 +78,7 @@ class Lifecycle:
 
     def resume(self) -> int:
         """Load every open or unfinished table from the database (at start-up)."""
-        stored = self.house.writer.run_sync(store.load_live)
+        stored = self.house.storage.run_sync(lambda tx: tx.load_live())
         for st in stored:
             table = self._load(st, "resumed")
             if table is not None:
@@ -150,8 +148,8 @@ class Lifecycle:
     def stats(self) -> dict[str, Any]:
         """Load figures (no game content): tables, connections, commits, latencies."""
         house = self.house
-        writer = house.writer
-        commits = sorted(copied(writer.commit_ms))
+        storage = house.storage
+        commits = sorted(copied(storage.commit_ms))
         lags = sorted(copied(self.loop_lag_ms))
         pauses = copied(self.gc.pauses_ms)
         full = sorted(ms for ms, gen in pauses if gen == 2)
@@ -171,8 +169,8 @@ class Lifecycle:
             "ended_idle": self.ended_idle,
             "refused": dict(house.refused),
             "answers_accepted": self.answers.accepted,
-            "commits": writer.commits,
-            "jobs_committed": writer.jobs,
+            "commits": storage.commits,
+            "jobs_committed": storage.jobs,
             "commit_ms": {
                 "p50": pct(commits, 50),
                 "p99": pct(commits, 99),
@@ -259,7 +257,7 @@ class Lifecycle:
         async with table.lock:
             if table.status != OPEN:
                 return
-            await self.house.write(partial(store.expire_table, code=table.code))
+            await self.house.write(lambda tx: tx.expire_table(code=table.code))
             table.status = EXPIRED
             self.house.tables.pop(table.code, None)
             self.expired += 1

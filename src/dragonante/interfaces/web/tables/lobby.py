@@ -13,10 +13,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
-
-from sqlalchemy.orm import Session
 
 from dragonante.engine.abilities.catalog import DISKS
 from dragonante.engine.config import ConfigError, GameConfig, config_from_dict, config_to_dict
@@ -25,7 +22,7 @@ from dragonante.interfaces.table_record import TableSeats
 from dragonante.interfaces.web.shared.errors import HubError
 from dragonante.interfaces.web.shared.narration import DEFAULT_LANG, LANGS
 from dragonante.interfaces.web.shared.protocol import encode
-from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.interface import Transaction
 from dragonante.interfaces.web.storage.store import (
     BOT,
     HUMAN,
@@ -117,10 +114,10 @@ class Lobby:
         gm = secrets.token_urlsafe(24) if hidden else None
         gm_hash = hash_token(gm) if gm is not None else None
 
-        def create(s: Session) -> str:
-            code = new_code(partial(store.code_taken, s))
-            store.create_table(
-                s, code, config_dict, seed, hash_token(host), gm_hash, turn, unlisted, hints
+        def create(tx: Transaction) -> str:
+            code = new_code(tx.code_taken)
+            tx.create_table(
+                code, config_dict, seed, hash_token(host), gm_hash, turn, unlisted, hints
             )
             return code
 
@@ -155,7 +152,7 @@ class Lobby:
 
     async def finished(self, limit: int, offset: int) -> list[dict[str, Any]]:
         """Finished games, newest first (from the database)."""
-        rows = await self.house.write(partial(store.list_finished, limit=limit, offset=offset))
+        rows = await self.house.write(lambda tx: tx.list_finished(limit=limit, offset=offset))
         out = []
         for st in rows:
             cfg = st.config

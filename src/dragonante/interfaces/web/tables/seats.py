@@ -14,17 +14,14 @@ from __future__ import annotations
 import secrets
 import time
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
-
-from sqlalchemy.orm import Session
 
 from dragonante.bots import bot_names
 from dragonante.interfaces.web.shared.errors import HubError, expired
 from dragonante.interfaces.web.shared.names import BadName, normalize, same_name
 from dragonante.interfaces.web.shared.narration import t
 from dragonante.interfaces.web.shared.settings import DEFAULT_BOT_LEVEL
-from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.interface import Transaction
 from dragonante.interfaces.web.storage.store import (
     BOT,
     EXPIRED,
@@ -138,10 +135,10 @@ class Seats:
             pid, key_hash = player if player is not None else (None, None)
             info = SeatInfo(p, name, HUMAN, None, hash_token(new_token), pid, key_hash)
 
-            def put(s: Session) -> None:
-                store.put_seat(s, table.code, info)
+            def put(tx: Transaction) -> None:
+                tx.put_seat(table.code, info)
                 if withdraw:
-                    store.set_gm(s, table.code, None)
+                    tx.set_gm(table.code, None)
 
             await self.house.write(put)
             table.seats[p] = info
@@ -179,9 +176,9 @@ class Seats:
             ]
             infos = [SeatInfo(p, names[i], BOT, level) for i, p in enumerate(seats)]
 
-            def put(s: Session) -> None:
+            def put(tx: Transaction) -> None:
                 for info in infos:
-                    store.put_seat(s, table.code, info)
+                    tx.put_seat(table.code, info)
 
             await self.house.write(put)
             for info in infos:
@@ -219,10 +216,10 @@ class Seats:
                 where |= {c.address for c in table.clients if c.seat == seat}
                 bans += [("address", a) for a in sorted(where) if a]
 
-            def write(s: Session) -> None:
-                store.remove_seat(s, table.code, seat)
+            def write(tx: Transaction) -> None:
+                tx.remove_seat(table.code, seat)
                 if bans:
-                    store.add_bans(s, table.code, bans)
+                    tx.add_bans(table.code, bans)
 
             await self.house.write(write)
             del table.seats[seat]
@@ -241,7 +238,7 @@ class Seats:
         async with table.lock:
             if not table.is_host(token):
                 raise HubError("forbidden", "only the table's host may do this", 403)
-            await self.house.write(partial(store.clear_bans, code=table.code))
+            await self.house.write(lambda tx: tx.clear_bans(code=table.code))
             table.banned_names.clear()
             table.banned_addresses.clear()
 
@@ -255,7 +252,7 @@ class Seats:
                 raise HubError("forbidden", "only the table's host may do this", 403)
             if table.status not in (OPEN, PLAYING):
                 raise HubError("game_over", "the table is not in play any more", 409)
-            await self.house.write(partial(store.set_unlisted, code=table.code, unlisted=unlisted))
+            await self.house.write(lambda tx: tx.set_unlisted(code=table.code, unlisted=unlisted))
             table.unlisted = unlisted
         broadcast_table(table)
 
@@ -268,7 +265,7 @@ class Seats:
             if len(table.seats) < table.players:
                 raise HubError("seats_free", "every seat needs a player or a bot", 409)
             at = datetime.now(UTC)
-            await self.house.write(partial(store.start_table, code=table.code, at=at))
+            await self.house.write(lambda tx: tx.start_table(code=table.code, at=at))
             table.status = PLAYING
             table.started_at = at
             table.acted = time.monotonic()

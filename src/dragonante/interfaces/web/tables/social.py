@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
-
-from sqlalchemy.orm import Session
 
 from dragonante.interfaces.web.shared.errors import HubError
 from dragonante.interfaces.web.shared.protocol import ProtocolError
-from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.interface import Transaction
 from dragonante.interfaces.web.storage.store import (
     FINISHED,
     OPEN,
@@ -77,7 +74,7 @@ class Social:
             # takes the table over shows late joiners the same history.
             keep = room.messages.maxlen or 1
             try:
-                await self.house.write(partial(store.add_chat, code=table.code, msg=msg, keep=keep))
+                await self.house.write(lambda tx: tx.add_chat(code=table.code, msg=msg, keep=keep))
             except HubError as e:
                 raise ProtocolError(e.code, e.detail) from None
             room.messages.append(msg)
@@ -122,9 +119,9 @@ class Social:
     async def _store_mutes(self, code: str, changed: list[tuple[str, str]], muted: bool) -> None:
         """Store a mute change before it takes effect (a takeover keeps it)."""
 
-        def write(s: Session) -> None:
+        def write(tx: Transaction) -> None:
             for kind in dict.fromkeys(k for k, _ in changed):
-                store.set_mutes(s, code, kind, [v for k, v in changed if k == kind], muted)
+                tx.set_mutes(code, kind, [v for k, v in changed if k == kind], muted)
 
         await self.house.write(write)
 
@@ -166,16 +163,15 @@ class Social:
             seed = secrets.randbits(62)
             seats: dict[int, SeatInfo] = {}
 
-            def create(s: Session) -> str:
-                new = new_code(partial(store.code_taken, s))
+            def create(tx: Transaction) -> str:
+                new = new_code(tx.code_taken)
                 for p, i in old.seats.items():
                     carried = claim_hash(new, i.token_hash) if i.token_hash else None
                     # the player key follows its person to the rematch (``players/``)
                     key = (i.player_id, i.player_hash)
                     seats[p] = SeatInfo(p, i.name, i.kind, i.bot, carried, *key)
                 # No game-master token carried over (``_claim`` may give a new one).
-                store.create_table(
-                    s,
+                tx.create_table(
                     new,
                     old.config_dict,
                     seed,
@@ -185,10 +181,10 @@ class Social:
                     unlisted=old.unlisted,
                     hints=old.hints,
                 )
-                s.flush()  # the table row first: the seats refer to it
+                tx.flush()  # the table row first: the seats refer to it
                 for info in seats.values():
-                    store.put_seat(s, new, info)
-                store.set_rematch(s, old.code, new)
+                    tx.put_seat(new, info)
+                tx.set_rematch(old.code, new)
                 return new
 
             new_code_ = await house.write(create)
@@ -231,18 +227,15 @@ class Social:
                 if info is not None and info.token_hash == carried:
                     fresh = secrets.token_urlsafe(24)
                     await self.house.write(
-                        partial(
-                            store.set_seat_token,
-                            code=new.code,
-                            seat=seat,
-                            token_hash=hash_token(fresh),
+                        lambda tx: tx.set_seat_token(
+                            code=new.code, seat=seat, token_hash=hash_token(fresh)
                         )
                     )
                     info.token_hash = hash_token(fresh)
                     given["token"] = fresh
             if host and seat is None and old.gm_hash is not None and new.gm_hash is None:
                 gm = secrets.token_urlsafe(24)
-                await self.house.write(partial(store.set_gm, code=new.code, gm_hash=hash_token(gm)))
+                await self.house.write(lambda tx: tx.set_gm(code=new.code, gm_hash=hash_token(gm)))
                 new.gm_hash = hash_token(gm)
                 given["gm_token"] = gm
         return given

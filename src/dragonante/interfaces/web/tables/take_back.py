@@ -25,11 +25,9 @@ ante takes back the whole round, which opens again.
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from dragonante.interfaces.web.shared.errors import HubError
 from dragonante.interfaces.web.shared.protocol import ProtocolError
-from dragonante.interfaces.web.storage import store
 from dragonante.interfaces.web.storage.store import PLAYING
 from dragonante.interfaces.web.tables.answers import Answers
 from dragonante.interfaces.web.tables.frames import notice, send_state_soon
@@ -83,7 +81,7 @@ class TakeBacks:
         state = replay_state(table.config, table.seed, table.answers[:n], keep_called)
         try:
             await self.house.write(
-                partial(store.take_back_answers, code=table.code, n=n, last_gambit_at=keep_called)
+                lambda tx: tx.take_back_answers(code=table.code, n=n, last_gambit_at=keep_called)
             )
         except HubError as e:
             raise ProtocolError("storage", e.detail) from None

@@ -1,10 +1,11 @@
-"""Micro-benchmark of the web server's database thread (``web/writer.py``).
+"""Micro-benchmark of the web server's database thread (``web/storage/writer.py``).
 
 Pushes answer jobs through a :class:`Writer` on a temporary SQLite file
 configured as the server configures it (WAL, ``synchronous=FULL``): many
-"tables" each await their answers one after another, as ``Answers._submit_now`` (``web/answers.py``)
-does, so the writer sees the same group commits as under load.  The last
-answer of every table also finishes its game.  It reports jobs per wall
+"tables" each await their answers one after another, as
+``Answers._submit_now`` (``web/tables/answers.py``) does, so the writer
+sees the same group commits as under load.  The last answer of every
+table also finishes its game.  It reports jobs per wall
 second and the CPU time of the whole process (``time.process_time``: the
 event loop plus the database thread) per job, the figure the server's event
 loop loses to storage::
@@ -36,9 +37,9 @@ def measure(jobs: int, tables: int) -> dict[str, float]:
     """One run in this process; what ``dragonante.interfaces.web`` is on the path decides A or B."""
     from sqlalchemy.orm import Session
 
-    from dragonante.interfaces.web import store
-    from dragonante.interfaces.web.db import open_database
-    from dragonante.interfaces.web.writer import Writer
+    from dragonante.interfaces.web.storage import store
+    from dragonante.interfaces.web.storage.db import open_database
+    from dragonante.interfaces.web.storage.writer import Writer
 
     per_table = max(1, jobs // tables)
     with tempfile.TemporaryDirectory() as tmp:

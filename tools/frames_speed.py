@@ -35,10 +35,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from dragonante.engine.game import apply
-from dragonante.interfaces.web import tables
-from dragonante.interfaces.web.protocol import encode
-from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import LiveTable, seat_view
+from dragonante.interfaces.web.shared.protocol import encode
+from dragonante.interfaces.web.storage.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables import live as tables
+from dragonante.interfaces.web.tables.live import LiveTable, seat_view
 
 PLAIN: dict[str, Any] = {"players": 4, "gold_per_player": 10}
 ABILITIES: dict[str, Any] = {

@@ -119,7 +119,7 @@ def test_serve_offers_bots_by_name(
         raise ServeCalled
 
     monkeypatch.setattr("dragonante.interfaces.cli.serve._check_port", lambda h, p, lang: None)
-    monkeypatch.setattr("dragonante.interfaces.web.app.create_app", fake_create_app)
+    monkeypatch.setattr("dragonante.interfaces.web.http.app.create_app", fake_create_app)
     monkeypatch.setattr("uvicorn.run", fake_run)
     db = str(agent / "t.sqlite")
     with pytest.raises(ServeCalled):

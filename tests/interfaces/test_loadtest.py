@@ -16,7 +16,7 @@ import pytest
 from dragonante.interfaces.web import load
 from dragonante.interfaces.web.load import LoadError, LoadReport, LoadSettings, clients, run_load
 from dragonante.interfaces.web.load import run as one_run
-from dragonante.interfaces.web.stats import GcWatch
+from dragonante.interfaces.web.shared.stats import GcWatch
 from tests.interfaces.conftest import Cli
 from tests.web.pg import PG_URL, fresh_schema
 

@@ -508,7 +508,7 @@ def test_serve_passes_the_lobby_default_abilities(
         raise ServeCalled
 
     monkeypatch.setattr("dragonante.interfaces.cli.serve._check_port", lambda h, p, lang: None)
-    monkeypatch.setattr("dragonante.interfaces.web.app.create_app", fake_create_app)
+    monkeypatch.setattr("dragonante.interfaces.web.http.app.create_app", fake_create_app)
     monkeypatch.setattr("uvicorn.run", fake_run)
     db = str(tmp_path / "t.sqlite")
     with pytest.raises(ServeCalled):

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from dragonante.interfaces.web.settings import Settings
+from dragonante.interfaces.web.shared.settings import Settings
 from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, PageWatch, ServerProcess, WatchedBrowser
 from tests.web.helpers import LiveServer
 

@@ -20,10 +20,9 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from dragonante.interfaces.web.app import create_app
-from dragonante.interfaces.web.connection_guard import ConnectionLimits
+from dragonante.interfaces.web.http.app import create_app
+from dragonante.interfaces.web.http.connection_guard import ConnectionLimits, transport_options
 from dragonante.interfaces.web.hub import Hub, Settings
-from dragonante.interfaces.web.protocol import transport_options
 
 
 def free_port() -> int:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from sqlalchemy import create_engine, text
 
-from dragonante.interfaces.web.db import database_url
+from dragonante.interfaces.web.storage.db import database_url
 
 PG_URL = os.environ.get("DRAGONANTE_TEST_PG_URL", "")
 

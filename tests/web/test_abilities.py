@@ -11,7 +11,7 @@ import pytest
 
 from dragonante.engine.abilities.catalog import ABILITIES, ID
 from dragonante.engine.decisions import ABILITY_KINDS
-from dragonante.interfaces.web.narration import ability_name
+from dragonante.interfaces.web.shared.narration import ability_name
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.leaks import check_ability_frames, check_frames
 

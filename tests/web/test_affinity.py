@@ -27,7 +27,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 
 from dragonante.engine.records import digest, record_from_dict, replay
-from dragonante.interfaces.web.db import database_url
+from dragonante.interfaces.web.storage.db import database_url
 from tests.web.helpers import make_table, play
 from tests.web.leaks import check_frames
 from tests.web.pg import PG_URL, fresh_schema

@@ -530,7 +530,7 @@ def test_a_bot_move_the_database_refuses_is_told_in_each_page_language(
     a line in the chat), and again when the move is saved; the game goes on."""
     from sqlalchemy import create_engine, text
 
-    from dragonante.interfaces.web.db import database_url
+    from dragonante.interfaces.web.storage.db import database_url
 
     errors: list[str] = []
     with server.http() as http:

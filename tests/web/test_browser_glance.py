@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dragonante.engine.decisions import CODE_ANSWERS, SEAT_ANSWERS
-from dragonante.interfaces.web.tables import PRIVATE_KIND
+from dragonante.interfaces.web.tables.live import PRIVATE_KIND
 from tests.web.browser import CHROMIUM, ServerProcess
 from tests.web.helpers import make_table
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from dragonante.interfaces.web.db import database_url
 from dragonante.interfaces.web.hub import Settings
+from dragonante.interfaces.web.storage.db import database_url
 from tests.web.helpers import LiveServer, Seat, make_table
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}

@@ -1,4 +1,4 @@
-"""Races of one cluster member (``web/cluster.py``), staged in one process.
+"""Races of one cluster member (``web/cluster/member.py``), staged in one process.
 
 The multi-process tests (``test_multiprocess.py``) run real servers; here one
 :class:`Cluster` runs on the test's event loop, so an interleaving that a
@@ -18,11 +18,11 @@ from typing import Any
 import psycopg
 import pytest
 
-from dragonante.interfaces.web.cluster import Cluster, ClusterSettings
-from dragonante.interfaces.web.db import open_database
+from dragonante.interfaces.web.cluster.member import Cluster, ClusterSettings
+from dragonante.interfaces.web.cluster.transport import Kind
 from dragonante.interfaces.web.hub import Hub, Settings
-from dragonante.interfaces.web.transport import Kind
-from dragonante.interfaces.web.writer import Writer
+from dragonante.interfaces.web.storage.db import open_database
+from dragonante.interfaces.web.storage.writer import Writer
 from tests.web.pg import PG_URL, fresh_schema
 
 pytestmark = pytest.mark.skipif(

@@ -1,7 +1,7 @@
 """``GcWatch(refreeze=True)``: short full collections, and dead cycles still freed.
 
 The server freezes what survives each full garbage collection so the next
-one examines only newer objects (``web/stats.py``).  These tests check both
+one examines only newer objects (``web/shared/stats.py``).  These tests check both
 halves of that bargain on the real collector: a cycle that dies while
 frozen is kept (that is the cost), and the periodic collection with
 everything unfrozen frees it (that is the bound on the cost).
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from dragonante.interfaces.web.stats import GcWatch
+from dragonante.interfaces.web.shared.stats import GcWatch
 
 
 class Node:

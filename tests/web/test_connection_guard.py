@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from dragonante.interfaces.web.connection_guard import ConnectionLimits
+from dragonante.interfaces.web.http.connection_guard import ConnectionLimits
 from tests.web.helpers import LiveServer, Seat, make_table
 
 LIMITS = ConnectionLimits(max_head_bytes=4096, head_timeout=1.0, per_address=8)

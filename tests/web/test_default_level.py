@@ -17,7 +17,7 @@ import pytest
 
 from dragonante.interfaces.cli.play import DEFAULT_OPPONENTS, play_command
 from dragonante.interfaces.tui.online import OnlineTableApp
-from dragonante.interfaces.web.settings import DEFAULT_BOT_LEVEL, Settings
+from dragonante.interfaces.web.shared.settings import DEFAULT_BOT_LEVEL, Settings
 from tests.web.helpers import LiveServer
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import LiveTable, seat_view
+from dragonante.interfaces.web.storage.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables.live import LiveTable, seat_view
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import Hub, Settings
-from dragonante.interfaces.web.protocol import encode
-from dragonante.interfaces.web.tables import Client, seat_view
-from dragonante.interfaces.web.writer import Writer
+from dragonante.interfaces.web.shared.protocol import encode
+from dragonante.interfaces.web.storage.db import open_database
+from dragonante.interfaces.web.storage.writer import Writer
+from dragonante.interfaces.web.tables.live import Client, seat_view
 
 
 async def _nothing(_text: str) -> None:

@@ -1,6 +1,6 @@
 """The lobby API fuzzed from its OpenAPI schema (schemathesis), in process over ASGI.
 
-``/api/openapi.json`` (``web/openapi.py``) says every operation, its body
+``/api/openapi.json`` (``web/http/openapi.py``) says every operation, its body
 and every refusal it may answer with.  schemathesis generates requests
 from it, valid and invalid (wrong types, missing and extra fields, odd
 strings, out-of-range numbers), a bounded number per operation, and
@@ -28,9 +28,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from dragonante.interfaces.web.app import create_app
+from dragonante.interfaces.web.http.app import create_app
+from dragonante.interfaces.web.http.openapi import schema as openapi_schema
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.openapi import schema as openapi_schema
 
 CHECKS = [
     not_a_server_error,

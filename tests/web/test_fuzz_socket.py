@@ -22,9 +22,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dragonante.interfaces.web.chat import CHAT_MAX, clean_text
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.protocol import (
+from dragonante.interfaces.web.shared.protocol import (
     ERROR_CODES,
     MAX_MESSAGE,
     Answer,
@@ -34,6 +33,7 @@ from dragonante.interfaces.web.protocol import (
     ProtocolError,
     parse,
 )
+from dragonante.interfaces.web.tables.chat import CHAT_MAX, clean_text
 from tests.web.helpers import LiveServer, Seat, make_table, play
 
 KINDS = ("hello", "answer", "lang", "sync", "ping", "hand_to_bot", "chat")

@@ -1,12 +1,12 @@
 """Every HTTP response carries the security headers, and serving one leaves no
-reference cycle behind (``web/headers.py``)."""
+reference cycle behind (``web/http/headers.py``)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 
-from dragonante.interfaces.web.headers import CSP
+from dragonante.interfaces.web.http.headers import CSP
 from tests.web.helpers import LiveServer
 
 JSON = {"content-type": "application/json"}

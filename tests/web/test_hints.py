@@ -20,8 +20,8 @@ import pytest
 
 from dragonante.bots import SeatView
 from dragonante.bots.hint import hint, hint_seed
-from dragonante.interfaces.web.limits import RateLimiter
-from dragonante.interfaces.web.settings import Settings
+from dragonante.interfaces.web.shared.limits import RateLimiter
+from dragonante.interfaces.web.shared.settings import Settings
 from tests.web.helpers import LiveServer, Seat, make_table, play
 
 ITERS = 40

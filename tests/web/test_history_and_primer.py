@@ -15,8 +15,8 @@ from dragonante.engine.game import apply
 from dragonante.interfaces import primer
 from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.narrate import Narrator
-from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import LiveTable, seat_view
+from dragonante.interfaces.web.storage.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables.live import LiveTable, seat_view
 from tests.web.helpers import LiveServer
 
 NAMES = ["Ann", "Bo", "Cy"]

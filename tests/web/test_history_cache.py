@@ -21,10 +21,10 @@ import pytest
 from dragonante.engine.game import apply
 from dragonante.interfaces.gambit_history import gambit_history, history_dict
 from dragonante.interfaces.narrate import Narrator
-from dragonante.interfaces.web.history_cache import seat_history
-from dragonante.interfaces.web.protocol import encode
-from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import LiveTable, replay_state, seat_view
+from dragonante.interfaces.web.shared.protocol import encode
+from dragonante.interfaces.web.storage.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables.history_cache import seat_history
+from dragonante.interfaces.web.tables.live import LiveTable, replay_state, seat_view
 
 #: A hidden-abilities table: a game-master's view, and private events of abilities.
 HIDDEN = {"system": "disks", "visibility": "hidden"}

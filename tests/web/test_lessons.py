@@ -16,8 +16,8 @@ from dragonante.engine.game import apply
 from dragonante.engine.views import observe
 from dragonante.interfaces.narrate import card_label
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.lessons import Lesson
-from dragonante.interfaces.web.protocol import MAX_LEARN_ANSWERS
+from dragonante.interfaces.web.shared.protocol import MAX_LEARN_ANSWERS
+from dragonante.interfaces.web.tables.lessons import Lesson
 from dragonante.tutorial import PLAYER, STEPS, deal
 from dragonante.tutorial.tips import QUIET
 from tests.web.helpers import LiveServer, Seat

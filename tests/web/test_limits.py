@@ -16,15 +16,15 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from dragonante.interfaces.web.db import database_url
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.limits import (
+from dragonante.interfaces.web.shared.limits import (
     RateLimiter,
     SocketCounter,
     client_address,
     parse_networks,
     retry_after,
 )
+from dragonante.interfaces.web.storage.db import database_url
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.leaks import check_frames, check_handover_frames
 
@@ -201,13 +201,12 @@ def test_a_cluster_asks_no_owner_for_the_codes_of_an_address_out_of_misses():
     straight to the app's refusal, and costs no query."""
     import asyncio
     from types import SimpleNamespace
-    from typing import cast
 
-    from dragonante.interfaces.web.cluster import ClusterRouter
-    from dragonante.interfaces.web.house import House
-    from dragonante.interfaces.web.writer import Writer
+    from dragonante.interfaces.web.cluster.member import ClusterRouter
+    from dragonante.interfaces.web.storage.memory import MemoryStorage
+    from dragonante.interfaces.web.tables.house import House
 
-    house = House(cast(Writer, None), Settings(limit_misses=2))
+    house = House(MemoryStorage(), Settings(limit_misses=2))
     asked: list[str] = []
     reached: list[str] = []
 

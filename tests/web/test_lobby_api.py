@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from dragonante.interfaces.cli import main
+from dragonante.interfaces.web.http.routes.info import meta
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.routes.info import meta
 from tests.web.helpers import LiveServer, make_table
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.turns import IDLE_TURNS, RESUME_GRACE, TURN_MAX, idle_limit
+from dragonante.interfaces.web.tables.turns import IDLE_TURNS, RESUME_GRACE, TURN_MAX, idle_limit
 from tests.web.helpers import LiveServer, Seat
 
 SMALL = {"players": 2, "gold_per_player": 8, "ending": {"gambits": 1}}

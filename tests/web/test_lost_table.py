@@ -22,9 +22,9 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from dragonante.interfaces.web.db import open_database
 from dragonante.interfaces.web.hub import Hub, Settings
-from dragonante.interfaces.web.writer import Batch, StorageError, Writer
+from dragonante.interfaces.web.storage.db import open_database
+from dragonante.interfaces.web.storage.writer import Batch, StorageError, Writer
 
 
 def test_a_bot_stops_answering_a_table_taken_over_by_another_process(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Two ``dragonante serve`` processes on one PostgreSQL database.
 
 A table lives in one process; clients of the other process reach it through
-the relay (``web/cluster.py``).  Checked here: a table created on one process
+the relay (``web/cluster/member.py``).  Checked here: a table created on one process
 is played to the end by clients of the other (and of both); the relayed
 frames leak nothing a seat may not see; a killed owner loses no acknowledged
 answer and the survivor takes the table over while the clients reconnect.
@@ -27,7 +27,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import InvalidStatus
 
 from dragonante.engine.records import digest, record_from_dict, replay
-from dragonante.interfaces.web.db import database_url
+from dragonante.interfaces.web.storage.db import database_url
 from tests.web.helpers import LiveServer, Seat, free_port, make_table, play
 from tests.web.leaks import check_frames
 from tests.web.pg import PG_URL, fresh_schema

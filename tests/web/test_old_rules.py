@@ -16,10 +16,10 @@ from sqlalchemy.orm import Session
 from dragonante import RULES_VERSION
 from dragonante.engine.config import GameConfig, config_to_dict
 from dragonante.engine.game import apply, new_game
-from dragonante.interfaces.web import store
-from dragonante.interfaces.web.db import TableRow, open_database
 from dragonante.interfaces.web.hub import Hub, HubError
-from dragonante.interfaces.web.writer import Writer
+from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.db import TableRow, open_database
+from dragonante.interfaces.web.storage.writer import Writer
 
 CONFIG = GameConfig(players=3)
 

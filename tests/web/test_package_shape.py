@@ -1,17 +1,24 @@
 """The web package stays readable: no import circles, no file over 500 lines (issue 22 §3).
 
-``web/hub.py`` had grown to 1,261 lines and ``web/cluster.py`` to 1,008;
+``web/hub.py`` had grown to 1,261 lines and ``web/cluster/member.py`` to 1,008;
 ``social.py`` and ``turns.py`` imported the hub that imported them, and the
 app and the cluster imported each other.  Split by concern (``docs/web.md``,
 "The web package"), they stay split: every import between the package's
 modules is read with :mod:`ast`, at any depth of the file (also inside
 functions and ``if TYPE_CHECKING:`` blocks, which are circles too for a
 reader), and the graph must have no cycle.
+
+Since issue 32 §7 the package is a house of rooms on floors (storage and the
+shared words at the bottom, then the tables, the players, the hub, the
+cluster, HTTP on top; ``web/__init__.py`` has the map): each room's
+``__init__.py`` says what it owns, and a module imports only its own room
+and the rooms below, so the graph of rooms has no circle either.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import dragonante.interfaces.web as web
@@ -62,7 +69,7 @@ def test_the_cycle_finder_finds_a_circle() -> None:
 def test_the_import_reader_sees_imports_inside_functions_and_type_checking(
     tmp_path: Path,
 ) -> None:
-    known = {"hub": ROOT / "hub.py", "store": ROOT / "store.py", "routes.common": ROOT}
+    known = {"hub": ROOT / "hub.py", "store": ROOT / "store.py", "http.routes.common": ROOT}
     source = tmp_path / "m.py"
     source.write_text(
         "from typing import TYPE_CHECKING\n"
@@ -70,17 +77,17 @@ def test_the_import_reader_sees_imports_inside_functions_and_type_checking(
         "if TYPE_CHECKING:\n"
         "    from dragonante.interfaces.web.hub import Hub\n"
         "def f():\n"
-        "    import dragonante.interfaces.web.routes.common\n",
+        "    import dragonante.interfaces.web.http.routes.common\n",
         encoding="utf-8",
     )
-    assert imports(source, known) == {"store", "hub", "routes.common"}
+    assert imports(source, known) == {"store", "hub", "http.routes.common"}
 
 
 def test_the_web_package_has_no_import_circle() -> None:
     known = modules()
-    assert {"hub", "house", "cluster", "app", "routes.socket"} <= set(known)
+    assert {"hub", "tables.house", "cluster.member", "http.app", "http.routes.socket"} <= set(known)
     graph = {name: imports(path, known) for name, path in known.items()}
-    assert graph["routes.socket"] >= {"hub", "routes.common"}  # the reader reads them
+    assert graph["http.routes.socket"] >= {"hub", "http.routes.common"}  # the reader reads them
     assert cycles(graph) == []
 
 
@@ -93,33 +100,33 @@ def test_no_module_of_the_web_package_is_over_500_lines() -> None:
     assert long == {}
 
 
-# ------------------------------------------------------------------ rooms (issue 32, section 7)
+# ------------------------------------------------------ the players' room (issue 32, section 7)
 
-#: The package's rooms: sub-packages that own one part, and who may enter each.
-#: ``players``: player keys, the seats that follow them, ratings (``players/__init__.py``).
-ROOMS = {"players"}
 #: The modules outside the players' room that may import it: the hub binds
-#: its part, the routes serve it, the answer pipeline rates a finished game.
-ENTER_PLAYERS = {"hub", "answers", "routes.lobby", "routes.players"}
+#: its part (and hands the answer pipeline its rater), the routes serve it.
+ENTER_PLAYERS = {"hub", "http.routes.lobby", "http.routes.players"}
 #: What the players' room may use of the rest: storage, the house, tables and
 #: seats (to demote a seat's connections), frames; never the hub, the app,
 #: the routes or the cluster (which would be a way round the house).
-PLAYERS_USE = {"db", "store", "errors", "frames", "house", "seats", "tables", "writer"}
+PLAYERS_USE = {
+    "storage",
+    "storage.db",
+    "storage.interface",
+    "storage.store",
+    "storage.writer",
+    "shared.errors",
+    "tables.frames",
+    "tables.house",
+    "tables.seats",
+    "tables.live",
+}
 
 
 def in_room(name: str, room: str) -> bool:
     return name == room or name.startswith(room + ".")
 
 
-def test_every_room_says_what_it_owns() -> None:
-    for room in ROOMS:
-        doc = ast.get_docstring(ast.parse((ROOT / room / "__init__.py").read_text("utf-8")))
-        assert doc and "owns" in doc, f"{room}/__init__.py must say what the room owns"
-        for path in sorted((ROOT / room).glob("*.py")):
-            assert ast.get_docstring(ast.parse(path.read_text("utf-8"))), path
-
-
-def test_the_players_room_is_entered_only_by_the_hub_the_routes_and_the_answers() -> None:
+def test_the_players_room_is_entered_only_by_the_hub_and_the_routes() -> None:
     known = modules()
     graph = {name: imports(path, known) for name, path in known.items()}
     entering = {
@@ -140,5 +147,100 @@ def test_the_players_room_uses_only_storage_the_house_and_tables() -> None:
         for dep in imports(path, known)
         if not in_room(dep, "players")
     }
-    assert "house" in used and "store" in used
+    assert "tables.house" in used and "storage.store" in used
     assert used <= PLAYERS_USE
+
+
+# ------------------------------------------------------------------ floors (issue 32, section 7)
+
+#: The rooms of the package by floor, the bottom first.  A module may import
+#: its own room and the rooms on lower floors, never a room beside or above
+#: it: storage and the shared words know no table, the tables know no player
+#: key, the hub composes them, the cluster spreads the hub over processes,
+#: and HTTP serves it all.  ``hub`` is a room of one module (``hub.py``);
+#: ``load`` is the load benchmark's client, which the server never imports.
+FLOORS: tuple[frozenset[str], ...] = (
+    frozenset({"storage", "shared"}),
+    frozenset({"tables"}),
+    frozenset({"players"}),
+    frozenset({"hub"}),
+    frozenset({"cluster"}),
+    frozenset({"http", "load"}),
+)
+#: Rooms that may import nothing outside themselves, whatever their floor.
+ALONE = {"storage", "shared", "load"}
+#: Rooms that are packages, so that their ``__init__.py`` says what they own.
+PACKAGES = {"storage", "shared", "tables", "players", "cluster", "http", "load"}
+
+
+def room_of(module: str) -> str:
+    """The room a module of the package is in (``tables.house`` is in ``tables``)."""
+    return module.split(".")[0]
+
+
+def floor_of(room: str) -> int:
+    return next(i for i, rooms in enumerate(FLOORS) if room in rooms)
+
+
+def wrong_floors(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every import ``(module, imported)`` that enters a room beside or above the
+    importer's own, or leaves a room that must stay alone."""
+    out = []
+    for name, deps in sorted(graph.items()):
+        here = room_of(name)
+        for dep in sorted(deps):
+            there = room_of(dep)
+            if there == here:
+                continue
+            if here in ALONE or floor_of(there) >= floor_of(here):
+                out.append((name, dep))
+    return out
+
+
+def test_the_floor_check_finds_an_import_upwards_or_sideways() -> None:
+    """The check itself can fail: the tables importing the hub, storage
+    importing the shared words, one HTTP module importing the load client."""
+    graph = {
+        "tables.house": {"tables.live", "storage.store", "hub"},
+        "storage.store": {"storage.db", "shared.errors"},
+        "http.app": {"hub", "cluster.member", "load.run"},
+        "hub": {"players.service", "tables.house"},
+    }
+    assert wrong_floors(graph) == [
+        ("http.app", "load.run"),
+        ("storage.store", "shared.errors"),
+        ("tables.house", "hub"),
+    ]
+
+
+def test_every_module_of_the_package_is_in_a_room() -> None:
+    rooms = {room for floor in FLOORS for room in floor}
+    loose = {name for name in modules() if name and room_of(name) not in rooms}
+    assert loose == set()
+
+
+def test_each_room_imports_only_the_rooms_below_it() -> None:
+    known = modules()
+    graph = {name: imports(path, known) for name, path in known.items() if name}
+    assert "storage.store" in graph["tables.house"]  # the reader reads the rooms' imports
+    assert "hub" in graph["cluster.member"]
+    assert wrong_floors(graph) == []
+
+
+def test_each_room_names_what_it_owns_and_the_package_names_each_room() -> None:
+    """A room's ``__init__.py`` says what it owns and names every module and
+    sub-package in it; the package's own docstring names every room."""
+    for room in sorted(PACKAGES):
+        doc = ast.get_docstring(ast.parse((ROOT / room / "__init__.py").read_text("utf-8")))
+        assert doc and "owns" in doc, f"{room}/__init__.py must say what the room owns"
+        parts = {p.stem for p in (ROOT / room).glob("*.py") if p.stem != "__init__"}
+        parts |= {p.parent.name for p in (ROOT / room).glob("*/__init__.py")}
+        unnamed = {p for p in parts if not re.search(rf"(\.|``){p}(`|/)", doc)}
+        assert unnamed == set(), f"{room}/__init__.py does not name {sorted(unnamed)}"
+        for path in sorted((ROOT / room).rglob("*.py")):
+            if "migrations" not in path.parts:
+                assert ast.get_docstring(ast.parse(path.read_text("utf-8"))), path
+    top = ast.get_docstring(ast.parse((ROOT / "__init__.py").read_text("utf-8"))) or ""
+    for floor in FLOORS:
+        for room in floor:
+            assert f"``{room}" in top or f".{room}`" in top, f"web/__init__.py must name {room}"

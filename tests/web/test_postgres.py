@@ -1,5 +1,5 @@
 """The server on PostgreSQL: migrations, a game, a restart, a replay; the
-writer's ownership fence (``web/cluster.py``) against another process.
+writer's ownership fence (``web/cluster/member.py``) against another process.
 
 Runs when ``DRAGONANTE_TEST_PG_URL`` names a database (``.ci/run`` starts a
 local PostgreSQL and sets it); skipped otherwise.
@@ -18,11 +18,11 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.orm import Session
 
 from dragonante.engine.records import digest, record_from_dict, replay
-from dragonante.interfaces.web import store
-from dragonante.interfaces.web.db import database_url, open_database
-from dragonante.interfaces.web.lease import ownership_fence
-from dragonante.interfaces.web.store import BOT, SeatInfo
-from dragonante.interfaces.web.writer import Batch, StorageError, Writer
+from dragonante.interfaces.web.cluster.lease import ownership_fence
+from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.db import database_url, open_database
+from dragonante.interfaces.web.storage.store import BOT, SeatInfo
+from dragonante.interfaces.web.storage.writer import Batch, StorageError, Writer
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.pg import PG_URL, fresh_schema
 

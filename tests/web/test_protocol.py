@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dragonante.interfaces.web.protocol import (
+from dragonante.interfaces.web.shared.protocol import (
     MAX_MESSAGE,
     Answer,
     Hello,

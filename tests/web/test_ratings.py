@@ -14,7 +14,7 @@ import pytest
 
 from dragonante.interfaces.cli import main
 from dragonante.interfaces.web.players.ratings import BOT_RATINGS, places, rate, shares
-from dragonante.interfaces.web.store import BOT, HUMAN, SeatInfo
+from dragonante.interfaces.web.storage.store import BOT, HUMAN, SeatInfo
 from tests.web.helpers import LiveServer, Seat, play
 
 TWO = {"players": 2, "gold_per_player": 8, "ending": {"gambits": 1}}

@@ -200,8 +200,8 @@ def test_a_restored_table_whose_offered_bot_is_gone_plays_on(
 def test_workers_get_the_offered_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """``serve --workers N`` hands each worker its settings as JSON: the offered
     bots come back as the tuples ``Settings`` declares."""
-    from dragonante.interfaces.web import workers
-    from dragonante.interfaces.web.cluster import ClusterSettings
+    from dragonante.interfaces.web.cluster.member import ClusterSettings
+    from dragonante.interfaces.web.http import workers
 
     settings = Settings(bots=(("quick", "ismcts:iters=5"), ("easy2", "baseline")))
     seen: list[Settings] = []

@@ -14,9 +14,9 @@ from dragonante.engine.config import config_from_dict
 from dragonante.engine.game import apply, call_last_gambit, new_game
 from dragonante.engine.records import digest, record_from_dict, replay
 from dragonante.interfaces.table_record import read_seating
-from dragonante.interfaces.web.db import database_url
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.tables import replay_state
+from dragonante.interfaces.web.storage.db import database_url
+from dragonante.interfaces.web.tables.live import replay_state
 from tests.web.helpers import LiveServer, Seat, make_table, play
 
 CONFIG = {"players": 4, "gold_per_player": 8, "ending": {"gambits": 2}}

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from dragonante.interfaces.web import answers
+from dragonante.interfaces.web.tables import answers
 from dragonante.kernel import RunawayGame
 from tests.web.helpers import LiveServer, Seat, make_table, play
 

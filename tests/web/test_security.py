@@ -20,8 +20,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from dragonante.interfaces.web.hub import Settings
-from dragonante.interfaces.web.limits import client_address, parse_networks
-from dragonante.interfaces.web.protocol import ProtocolError
+from dragonante.interfaces.web.shared.limits import client_address, parse_networks
+from dragonante.interfaces.web.shared.protocol import ProtocolError
 from tests.web.helpers import LiveServer, Seat, make_table
 
 SMALL = {"players": 3, "gold_per_player": 8, "ending": {"gambits": 1}}
@@ -187,7 +187,7 @@ def test_the_first_view_of_a_long_game_is_built_off_the_loop(serve, long_game, m
     on the event loop, holding every other table up meanwhile.  It is built
     in a worker thread now: while that build runs (made 2 s slow here),
     another table's socket is answered at once, and the view is the same."""
-    from dragonante.interfaces.web import snapshots
+    from dragonante.interfaces.web.tables import snapshots
 
     with serve.http() as http:
         code, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2)
@@ -303,7 +303,7 @@ def test_blank_looking_names_and_blank_tails_are_refused(serve):
     sat as an empty name, and "Ann" plus a musical null notehead (U+1D159,
     drawn as nothing) sat beside Ann.  Now a name may hold no blank, needs a
     visible character, and is compared by its key with nothing unseen in it."""
-    from dragonante.interfaces.web.names import BadName, name_key, normalize, same_name
+    from dragonante.interfaces.web.shared.names import BadName, name_key, normalize, same_name
 
     for blank in (
         "\u2800",
@@ -344,7 +344,7 @@ def test_blank_looking_names_and_blank_tails_are_refused(serve):
 def test_chat_drops_invisible_characters_and_stacks_of_marks():
     """Hole 8: zero-width and tag characters and stacks of combining marks went
     through chat.  Now they are dropped (marks cut to two per letter)."""
-    from dragonante.interfaces.web.chat import ChatRoom, message
+    from dragonante.interfaces.web.tables.chat import ChatRoom, message
 
     room = ChatRoom()
 
@@ -423,7 +423,7 @@ def test_bots_start_mute_and_replays_are_rate_limited(tmp_path):
 def test_replays_are_built_once_off_the_event_loop(serve, long_game, monkeypatch):
     """Hole 8: each replay request rebuilt the game on the event loop (600 in
     3.5 s stalled every table).  Now a step is built in a worker thread, once."""
-    import dragonante.interfaces.web.replays as replays_module
+    import dragonante.interfaces.web.tables.replays as replays_module
 
     threads: list[int] = []
     real = replays_module.build
@@ -450,7 +450,7 @@ def test_replays_are_built_once_off_the_event_loop(serve, long_game, monkeypatch
 
 def test_fifty_refusals_in_a_row_close_the_socket(serve):
     """A client that only sends refused messages is closed after MAX_STRIKES."""
-    from dragonante.interfaces.web.routes.socket import MAX_STRIKES
+    from dragonante.interfaces.web.http.routes.socket import MAX_STRIKES
 
     with serve.http() as http:
         code, tokens, _ = make_table(http, SMALL, ["Ann"], bots=2, start=False)
@@ -465,7 +465,7 @@ def test_fifty_refusals_in_a_row_close_the_socket(serve):
 
 
 def test_a_socket_that_never_says_hello_is_closed(serve, monkeypatch):
-    import dragonante.interfaces.web.routes.socket as socket_routes
+    import dragonante.interfaces.web.http.routes.socket as socket_routes
 
     monkeypatch.setattr(socket_routes, "HELLO_TIMEOUT", 0.5)
     with serve.http() as http:
@@ -481,7 +481,7 @@ def test_a_costly_message_delays_the_next_ones_by_at_most_a_burst():
     who switches language late in a very long game answers again within 2 s."""
     import asyncio
 
-    from dragonante.interfaces.web.tables import Client
+    from dragonante.interfaces.web.tables.live import Client
 
     async def run() -> list[bool]:
         client = Client(None, 0, "en", None, 10, 20.0)  # type: ignore[arg-type]
@@ -500,7 +500,7 @@ def test_stats_read_a_deque_that_changes_while_it_is_read():
     recorded the pause, while the pauses were being read."""
     from collections import deque
 
-    from dragonante.interfaces.web.stats import copied
+    from dragonante.interfaces.web.shared.stats import copied
 
     class Busy(deque[int]):
         """A deque another writer appends to the first time it is read."""

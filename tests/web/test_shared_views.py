@@ -25,10 +25,10 @@ from dragonante.engine.game import apply, new_game
 from dragonante.engine.state import Event
 from dragonante.engine.views import GM_EVENTS, events_for
 from dragonante.interfaces.narrate import Narrator
-from dragonante.interfaces.web.narration import SharedSentences, TableNarrator
-from dragonante.interfaces.web.protocol import encode
-from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import LiveTable, SharedParts, seat_view
+from dragonante.interfaces.web.shared.narration import SharedSentences, TableNarrator
+from dragonante.interfaces.web.shared.protocol import encode
+from dragonante.interfaces.web.storage.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables.live import LiveTable, SharedParts, seat_view
 
 NAMES = ["Anna", "Bò", "Carla", "Dario"]
 

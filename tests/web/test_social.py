@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dragonante.interfaces.web.turns import TURN_MAX
+from dragonante.interfaces.web.tables.turns import TURN_MAX
 from tests.web.helpers import Seat, make_table, play
 from tests.web.leaks import check_frames, check_social_frames
 

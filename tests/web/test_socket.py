@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from dragonante.engine.records import record_from_dict, replay
-from dragonante.interfaces.web.db import database_url
+from dragonante.interfaces.web.storage.db import database_url
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.leaks import check_frames
 
@@ -202,7 +202,7 @@ def test_a_flood_of_ping_frames_closes_the_socket_and_spares_the_other_tables(
     counted (``pings.CONTROL_BURST`` at once, then one a second) and a flood
     is closed with 1008; another table plays on, and a well-behaved socket
     of the flooder's own table stays."""
-    from dragonante.interfaces.web.pings import CONTROL_BURST
+    from dragonante.interfaces.web.http.pings import CONTROL_BURST
 
     with server.http() as http:
         target, _, _ = make_table(http, SMALL, [], bots=3)

@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import inspect
 from sqlalchemy.orm import Session
 
-from dragonante.interfaces.web import store
-from dragonante.interfaces.web.db import database_url, open_database
-from dragonante.interfaces.web.writer import StorageError, Writer
+from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.db import database_url, open_database
+from dragonante.interfaces.web.storage.writer import StorageError, Writer
 from tests.web.pg import PG_URL, fresh_schema
 
 
@@ -233,7 +233,7 @@ def test_serve_refuses_a_database_it_cannot_write_at_its_start(
     write, so the server started, and the first table's creation (or a bot's
     first move) failed.  Now ``serve`` tries a write nobody sees at its start
     and refuses to start, in one line that says why and what to do."""
-    from dragonante.interfaces.web.db import refuses_writes
+    from dragonante.interfaces.web.storage.db import refuses_writes
 
     path = tmp_path / "ro.sqlite3"
     open_database(str(path)).dispose()  # migrated: opening it read-only writes nothing

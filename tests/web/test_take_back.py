@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, func, select
 
-from dragonante.interfaces.web.db import AnswerRow
-from dragonante.interfaces.web.kept_bots import TAKE_BACKS
-from dragonante.interfaces.web.settings import Settings
+from dragonante.interfaces.web.shared.settings import Settings
+from dragonante.interfaces.web.storage.db import AnswerRow
+from dragonante.interfaces.web.tables.kept_bots import TAKE_BACKS
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.leaks import cards_in_view, hidden_from
 

@@ -41,7 +41,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, text
 
-from dragonante.interfaces.web.db import database_url
+from dragonante.interfaces.web.storage.db import database_url
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.pg import PG_URL, fresh_schema
 from tests.web.test_multiprocess import Server

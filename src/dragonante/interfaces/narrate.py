@@ -252,7 +252,7 @@ class Narrator:
         Every sentence that depends on ``me`` asks here or in :meth:`is_subject`,
         never by comparing with ``me`` itself: the web server narrates an event
         once as a spectator and hands that sentence to every seat for which
-        each of these answers would have been the same (``web/narration.py``).
+        each of these answers would have been the same (``web/shared/narration.py``).
         """
         return bool(seat == self.me)
 

@@ -17,7 +17,7 @@ holds only the seat's frames; an answer goes out as ``(decision id,
 answer)`` and the server's next frame says whether it was taken (a refused
 or overtaken answer asks for a fresh state, and the question is asked
 again).  A hint is the server's (``{"type": "hint"}``,
-:mod:`dragonante.interfaces.web.hints`), at tables whose ``hints_on`` says
+:mod:`dragonante.interfaces.web.tables.hints`), at tables whose ``hints_on`` says
 the seat may have one.  A dropped connection is opened again with the
 seat's token; only a refusal of the seat itself ends it (:class:`SourceClosed`).
 """

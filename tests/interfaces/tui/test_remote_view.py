@@ -19,8 +19,8 @@ from dragonante.engine.views import Question, observe
 from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.render import from_observation, table_lines, table_view
 from dragonante.interfaces.tui.remote import RemoteSeat
-from dragonante.interfaces.web.store import HUMAN, PLAYING, SeatInfo, StoredTable
-from dragonante.interfaces.web.tables import LiveTable, seat_view
+from dragonante.interfaces.web.storage.store import HUMAN, PLAYING, SeatInfo, StoredTable
+from dragonante.interfaces.web.tables.live import LiveTable, seat_view
 
 NAMES = ["Ann", "Bo", "Cy"]
 

@@ -35,8 +35,8 @@ def rebuild_command(
     db: Annotated[str | None, typer.Option(help=helptext("opt.serve_db"))] = None,
     lang: LangOpt = LANG.default,
 ) -> None:
-    from dragonante.interfaces.web.db import database_url, open_database
     from dragonante.interfaces.web.players.ratings import rebuild
+    from dragonante.interfaces.web.storage.db import database_url, open_database
 
     lang = check_lang(lang)
     try:

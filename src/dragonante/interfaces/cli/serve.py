@@ -195,13 +195,12 @@ def serve(
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
-    from dragonante.interfaces.web.app import create_app
-    from dragonante.interfaces.web.cluster import ClusterSettings
-    from dragonante.interfaces.web.connection_guard import ConnectionLimits
-    from dragonante.interfaces.web.db import database_url, open_database, refuses_writes
+    from dragonante.interfaces.web.cluster.member import ClusterSettings
+    from dragonante.interfaces.web.http.app import create_app
+    from dragonante.interfaces.web.http.connection_guard import ConnectionLimits, transport_options
+    from dragonante.interfaces.web.http.workers import WORKER_ENV, worker_config
     from dragonante.interfaces.web.hub import Settings
-    from dragonante.interfaces.web.protocol import transport_options
-    from dragonante.interfaces.web.workers import WORKER_ENV, worker_config
+    from dragonante.interfaces.web.storage.db import database_url, open_database, refuses_writes
 
     lang = check_lang(lang)
     if affinity and workers > 1:
@@ -235,7 +234,7 @@ def serve(
     if default_visibility and default_abilities == "none":
         fail(t("serve.error.visibility_needs", lang))
     from dragonante.bots import bot_names
-    from dragonante.interfaces.web.limits import parse_networks
+    from dragonante.interfaces.web.shared.limits import parse_networks
 
     offered_names = offered_bots(bot or [], lang)
     if away_bot not in bot_names():
@@ -267,7 +266,7 @@ def serve(
     if refused is not None:
         engine.dispose()
         fail(t("serve.error.read_only", lang, db=db or database_url(None), reason=refused))
-    # With PostgreSQL every process is a cluster member (web/cluster.py), so
+    # With PostgreSQL every process is a cluster member (web/cluster/member.py), so
     # that several ``serve`` on one database share its tables safely.
     shared = engine.dialect.name == "postgresql"
     if workers > 1 and not shared:
@@ -336,7 +335,7 @@ def serve(
     engine.dispose()  # each worker opens its own connections
     os.environ[WORKER_ENV] = worker_config(url, settings, cluster, limits)
     uvicorn.run(
-        "dragonante.interfaces.web.workers:worker_app",
+        "dragonante.interfaces.web.http.workers:worker_app",
         factory=True,
         workers=workers,
         timeout_worker_healthcheck=WORKER_HEALTHCHECK,

@@ -1,18 +1,30 @@
 """Play together in the browser: the authoritative game server and its web client.
 
-``dragonante serve`` runs :func:`dragonante.interfaces.web.app.create_app`
-under uvicorn.  The pieces, one concept each:
+``dragonante serve`` runs :func:`dragonante.interfaces.web.http.app.create_app`
+under uvicorn.  The package is a house of rooms, each a sub-package whose
+``__init__.py`` says what it owns; a room imports only the rooms on the floors
+below it (``tests/web/test_package_shape.py``), bottom floor first:
 
-* :mod:`.db` - the schema and opening the database (Alembic migrations run
-  at start-up; SQLite by default, PostgreSQL by URL);
-* :mod:`.store` - reading and writing tables, seats and answers;
-* :mod:`.writer` - the database thread with group commit;
-* :mod:`.hub` - the lobby, the answer pipeline, bots, time limits;
-* :mod:`.tables` - a table in memory, its connections, and each seat's view;
-* :mod:`.stats` - load figures (commits, event-loop lag, collector pauses);
-* :mod:`.protocol` - parsing and refusing WebSocket messages;
-* :mod:`.narration` - events as sentences in English and Italian;
-* :mod:`.app` - the HTTP API, the WebSocket endpoint and the static client.
+1. ``storage/`` - the schema, opening the database, Alembic's migrations,
+   reading and writing tables, seats and answers, the database thread with
+   group commit; and ``shared/`` - the words every room speaks: the
+   WebSocket protocol, refusals, narration, names, settings, limits, load
+   figures.  Neither imports any other room.
+2. ``tables/`` - the tables in memory and their people: seats, answers,
+   bots, clocks, connections, chat, hints, take-backs, start-up and
+   takeover, what each connection is sent; ``tables.house.House`` is what
+   they share.
+3. ``players/`` - player keys, the seats that follow them, ratings.
+4. ``hub`` (one module, ``hub.py``) - the ``Hub``: the public face of the
+   tables' and the players' parts, what HTTP and the cluster call.
+5. ``cluster/`` - several processes on one PostgreSQL database: leases,
+   messages between processes, the relay, affinity.
+6. ``http/`` - the FastAPI app, its routes, the guards in front of them
+   (body caps, the connection guard, pings, headers), the OpenAPI schema,
+   ``--workers``; and ``load/`` - the load benchmark's client, which the
+   server never imports.
 
-The protocol is documented in ``docs/protocol.md``, the server in ``docs/web.md``.
+``static/`` is the browser client (plain ES modules, CSS, the i18n
+catalogues).  The protocol is documented in ``docs/protocol.md``, the
+server in ``docs/web.md``.
 """

@@ -3,7 +3,7 @@
 The :class:`Hub` owns every live table; a table's game state lives only
 here, clients send ``(decision id, answer)`` and receive views.  The hub is
 the public face of parts split by concern (``docs/web.md``, "The web
-package"), each holding the :class:`~dragonante.interfaces.web.house.House`
+package"), each holding the :class:`~dragonante.interfaces.web.tables.house.House`
 (the tables, storage, limits and caches every part shares):
 
 * :mod:`seats`: seats, bots, removal and bans, the start;
@@ -27,19 +27,22 @@ simply pick up the question in front of them.
 from __future__ import annotations
 
 from dragonante.bots import offer
-from dragonante.interfaces.web.answers import Answers
-from dragonante.interfaces.web.connections import Connections
-from dragonante.interfaces.web.errors import HubError, old_rules
-from dragonante.interfaces.web.hints import Hints
-from dragonante.interfaces.web.house import House
-from dragonante.interfaces.web.lifecycle import Lifecycle
-from dragonante.interfaces.web.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
+from dragonante.interfaces.web.players.ratings import rate_finished
 from dragonante.interfaces.web.players.service import Players
-from dragonante.interfaces.web.seats import BOT_NAMES, Seats, clean_name
-from dragonante.interfaces.web.settings import Settings
-from dragonante.interfaces.web.social import Social
-from dragonante.interfaces.web.take_back import TakeBacks
-from dragonante.interfaces.web.writer import Writer
+from dragonante.interfaces.web.shared.errors import HubError, old_rules
+from dragonante.interfaces.web.shared.settings import Settings
+from dragonante.interfaces.web.storage.interface import Storage
+from dragonante.interfaces.web.storage.sql import SqlStorage
+from dragonante.interfaces.web.storage.writer import Writer
+from dragonante.interfaces.web.tables.answers import Answers
+from dragonante.interfaces.web.tables.connections import Connections
+from dragonante.interfaces.web.tables.hints import Hints
+from dragonante.interfaces.web.tables.house import House
+from dragonante.interfaces.web.tables.lifecycle import Lifecycle
+from dragonante.interfaces.web.tables.lobby import CODE_ALPHABET, Lobby, new_code, with_game_master
+from dragonante.interfaces.web.tables.seats import BOT_NAMES, Seats, clean_name
+from dragonante.interfaces.web.tables.social import Social
+from dragonante.interfaces.web.tables.take_back import TakeBacks
 
 __all__ = [
     "BOT_NAMES",
@@ -62,14 +65,16 @@ class Hub:
     knowing which part seats people.
     """
 
-    def __init__(self, writer: Writer, settings: Settings | None = None) -> None:
-        self.house = house = House(writer, settings or Settings())
+    def __init__(self, storage: Writer | Storage, settings: Settings | None = None) -> None:
+        #: The server's database thread is wrapped in the storage protocol
+        #: (``storage/sql.py``); a test may hand any storage (``storage/memory.py``).
+        self.storage = SqlStorage(storage) if isinstance(storage, Writer) else storage
+        self.house = house = House(self.storage, settings or Settings())
         for name, spec in house.settings.bots:  # serve --bot NAME=SPEC, in every process
             offer(name, spec)
-        self.writer = writer
         self.settings = house.settings
         #: The parts (``docs/web.md``, "The web package").
-        self.answers = answers = Answers(house)
+        self.answers = answers = Answers(house, rate_finished)
         self.social = social = Social(house)
         self.seating = seating = Seats(house, answers)
         self.lobby = lobby = Lobby(house)
@@ -129,3 +134,11 @@ class Hub:
         self.hand_to_bot = connections.hand_to_bot
         self.answer = answers.answer
         self.take_back = take_backs.take_back
+
+    @property
+    def writer(self) -> Writer:
+        """The database thread, for what only SQL does (the cluster's leases and
+        fences, ``PostgreSQL``'s address); a hub on other storage has none."""
+        if not isinstance(self.storage, SqlStorage):
+            raise TypeError("this hub's storage is not a database")
+        return self.storage.writer

@@ -12,7 +12,7 @@ concurrent tables stays constant until the time is up.  The run measures
   before it sends that update, so this includes the commit).
 
 Only loopback addresses are ever contacted; the run is bounded in time and
-stops by itself.  The modules, each importing only the ones above it:
+stops by itself.  What this room owns, each module importing only the ones above it:
 
 * :mod:`.report` - the settings of a run and its report;
 * :mod:`.clients` - the WebSocket clients playing the tables, in this

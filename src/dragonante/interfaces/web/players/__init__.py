@@ -18,6 +18,7 @@ seat's own token (``SeatInfo.opens``).  What this room owns:
   and rebuilding them all from the stored records.
 
 It reads the tables through the house and the schema through ``db.py``;
-nothing outside the hub, the routes and the answer pipeline imports it
-(``tests/web/test_package_shape.py``).
+nothing outside the hub and the routes imports it: the answer pipeline
+rates a finished game with the rater the hub hands it (``answers.Rater``),
+so the tables' code never imports this room (``tests/web/test_package_shape.py``).
 """

@@ -15,8 +15,8 @@ import re
 import secrets
 from typing import Any
 
-from dragonante.interfaces.web.errors import HubError
-from dragonante.interfaces.web.store import hash_token
+from dragonante.interfaces.web.shared.errors import HubError
+from dragonante.interfaces.web.storage.store import hash_token
 
 #: Random bytes of a key (256 bits; the brief asks for 128 or more).
 KEY_BYTES = 32

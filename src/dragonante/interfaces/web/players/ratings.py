@@ -27,8 +27,22 @@ from sqlalchemy.orm import Session
 
 from dragonante import RULES_VERSION
 from dragonante.engine.config import config_from_dict
-from dragonante.interfaces.web.db import PlayerRow, RatingRow, RatingStepRow, SeatRow, TableRow
-from dragonante.interfaces.web.store import BOT, FINISHED, HUMAN, SeatInfo, aware, load_table
+from dragonante.interfaces.web.storage.db import (
+    PlayerRow,
+    RatingRow,
+    RatingStepRow,
+    SeatRow,
+    TableRow,
+)
+from dragonante.interfaces.web.storage.interface import Transaction
+from dragonante.interfaces.web.storage.store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    SeatInfo,
+    aware,
+    load_table,
+)
 
 #: The bot levels' fixed ratings (mu, sigma).  ``random``, ``easy`` and
 #: ``medium`` are ``tournament``'s openskill ratings from 4,000 games of
@@ -165,13 +179,29 @@ class Rebuilt:
     skipped: list[str]
 
 
+def rate_finished(
+    tx: Transaction,
+    code: str,
+    seats: dict[int, SeatInfo],
+    hoards: Sequence[int],
+    winners: Sequence[int],
+) -> int:
+    """:func:`rate_table` in the answer pipeline's transaction (the rater the
+    hub hands ``Answers``).  A game no seat of which holds a key rates
+    nobody, as in :func:`rate_table`, without asking for the session: so a
+    hub on the in-memory storage, which keeps no players' rows, finishes it."""
+    if all(i.player_id is None for i in seats.values()):
+        return 0
+    return rate_table(tx.sql(), code, seats, hoards, winners)
+
+
 def rebuild(s: Session) -> Rebuilt:
     """Every rating again from the stored finished games, oldest first.
 
     A game stored under another ``RULES_VERSION`` cannot be replayed by this
     engine (it would silently play another game): it is skipped and named.
     """
-    from dragonante.interfaces.web.tables import replay_state
+    from dragonante.interfaces.web.tables.live import replay_state
 
     s.execute(delete(RatingStepRow))
     s.execute(delete(RatingRow))

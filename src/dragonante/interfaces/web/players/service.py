@@ -19,15 +19,15 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from dragonante.interfaces.web.errors import HubError
-from dragonante.interfaces.web.frames import broadcast_table
-from dragonante.interfaces.web.house import House
 from dragonante.interfaces.web.players import ratings, storage
 from dragonante.interfaces.web.players.keys import check_id, check_key, new_key
 from dragonante.interfaces.web.players.storage import HeldSeat, Player
-from dragonante.interfaces.web.seats import Seats
-from dragonante.interfaces.web.store import FINISHED, HUMAN, OPEN, PLAYING
-from dragonante.interfaces.web.tables import LiveTable
+from dragonante.interfaces.web.shared.errors import HubError
+from dragonante.interfaces.web.storage.store import FINISHED, HUMAN, OPEN, PLAYING
+from dragonante.interfaces.web.tables.frames import broadcast_table
+from dragonante.interfaces.web.tables.house import House
+from dragonante.interfaces.web.tables.live import LiveTable
+from dragonante.interfaces.web.tables.seats import Seats
 
 
 def waiting_on(table: LiveTable) -> list[int]:
@@ -53,7 +53,7 @@ class Players:
         """A new person: their key (shown once, kept by their browser) and public id."""
         self.house.check_rate("players", address)
         key = new_key()
-        player = await self.house.write(partial(storage.add_player, key=key))
+        player = await self.house.write_sql(partial(storage.add_player, key=key))
         return {"key": key, "id": player.id}
 
     async def identify(self, key: Any, address: str) -> Player:
@@ -61,7 +61,7 @@ class Players:
         a key no person has as a miss (404 ``unknown_key``)."""
         self.house.check_lookup(address)
         key = check_key(key)
-        player: Player | None = await self.house.write(partial(storage.player_by_key, key=key))
+        player: Player | None = await self.house.write_sql(partial(storage.player_by_key, key=key))
         if player is None:
             self.house.missed(address)
             raise HubError("unknown_key", "no player has this key", 404)
@@ -72,14 +72,14 @@ class Players:
         table = await self.house.table(code)
         info = table.seats.get(seat)
         if info is not None and info.player_id == player.id and player.name != info.name:
-            await self.house.write(partial(storage.set_name, pid=player.id, name=info.name))
+            await self.house.write_sql(partial(storage.set_name, pid=player.id, name=info.name))
 
     async def me(self, key: Any, address: str) -> dict[str, Any]:
         """The key's person and their games (My games): the live ones first,
         each with whose turn it is, then recently finished ones."""
         player = await self.identify(key, address)
-        live = await self.house.write(partial(storage.seats_of, pid=player.id, finished=False))
-        done = await self.house.write(partial(storage.seats_of, pid=player.id, finished=True))
+        live = await self.house.write_sql(partial(storage.seats_of, pid=player.id, finished=False))
+        done = await self.house.write_sql(partial(storage.seats_of, pid=player.id, finished=True))
         games = [self.game(held) for held in live + done[:20]]
         return {
             **storage.public(player),
@@ -118,10 +118,12 @@ class Players:
                 raise HubError("bad_seat", "that seat holds no person")
             if any(i.player_id == pid for p, i in table.seats.items() if p != seat):
                 raise HubError("seated", "that player already holds a seat here", 409)
-            target = await self.house.write(partial(storage.player_by_id, pid=pid))
+            target = await self.house.write_sql(partial(storage.player_by_id, pid=pid))
             if target is None:
                 raise HubError("unknown_player", f"no player {pid}", 404)
-            await self.house.write(partial(storage.hand_seat, code=table.code, seat=seat, pid=pid))
+            await self.house.write_sql(
+                partial(storage.hand_seat, code=table.code, seat=seat, pid=pid)
+            )
             info.player_id = target.id
             info.player_hash = target.key_hash
             info.token_hash = None
@@ -133,7 +135,7 @@ class Players:
     async def page(self, pid: Any) -> dict[str, Any]:
         """A player's page: name, rating and its steps, finished games, wins."""
         pid = check_id(pid)
-        write = self.house.write
+        write = self.house.write_sql
         player = await write(partial(storage.player_by_id, pid=pid))
         if player is None:
             raise HubError("unknown_player", f"no player {pid}", 404)
@@ -159,5 +161,5 @@ class Players:
 
     async def leaderboard(self) -> list[dict[str, Any]]:
         """The rated people, best first."""
-        board: list[dict[str, Any]] = await self.house.write(ratings.leaderboard)
+        board: list[dict[str, Any]] = await self.house.write_sql(ratings.leaderboard)
         return board

@@ -15,9 +15,9 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from dragonante.interfaces.web.db import PlayerRow, SeatRow, TableRow
 from dragonante.interfaces.web.players.keys import key_hash, new_id, same_hash
-from dragonante.interfaces.web.store import FINISHED, aware, fenced
+from dragonante.interfaces.web.storage.db import PlayerRow, SeatRow, TableRow
+from dragonante.interfaces.web.storage.store import FINISHED, aware, fenced
 
 #: Tables "My games" and a player page list at most.
 MAX_LISTED = 100

@@ -1,0 +1,142 @@
+"""The server's storage: the protocol of :mod:`.interface` on SQLAlchemy.
+
+Each transaction is a session of the database thread (:class:`~.writer.Writer`,
+with its group commit, its fences and its batch of answers), and each
+method is the function of :mod:`.store` of the same name on that session:
+the SQL the server runs, and when, is what it was before the protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import Session
+
+from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage.interface import Transaction
+from dragonante.interfaces.web.storage.store import SeatInfo, StoredTable
+from dragonante.interfaces.web.storage.writer import Writer
+
+T = TypeVar("T")
+
+
+class SqlTransaction:
+    """One session of the database thread, seen through :class:`~.interface.Transaction`."""
+
+    __slots__ = ("session",)
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def code_taken(self, code: str) -> bool:
+        return store.code_taken(self.session, code)
+
+    def create_table(
+        self,
+        code: str,
+        config: dict[str, Any],
+        seed: int,
+        host_hash: str | None,
+        gm_hash: str | None = None,
+        turn_seconds: float | None = None,
+        unlisted: bool = False,
+        hints: bool = False,
+    ) -> None:
+        store.create_table(
+            self.session, code, config, seed, host_hash, gm_hash, turn_seconds, unlisted, hints
+        )
+
+    def flush(self) -> None:
+        self.session.flush()
+
+    def put_seat(self, code: str, info: SeatInfo) -> None:
+        store.put_seat(self.session, code, info)
+
+    def remove_seat(self, code: str, seat: int) -> None:
+        store.remove_seat(self.session, code, seat)
+
+    def set_seat_token(self, code: str, seat: int, token_hash: str) -> None:
+        store.set_seat_token(self.session, code, seat, token_hash)
+
+    def set_gm(self, code: str, gm_hash: str | None) -> None:
+        store.set_gm(self.session, code, gm_hash)
+
+    def set_unlisted(self, code: str, unlisted: bool) -> None:
+        store.set_unlisted(self.session, code, unlisted)
+
+    def set_hints(self, code: str, hints: bool) -> None:
+        store.set_hints(self.session, code, hints)
+
+    def add_bans(self, code: str, bans: list[tuple[str, str]]) -> None:
+        store.add_bans(self.session, code, bans)
+
+    def clear_bans(self, code: str) -> None:
+        store.clear_bans(self.session, code)
+
+    def set_rematch(self, code: str, rematch: str) -> None:
+        store.set_rematch(self.session, code, rematch)
+
+    def start_table(self, code: str, at: datetime) -> None:
+        store.start_table(self.session, code, at)
+
+    def expire_table(self, code: str) -> None:
+        store.expire_table(self.session, code)
+
+    def add_answer(self, code: str, n: int, decision_id: int, seat: int, answer: int) -> None:
+        store.add_answer(self.session, code, n, decision_id, seat, answer)
+
+    def take_back_answers(self, code: str, n: int, last_gambit_at: int | None) -> None:
+        store.take_back_answers(self.session, code, n, last_gambit_at)
+
+    def set_last_gambit(self, code: str, n: int) -> None:
+        store.set_last_gambit(self.session, code, n)
+
+    def finish_table(
+        self, code: str, winners: list[int], digest: str, ended: str | None = None
+    ) -> None:
+        store.finish_table(self.session, code, winners, digest, ended)
+
+    def add_chat(self, code: str, msg: dict[str, Any], keep: int) -> None:
+        store.add_chat(self.session, code, msg, keep)
+
+    def set_mutes(self, code: str, kind: str, values: list[str], muted: bool) -> None:
+        store.set_mutes(self.session, code, kind, values, muted)
+
+    def load_table(self, code: str, with_answers: bool = True) -> StoredTable | None:
+        return store.load_table(self.session, code, with_answers)
+
+    def load_live(self) -> list[StoredTable]:
+        return store.load_live(self.session)
+
+    def list_finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
+        return store.list_finished(self.session, limit, offset)
+
+    def sql(self) -> Session:
+        return self.session
+
+
+class SqlStorage:
+    """:class:`~.interface.Storage` on the database thread ``writer``."""
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+
+    async def run(self, fn: Callable[[Transaction], T]) -> T:
+        return await self.writer.run(lambda s: fn(SqlTransaction(s)))
+
+    def run_sync(self, fn: Callable[[Transaction], T]) -> T:
+        return self.writer.run_sync(lambda s: fn(SqlTransaction(s)))
+
+    @property
+    def commits(self) -> int:
+        return self.writer.commits
+
+    @property
+    def jobs(self) -> int:
+        return self.writer.jobs
+
+    @property
+    def commit_ms(self) -> Iterable[float]:
+        return self.writer.commit_ms

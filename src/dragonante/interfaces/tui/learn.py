@@ -27,6 +27,7 @@ from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.hangup import EXIT_HANGUP
 from dragonante.interfaces.tui.app import TableApp
+from dragonante.interfaces.tui.game_source import GameSource
 from dragonante.interfaces.tui.history import HistoryPanel
 from dragonante.interfaces.tui.screens import GameOverScreen
 from dragonante.interfaces.tui.table import TableGame
@@ -189,7 +190,7 @@ class LearnApp(TableApp):
         if isinstance(self.screen, GameOverScreen):
             self.pop_screen()  # gone back to from the end: the table again
         self.tut = again
-        self.game = TutorialTable(again)
+        self.source = GameSource(TutorialTable(again), self.lang, PLAYER)
         self._retell()
         self.since_told = None
         self.notify(t("learn.replay.done", self.lang))
@@ -240,8 +241,8 @@ class TipsTableApp(TableApp):
         super().__init__(game, lang)
         self.tips = Tips(game.config, lang)
 
-    def _tell_events(self, events: list[Event]) -> None:
-        super()._tell_events(events)
+    def tell_events(self, events: list[Event]) -> None:
+        super().tell_events(events)
         tips = self.tips.tips(events)
         if tips:
             self.tell(tips, "italic")

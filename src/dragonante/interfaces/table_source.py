@@ -43,10 +43,10 @@ covers, take-back, saving and time limit in the hooks of ``SourceTableApp``;
 source that asks nothing: ``prompt`` is None, ``wait`` is one step through
 the record, ``over`` means the record's end.  A full-screen table steps a
 :class:`SteppedSource` one bot at a time (who is thinking shows, and the
-game changes on the screen's thread only).  Not on the seam yet:
-``OnlineTableApp`` (the lobby, chat, the turn clock) and the full-screen
-tutorial keep their own loops over the same panels
-(:class:`~dragonante.interfaces.tui.base.TableBase`).
+game changes on the screen's thread only).  The full-screen tutorial
+(``LearnApp``) is a ``TableApp`` on a ``TutorialSource``.  Not on the seam
+yet: ``OnlineTableApp`` (the lobby, chat, the turn clock) keeps its own loop
+over the same panels (:class:`~dragonante.interfaces.tui.base.TableBase`).
 
 **A new source** (the tutorial, say) plugs in without a new loop: it either
 wraps its own :class:`~dragonante.interfaces.session.LocalGame` in a
@@ -158,8 +158,12 @@ class SteppedSource(TableSource, Protocol):
     copies the game for a hint there).  A stepped source splits ``wait`` in
     three: ``thinking`` names the bot to answer next, ``think`` works its
     answer out without changing anything (safe in a worker thread) and
-    ``apply`` gives it, on the thread that owns the game.  ``wait`` is then
-    ``while thinking() is not None: apply(*think())``."""
+    ``apply`` gives it, on the thread that owns the game.  When no bot needs
+    thinking (``thinking()`` is None), ``wait`` gives at once whatever answers
+    are left that need none (a tutorial's scripted bots; nothing for a plain
+    local game) and the front end calls it on its own thread before drawing.
+    A local game's ``wait`` is then ``while thinking() is not None:
+    apply(*think())``."""
 
     def thinking(self) -> int | None:
         """The bot seat whose answer comes next (None: the seat is asked, or the end)."""

@@ -91,10 +91,13 @@ class TableApp(HintAsking, SourceTableApp):
         clock: Callable[[], float] = time.monotonic,
         gambit_summaries: bool = True,
         series_lines: Callable[[GameState], list[str]] | None = None,
+        source: GameSource | None = None,
     ) -> None:
         # the seat at the keyboard: the one person's, or nobody yet (the hot-seat cover)
         viewer = game.humans[0] if len(game.humans) == 1 else None
-        super().__init__(GameSource(game, lang, viewer), table_of(game.config))
+        if source is None:  # else a source of its own over ``game`` (the tutorial's)
+            source = GameSource(game, lang, viewer)
+        super().__init__(source, table_of(game.config))
         #: Lines the game-over screen adds for a series (its totals so far).
         self.series_lines = series_lines
         self.record_path = record

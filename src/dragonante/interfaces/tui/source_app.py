@@ -84,6 +84,8 @@ class SourceTableApp(TableBase):
             self.run_worker(self._wait, thread=True, exclusive=True, group="source")
             return
         self.before_step()
+        if source.thinking() is None:
+            source.wait()  # what needs no thinking (a script's answers), on this thread
         self.tell_new()
         if self.interlude():
             return

@@ -44,9 +44,10 @@ source that asks nothing: ``prompt`` is None, ``wait`` is one step through
 the record, ``over`` means the record's end.  A full-screen table steps a
 :class:`SteppedSource` one bot at a time (who is thinking shows, and the
 game changes on the screen's thread only).  The full-screen tutorial
-(``LearnApp``) is a ``TableApp`` on a ``TutorialSource``.  Not on the seam
-yet: ``OnlineTableApp`` (the lobby, chat, the turn clock) keeps its own loop
-over the same panels (:class:`~dragonante.interfaces.tui.base.TableBase`).
+(``LearnApp``) is a ``TableApp`` on a ``TutorialSource``, and
+``OnlineTableApp`` (``play --join``) a ``SourceTableApp`` on a
+:class:`~dragonante.interfaces.tui.frame_source.FrameSource`, fed by the
+screen's own connection: every front end draws a source.
 
 **A new source** (the tutorial, say) plugs in without a new loop: it either
 wraps its own :class:`~dragonante.interfaces.session.LocalGame` in a

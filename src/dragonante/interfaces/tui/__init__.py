@@ -9,8 +9,9 @@ every table shares, :mod:`.source_app` the one loop over any table source,
 :mod:`.game_source` a local game as a source and :mod:`.app` the
 application for it.
 ``play --join`` feeds the same screen from a server: :mod:`.lobby` takes the
-seat (HTTP), :mod:`.remote` turns the seat's frames into snapshots and
-:mod:`.online` is its application (the WebSocket).
+seat (HTTP), :mod:`.remote` reads the seat's frames, :mod:`.frame_source`
+makes them a table source and :mod:`.online` is its application (the
+WebSocket, the chat's line in :mod:`.chat_line`).
 """
 
 from dragonante.interfaces.tui.app import TableApp

@@ -30,6 +30,7 @@ from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.events import Explainer, Table
 from dragonante.interfaces.gambit_history import gambit_history
+from dragonante.interfaces.narrate import Prompt
 from dragonante.interfaces.replay_source import ReplaySource
 from dragonante.interfaces.table_source import (
     SourceClosed,
@@ -53,8 +54,9 @@ class SourceTableApp(TableBase):
     :meth:`before_step` (a time limit checked), :meth:`interlude` (a page
     between the events and the question: a gambit's summary, the game's end,
     a cover; True stops there, the page's dismissal advances again),
-    :meth:`answered` (a game saved after each answer), :meth:`opponents`
-    (the header's bots) and :meth:`waiting_text`.  A
+    :meth:`answered` (a game saved after each answer), :meth:`asked` (no
+    answering while a connection is away), :meth:`opponents` (the header's
+    bots) and :meth:`waiting_text`.  A
     :class:`~dragonante.interfaces.table_source.SteppedSource` is stepped one
     bot at a time (the header says who is thinking, and the game changes on
     the screen's thread only); any other source's ``wait`` runs whole in a
@@ -153,7 +155,7 @@ class SourceTableApp(TableBase):
             return
         history = gambit_history(source.all_events(), source.seat)
         snap = Snapshot(
-            view, source.narrator(), source.prompt(), self.thinking, self.opponents(), history
+            view, source.narrator(), self.asked(), self.thinking, self.opponents(), history
         )
         self.draw(snap, self.waiting_text())
 
@@ -172,6 +174,10 @@ class SourceTableApp(TableBase):
 
     def answered(self) -> None:
         """The seat's answer was taken (before the others answer)."""
+
+    def asked(self) -> Prompt | None:
+        """The question drawn with its answers (None: none may be answered now)."""
+        return self.source.prompt()
 
     def opponents(self) -> str:
         """The bots at this table as the header names them ("" : not said)."""

@@ -35,13 +35,19 @@ The front ends on the seam: ``PlainTable(source, stdin)``
 (:mod:`dragonante.interfaces.cli.plain_table`) for numbered prompts (``play
 --plain``, ``learn --plain``, ``play --join --plain``), ``SourceTableApp``
 (:mod:`dragonante.interfaces.tui.source_app`) for the full-screen table, and
-``ReplayApp`` on a ``ReplaySource`` (``replay --screen``); ``replay``'s
-printed narration reads a ``ReplaySource`` too.  A replay is a source that
-asks nothing: ``prompt`` is None, ``wait`` is one step through the record,
-``over`` means the record's end.  Not on the seam yet: the full-screen
-``TableApp`` (hot-seat covers, take-back, saving), ``OnlineTableApp`` (the
-lobby, chat, the turn clock) and the full-screen tutorial keep their own
-loops over the same panels (:class:`~dragonante.interfaces.tui.base.TableBase`).
+``ReplayApp`` on a ``ReplaySource`` (``replay --screen``) and ``TableApp``
+(the full-screen ``play``) on a
+:class:`~dragonante.interfaces.tui.game_source.GameSource`, its hot-seat
+covers, take-back, saving and time limit in the hooks of ``SourceTableApp``;
+``replay``'s printed narration reads a ``ReplaySource`` too.  A replay is a
+source that asks nothing: ``prompt`` is None, ``wait`` is one step through
+the record, ``over`` means the record's end.  A full-screen table steps a
+:class:`SteppedSource` one bot at a time (who is thinking shows, and the
+game changes on the screen's thread only).  The full-screen tutorial
+(``LearnApp``) is a ``TableApp`` on a ``TutorialSource``, and
+``OnlineTableApp`` (``play --join``) a ``SourceTableApp`` on a
+:class:`~dragonante.interfaces.tui.frame_source.FrameSource`, fed by the
+screen's own connection: every front end draws a source.
 
 **A new source** (the tutorial, say) plugs in without a new loop: it either
 wraps its own :class:`~dragonante.interfaces.session.LocalGame` in a
@@ -143,4 +149,34 @@ class TableSource(Protocol):
         ...
 
 
-__all__ = ["SourceClosed", "SourceRefused", "TableSource"]
+@runtime_checkable
+class SteppedSource(TableSource, Protocol):
+    """A source whose bots a front end may step through one answer at a time.
+
+    ``wait`` lets every bot answer at once, in whatever thread calls it.  A
+    full-screen table wants more: to say which bot is thinking, and to keep
+    every change of the game on its own thread (it saves, takes back and
+    copies the game for a hint there).  A stepped source splits ``wait`` in
+    three: ``thinking`` names the bot to answer next, ``think`` works its
+    answer out without changing anything (safe in a worker thread) and
+    ``apply`` gives it, on the thread that owns the game.  When no bot needs
+    thinking (``thinking()`` is None), ``wait`` gives at once whatever answers
+    are left that need none (a tutorial's scripted bots; nothing for a plain
+    local game) and the front end calls it on its own thread before drawing.
+    A local game's ``wait`` is then ``while thinking() is not None:
+    apply(*think())``."""
+
+    def thinking(self) -> int | None:
+        """The bot seat whose answer comes next (None: the seat is asked, or the end)."""
+        ...
+
+    def think(self) -> tuple[int, int]:
+        """That bot's answer and the question's id, the game unchanged."""
+        ...
+
+    def apply(self, answer: int, decision_id: int) -> None:
+        """Give the answer :meth:`think` worked out."""
+        ...
+
+
+__all__ = ["SourceClosed", "SourceRefused", "SteppedSource", "TableSource"]

@@ -1,12 +1,14 @@
-"""The full-screen table: the Textual application that plays one game.
+"""The full-screen table for a local game: people and bots at this computer.
 
-The loop of the plain ``play`` turned into events.  After every answer,
-:meth:`TableApp.advance` tells the log what happened (for the seat at the
-keyboard only), shows a summary when a gambit or the game ends, and then
-either asks the person whose question it is or lets the bot whose turn it
-is think in a worker thread, so the screen stays responsive and says who
-is thinking.  The bot's answer comes back to the screen's thread, which
-alone changes the game.
+A :class:`~dragonante.interfaces.tui.source_app.SourceTableApp` drawing a
+:class:`~dragonante.interfaces.tui.game_source.GameSource`: the loop is
+the seam's (after every answer the seat's new events are told, then a bot
+thinks in a worker thread, its answer given on the screen's thread, which
+alone changes the game, or the person is asked).  This module adds only
+what a local game has, through the loop's hooks: a summary when a gambit
+ends and the game-over page (:meth:`TableApp.interlude`), the hot-seat
+cover, "since your last turn", the time limit
+(:meth:`TableApp.before_step`), take-back, the hint and saving.
 
 Hot-seat: with several people at the table, a cover screen hides
 everything before the next person's question, and the table is then drawn
@@ -28,27 +30,23 @@ from pathlib import Path
 
 from textual.binding import Binding
 
-from dragonante.engine.decisions import IllegalAnswer
 from dragonante.engine.state import Event, GameState
 from dragonante.engine.views import events_for
 from dragonante.i18n import t
-from dragonante.interfaces.events import Explainer, table_of
+from dragonante.interfaces.events import table_of
 from dragonante.interfaces.hangup import EXIT_HANGUP, on_hangup_in_loop
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.narrate import Narrator, gold, involves, table_names
-from dragonante.interfaces.tui.base import TableBase
+from dragonante.interfaces.tui.game_source import GameSource
 from dragonante.interfaces.tui.hinting import HintAsking
-from dragonante.interfaces.tui.log import LogPanel
-from dragonante.interfaces.tui.question import QuestionPanel
 from dragonante.interfaces.tui.screens import (
     ConfirmScreen,
     CoverScreen,
     GameOverScreen,
     SummaryScreen,
 )
-from dragonante.interfaces.tui.snapshot import take_snapshot
+from dragonante.interfaces.tui.source_app import SourceTableApp
 from dragonante.interfaces.tui.table import TableGame
-from dragonante.interfaces.tui.thinking import BotThinking
 
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
@@ -74,7 +72,7 @@ def fresh_path(seed: int, taken: Collection[Path] = ()) -> Path:
         n += 1
 
 
-class TableApp(BotThinking[TableGame], HintAsking, TableBase):
+class TableApp(HintAsking, SourceTableApp):
     """One local game at the full-screen table; the exit code is its result."""
 
     BINDINGS = [  # noqa: RUF012 (Textual's own declaration style)
@@ -82,6 +80,7 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         Binding("s", "save", show=False),
         Binding("h", "hint", show=False),
     ]
+    source: GameSource
 
     def __init__(
         self,
@@ -92,28 +91,23 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         clock: Callable[[], float] = time.monotonic,
         gambit_summaries: bool = True,
         series_lines: Callable[[GameState], list[str]] | None = None,
+        source: GameSource | None = None,
     ) -> None:
-        super().__init__(lang)
+        # the seat at the keyboard: the one person's, or nobody yet (the hot-seat cover)
+        viewer = game.humans[0] if len(game.humans) == 1 else None
+        if source is None:  # else a source of its own over ``game`` (the tutorial's)
+            source = GameSource(game, lang, viewer)
+        super().__init__(source, table_of(game.config))
         #: Lines the game-over screen adds for a series (its totals so far).
         self.series_lines = series_lines
-        self.game = game
         self.record_path = record
         self.clock = clock
         self.deadline = clock() + 60 * time_limit_minutes if time_limit_minutes > 0 else None
         self.gambit_summaries = gambit_summaries
-        self.names = list(game.names) or table_names(game.config.players, game.humans, lang)
-        #: One person against bots is "You"; in hot-seat everyone keeps a name.
-        self.you = len(game.humans) == 1
-        self.debt_model = game.config.rules.debt_model
-        #: The seat at the keyboard (None behind the hot-seat cover).
-        self.viewer: int | None = game.humans[0] if len(game.humans) == 1 else None
-        self.narrator = self._narrator(self.viewer)
-        #: Log position told so far, and up to which gambit ends were summarized:
-        #: a resumed game's past is told, but its gambit ends were seen before it
-        #: was left (a box now would pair that gambit with today's hoards).
-        self.told = 0
+        #: Up to which log position gambit ends were summarized: a resumed game's
+        #: past is told, but its gambit ends were seen before it was left (a box
+        #: now would pair that gambit with today's hoards).
         self.summarized = len(game.log())
-        self.thinking: int | None = None
         self.covered = False
         #: The last file the game was saved in (printed after the table closes).
         self.saved_to: Path | None = None
@@ -122,15 +116,24 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         #: The question for which "since your last turn" was told.
         self.since_told: int | None = None
 
-    def _narrator(self, seat: int | None) -> Narrator:
-        #: The rule behind each event the viewer is told (a new viewer starts afresh).
-        self.explainer = Explainer(table_of(self.game.config), self.lang)
-        return Narrator(self.names, self.lang, me=seat, debt_model=self.debt_model, you=self.you)
+    @property
+    def game(self) -> TableGame:
+        """The game the source keeps (its record, its bots, take-back)."""
+        return self.source.game
 
-    def _tell_events(self, events: list[Event]) -> None:
-        """Tell the viewer's events, each line with the rule behind it (``w``)."""
-        told = self.explainer.lines(self.narrator.told(events), events)
-        self.tell([line for line, _ in told], whys=[why for _, why in told])
+    @property
+    def viewer(self) -> int | None:
+        """The seat at the keyboard (None behind the hot-seat cover)."""
+        return self.source.seat
+
+    @property
+    def narrator(self) -> Narrator:
+        """The narrator for the viewer (names as this table calls them)."""
+        return self.source.narrator()
+
+    @property
+    def names(self) -> list[str]:
+        return self.source.names
 
     def keys_line(self) -> str:
         """The keys that work at this table: ``a`` with abilities, ``u`` against bots only."""
@@ -149,9 +152,8 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         return line
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # before the table's own on_mount starts the game (Textual calls both)
         on_hangup_in_loop(self.hang_up)
-        self.advance()
 
     def hang_up(self) -> None:
         """The terminal went away (SIGHUP): save a game in progress where ``q``
@@ -162,18 +164,31 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
             self._autosave()
         self.exit(EXIT_HANGUP)
 
-    # --- the game loop, one step per answer ---------------------------------
+    # --- the loop's hooks ---------------------------------------------------------
 
-    def advance(self) -> None:
-        """Tell what happened, then ask the next person or start the next bot."""
-        if self.thinking is not None or self.covered:
+    def held(self) -> bool:
+        """Behind the hot-seat cover nothing moves until the next person sits down."""
+        return self.covered
+
+    def before_step(self) -> None:
+        """The time limit: once it has run out, the gambit under way is the last."""
+        if self.deadline is not None and self.clock() >= self.deadline:
+            self.deadline = None
+            self.game.call_last_gambit()
+
+    def tell_new(self) -> None:
+        """Behind the cover nothing is told (the next person is told it all on sitting down)."""
+        if self.viewer is None:
+            self.source.new_events()
             return
-        game = self.game
-        self._check_clock()
-        self._tell_new_events()
+        super().tell_new()
+
+    def interlude(self) -> bool:
+        """A gambit's summary, the game-over page, the cover before another person's
+        question; or, at the viewer's own question, what changed since their last."""
         if self._gambit_summary():
-            return
-        seat = game.deciding
+            return True
+        game = self.game
         if game.over:
             self.redraw()
             self.push_screen(
@@ -184,45 +199,34 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
                     t("tui.scrolls", self.lang),
                 )
             )
-            return
+            return True
+        seat = game.deciding
         if game.is_human(seat):
             if seat != self.viewer:
                 self._cover_for(seat)
-                return
+                return True
             self._tell_since_last_turn(seat)
-            self.redraw()
-            return
-        self.thinking = seat
-        self.redraw()
-        self.think()
+        return False
 
-    def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
+    def answered(self) -> None:
+        self._autosave()
+
+    def opponents(self) -> str:
+        return ", ".join(sorted(set(self.game.bot_specs.values())))
+
+    def waiting_text(self) -> str:
+        key = "tui.header.over" if self.game.over else "tui.waiting"
+        return t(key, self.lang)
+
+    def give_answer(self, answer: int, decision_id: int) -> None:
+        """Only the viewer's own question is answered, the time limit checked first."""
         game = self.game
         if not game.is_human(game.deciding) or game.deciding != self.viewer:
             return
-        self._check_clock()
-        try:
-            game.answer(message.answer, message.decision_id)
-        except IllegalAnswer as e:  # cannot happen: answers come from the options
-            self.notify(t("play.illegal", self.lang, reason=str(e)), severity="error")
-            self.redraw()
-            return
-        self._autosave()
-        self.advance()
+        self.before_step()
+        super().give_answer(answer, decision_id)
 
-    def _check_clock(self) -> None:
-        if self.deadline is not None and self.clock() >= self.deadline:
-            self.deadline = None
-            self.game.call_last_gambit()
-
-    def _tell_new_events(self) -> None:
-        log = self.game.log()
-        seat = self.viewer
-        visible = events_for(log, seat, self.told)
-        self.told = len(log)
-        if seat is None:
-            return  # behind the cover: told when the next person sits down
-        self._tell_events(visible)
+    # --- what only a local table tells --------------------------------------------
 
     def _tell_since_last_turn(self, seat: int | None) -> None:
         """Once per question: how the viewer's hoard moved since their last answer,
@@ -271,8 +275,7 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
         gambit = next((e[2]["gambit"] for e in reversed(log[:end]) if e[1] == "gambit_start"), 0)
         following = log[end:]
         stop = next((i for i, e in enumerate(following) if e[1] == "gambit_start"), len(following))
-        seat = self.viewer
-        shown = events_for(following[:stop], seat)
+        shown = events_for(following[:stop], self.viewer)
         lines = self.narrator.events(shown)
         lines.append(
             t("tui.hoards", self.lang, hoards=self.narrator.hoards(self.game.state.hoards))
@@ -308,15 +311,13 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
     def _cover_for(self, seat: int | None) -> None:
         """Hide the table until ``seat``'s person presses a key, then draw it for them."""
         assert seat is not None
-        self.viewer = None
-        self.narrator = self._narrator(None)
+        self.source.sit(None)
         self.covered = True
         self.redraw()
 
         def uncover(_: None) -> None:
             self.covered = False
-            self.viewer = seat
-            self.narrator = self._narrator(seat)
+            self.source.sit(seat)
             self._retell()
             self.since_told = None
             self.advance()
@@ -325,24 +326,8 @@ class TableApp(BotThinking[TableGame], HintAsking, TableBase):
 
     def _retell(self) -> None:
         """The whole log again, as the viewer may see it (a new viewer, or a take-back)."""
-        panel = self.query_one(LogPanel)
-        panel.clear()
-        seat = self.viewer
-        log = self.game.log()
-        visible = events_for(log, seat)
-        self.explainer = Explainer(table_of(self.game.config), self.lang)
-        self._tell_events(visible)
-        self.told = len(log)
-        self.summarized = len(log)
-
-    def redraw(self) -> None:
-        """A new snapshot for the viewer, and every panel drawn from it."""
-        specs = sorted(set(self.game.bot_specs.values()))
-        snap = take_snapshot(self.game.state, self.narrator, self.thinking, ", ".join(specs))
-        waiting = (
-            t("tui.waiting", self.lang) if not self.game.over else t("tui.header.over", self.lang)
-        )
-        self.draw(snap, waiting)
+        self.retell()
+        self.summarized = len(self.game.log())
 
     # --- keys -------------------------------------------------------------------
 

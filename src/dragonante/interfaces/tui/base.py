@@ -2,17 +2,17 @@
 
 The table is drawn from a :class:`~dragonante.interfaces.tui.snapshot.Snapshot`
 and told through the log panel; where the snapshots and the sentences come
-from is the *table source*, and each source has its own application:
+from is the *table source*, and one loop draws every source:
 
-* :class:`~dragonante.interfaces.tui.app.TableApp`: a local game (the engine
-  in this process, bots in worker threads, hot-seat, take-back);
-* :class:`~dragonante.interfaces.tui.online.OnlineTableApp`: one seat at a
-  table on a ``dragonante serve`` server, fed by the frames of the seat's
-  WebSocket (:mod:`.remote` turns them into snapshots);
 * :class:`~dragonante.interfaces.tui.source_app.SourceTableApp`: any
-  :class:`~dragonante.interfaces.table_source.TableSource` (a local source, a
-  replay in :class:`~dragonante.interfaces.tui.source_app.ReplayApp`), the one
-  full-screen loop over the seam.
+  :class:`~dragonante.interfaces.table_source.TableSource`, the one
+  full-screen loop over the seam: a local game in
+  :class:`~dragonante.interfaces.tui.app.TableApp` (the engine in this
+  process, bots in worker threads, hot-seat, take-back), a replay in
+  :class:`~dragonante.interfaces.tui.source_app.ReplayApp`,
+  and one seat at a table on a ``dragonante serve`` server in
+  :class:`~dragonante.interfaces.tui.online.OnlineTableApp`, fed by the
+  frames of the seat's WebSocket (:mod:`.frame_source`, read by :mod:`.remote`).
 
 Keeping the layout, the answer keys, help, card texts and the theme here
 means both look and answer alike, and the snapshot stays the one place the

@@ -26,17 +26,15 @@ from dragonante.interfaces.narrate import Narrator
 from dragonante.interfaces.tui.screens import CardScreen
 
 if TYPE_CHECKING:
-    from dragonante.interfaces.tui.table import TableGame
+    from dragonante.interfaces.tui.game_source import GameSource
 
 
 class HintAsking(App[int]):
-    """Mixed into the local table (``game``, ``lang``, ``viewer``, ``narrator``,
-    ``thinking``): ``action_hint`` asks the hard bot about the viewer's question."""
+    """Mixed into the local table (its ``source``, ``lang``, ``thinking``):
+    ``action_hint`` asks the hard bot about the question of the seat drawn."""
 
-    game: TableGame
+    source: GameSource
     lang: str
-    viewer: int | None
-    narrator: Narrator
     thinking: int | None
     #: The hint's search budget (tests ask for fewer iterations).
     hint_iters = HINT_ITERS
@@ -45,12 +43,12 @@ class HintAsking(App[int]):
 
     def action_hint(self) -> None:
         lang = self.lang
-        game = self.game
-        if len(game.humans) > 1:
+        game = self.source.game
+        if not self.source.hints_allowed:
             self.notify(t("hint.people", lang))
             return
         d = game.state.pending
-        seat = self.viewer
+        seat = self.source.seat
         if game.over or d is None or seat is None or d.seat != seat or self.thinking is not None:
             self.notify(t("hint.none", lang))
             return
@@ -60,14 +58,16 @@ class HintAsking(App[int]):
         self._hint_for = d.id
         copy = game.state.clone()
         copy.log = list(game.state.log or [])
-        self.find_hint(copy, seat, d.id, self.narrator)
+        self.find_hint(copy, seat, hint_seed(game.seed, d.id), d.id, self.source.narrator())
 
     @work(thread=True, exclusive=True, group="hint")
-    def find_hint(self, copy: GameState, seat: int, decision: int, narrator: Narrator) -> None:
+    def find_hint(
+        self, copy: GameState, seat: int, seed: int, decision: int, narrator: Narrator
+    ) -> None:
         """The hint on the copy, then its page on the screen's thread."""
         view = SeatView(copy, seat)
         try:
-            found = hint(view, hint_seed(self.game.seed, decision), self.hint_iters)
+            found = hint(view, seed, self.hint_iters)
             lines = hint_words(found, narrator, view.observation()).lines
         except Exception as e:  # said on the screen, as a bot's failure is; the game goes on
             self.call_from_thread(self._hint_failed, str(e))
@@ -80,8 +80,8 @@ class HintAsking(App[int]):
 
     def _show_hint(self, decision: int, lines: list[str]) -> None:
         self._hint_for = None
-        d = self.game.state.pending
-        if d is None or d.id != decision or self.game.over:
+        state = self.source.game.state
+        if state.pending is None or state.pending.id != decision or state.over:
             return  # answered meanwhile: the hint is of a question gone by
         lang = self.lang
         self.push_screen(

@@ -6,8 +6,10 @@ uses (:class:`~dragonante.interfaces.tui.app.TableApp`: the seats, the hand,
 the question, the log with "why?", the help, the hint) with the coach's
 notes in a panel beside the log, in place of the gambit's history.
 
-The tutorial's bots answer inside :meth:`Tutorial.advance` (scripted moves
-and the easy bot: instant), so no bot thinks in a worker here.  Progress is
+The table draws a :class:`TutorialSource`: the tutorial's game, whose
+bots answer inside :meth:`Tutorial.advance` (scripted moves and the easy
+bot: instant, so no bot thinks in a worker here), and the coach's notes,
+shown through the table's ``tell_new`` hook.  Progress is
 saved after every answer; ``b`` goes back to the start of the current step,
 ``n`` leaves for a normal game against easy bots with tips on
 (:class:`TipsTableApp`), ``q`` leaves (the progress is kept).
@@ -27,6 +29,7 @@ from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.hangup import EXIT_HANGUP
 from dragonante.interfaces.tui.app import TableApp
+from dragonante.interfaces.tui.game_source import GameSource
 from dragonante.interfaces.tui.history import HistoryPanel
 from dragonante.interfaces.tui.screens import GameOverScreen
 from dragonante.interfaces.tui.table import TableGame
@@ -75,6 +78,35 @@ class TutorialTable(TableGame):
         return False
 
 
+class TutorialSource(GameSource):
+    """The tutorial as a table source: its game drawn for the player, and the
+    coach's notes of each moment kept for the coach's panel (:meth:`coached`).
+
+    A :class:`~dragonante.interfaces.table_source.SteppedSource` with nothing
+    to think in a worker: the tutorial's bots (scripted moves, the easy bot)
+    answer inside :meth:`Tutorial.advance`, at once, so :meth:`thinking` is
+    always None and :meth:`wait` is the tutorial's own step, on the screen's
+    thread like every change of the game."""
+
+    def __init__(self, tut: Tutorial, lang: str) -> None:
+        super().__init__(TutorialTable(tut), lang, PLAYER)
+        self.tut = tut
+        #: The coach's notes not yet shown.
+        self._coach: list[Note] = []
+
+    def thinking(self) -> int | None:
+        return None
+
+    def wait(self) -> None:
+        """The tutorial's bots to the player's next question, and what the coach says."""
+        self._coach += self.tut.advance()
+
+    def coached(self) -> list[Note]:
+        """The coach's notes since the last call."""
+        notes, self._coach = self._coach, []
+        return notes
+
+
 class CoachPanel(VerticalScroll):
     """The coach: the step in progress and what it says now."""
 
@@ -119,9 +151,11 @@ class LearnApp(TableApp):
         Binding("r", "step_primer", show=False),
     ]
 
+    source: TutorialSource
+
     def __init__(self, tut: Tutorial, lang: str, opening: list[str] | None = None) -> None:
-        super().__init__(TutorialTable(tut), lang, gambit_summaries=False)
-        self.tut = tut
+        source = TutorialSource(tut, lang)
+        super().__init__(source.game, lang, gambit_summaries=False, source=source)
         #: Lines said before the first step (where the tutorial goes on from).
         self.opening = list(opening or [])
         self.next: str | None = None
@@ -130,22 +164,27 @@ class LearnApp(TableApp):
     def keys_line(self) -> str:
         return t("learn.tui.keys", self.lang)
 
+    @property
+    def tut(self) -> Tutorial:
+        """The tutorial the source plays (a new one after ``b``)."""
+        return self.source.tut
+
     def on_mount(self) -> None:
+        # before the table's own on_mount starts the game (Textual calls both)
         side = self.query_one("#side")
         self.query_one(HistoryPanel).display = False
         side.mount(self.coach, before=0)
-        super().on_mount()
 
-    def advance(self) -> None:
-        if self.thinking is None and not self.covered:
-            notes = self.tut.advance()
-            if self.opening:
-                notes = [Note("", "", line) for line in self.opening] + notes
-                self.opening = []
-            self._coach(notes)
-            if self.tut.over:
-                self._autosave()  # finished: the next learn starts again
-        super().advance()
+    def tell_new(self) -> None:
+        """The game's events in the log, and what the coach says in its panel."""
+        super().tell_new()
+        notes = self.source.coached()
+        if self.opening:
+            notes = [Note("", "", line) for line in self.opening] + notes
+            self.opening = []
+        self._coach(notes)
+        if self.tut.over:
+            self._autosave()  # finished: the next learn starts again
 
     def _coach(self, notes: list[Note]) -> None:
         tut = self.tut
@@ -188,8 +227,7 @@ class LearnApp(TableApp):
             return
         if isinstance(self.screen, GameOverScreen):
             self.pop_screen()  # gone back to from the end: the table again
-        self.tut = again
-        self.game = TutorialTable(again)
+        self.source = TutorialSource(again, self.lang)
         self._retell()
         self.since_told = None
         self.notify(t("learn.replay.done", self.lang))
@@ -240,8 +278,8 @@ class TipsTableApp(TableApp):
         super().__init__(game, lang)
         self.tips = Tips(game.config, lang)
 
-    def _tell_events(self, events: list[Event]) -> None:
-        super()._tell_events(events)
+    def tell_events(self, events: list[Event]) -> None:
+        super().tell_events(events)
         tips = self.tips.tips(events)
         if tips:
             self.tell(tips, "italic")

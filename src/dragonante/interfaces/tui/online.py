@@ -1,12 +1,16 @@
 """``play --join``: one seat at a server's table, played at the full-screen table.
 
-The same screen as a local game (:class:`~dragonante.interfaces.tui.base.TableBase`),
-fed by the seat's WebSocket instead of an engine in this process.  A worker
-on the screen's own event loop keeps the connection: it says ``hello`` with
-the seat's token, hands every frame to :class:`~dragonante.interfaces.tui.remote.RemoteSeat`
-and redraws; an answer chosen on the screen goes out as ``(decision id,
-answer)``.  Nothing is decided here: the server accepts or refuses, and
-the next frame shows which.
+The same screen as a local game: a
+:class:`~dragonante.interfaces.tui.source_app.SourceTableApp`, drawing a
+:class:`~dragonante.interfaces.tui.frame_source.FrameSource` fed by the
+seat's WebSocket instead of an engine in this process.  A worker on the
+screen's own event loop keeps the connection: it says ``hello`` with the
+seat's token, hands every frame to the source and has the table show it
+(:meth:`SourceTableApp.show`: the new events told, a summary, the panels
+drawn); an answer chosen on the screen goes to the source, which sends it
+as ``(decision id, answer)``.  Nothing is decided here: the server accepts
+or refuses, and the next frame shows which (so the table never moves by
+itself: :meth:`OnlineTableApp.held`).
 
 A dropped connection is opened again with the same token (the server
 answers with a full ``state``, so the seat finds its hand, question and log
@@ -31,7 +35,6 @@ import asyncio
 import json
 import time
 from contextlib import suppress
-from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -39,12 +42,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Static
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from dragonante.i18n import t
-from dragonante.interfaces.events import Why
+from dragonante.interfaces.events import Table, Why
+from dragonante.interfaces.narrate import Prompt
 from dragonante.interfaces.tui.base import TableBase
 from dragonante.interfaces.tui.chat import (
     ChatInput,
@@ -55,14 +59,16 @@ from dragonante.interfaces.tui.chat import (
     plain,
     refusal,
 )
+from dragonante.interfaces.tui.chat_line import ChatLine
 from dragonante.interfaces.tui.clock import TurnClock, timeout_line
+from dragonante.interfaces.tui.frame_source import FrameSource
 from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.lobby import JoinError, Seating, manage
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import QuestionPanel
-from dragonante.interfaces.tui.remote import RemoteSeat
 from dragonante.interfaces.tui.screens import CardScreen, SummaryScreen
 from dragonante.interfaces.tui.seats import SeatsPanel
+from dragonante.interfaces.tui.source_app import SourceTableApp
 
 #: Seconds between attempts to reconnect (the last one repeats).
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
@@ -74,7 +80,7 @@ FATAL_CLOSES = {4401: "bad_token", 4404: "unknown_table", 4400: "hello_first"}
 RESYNC = frozenset({"stale", "not_your_turn", "illegal", "game_over", "storage", "not_started"})
 
 
-class OnlineTableApp(TableBase):
+class OnlineTableApp(ChatLine, SourceTableApp):
     """One seat at a table on a server; ``failure`` says why it ended, if it failed."""
 
     KEYS_TEXT = "online.keys"
@@ -100,11 +106,13 @@ class OnlineTableApp(TableBase):
         reconnect_delays: tuple[float, ...] = RECONNECT_DELAYS,
         gambit_summaries: bool = True,
     ) -> None:
-        super().__init__(lang)
+        source = FrameSource(lang)
+        source.seat = seating.seat
+        source.table = seating.table
+        # the events' rules come with the frames (each event's ``why``): no table here
+        super().__init__(source, Table())
+        self.source: FrameSource = source
         self.seating = seating
-        self.source = RemoteSeat(lang)
-        self.source.seat = seating.seat
-        self.source.table = seating.table
         self.bot_level = bot_level
         self.reconnect_delays = reconnect_delays
         self.gambit_summaries = gambit_summaries
@@ -116,6 +124,10 @@ class OnlineTableApp(TableBase):
         self.connections = 0
         self.summarized = 0
         self.over_shown = False
+        #: The frame being shown: whether its log starts afresh, where its news begins.
+        self._fresh, self._start = False, 0
+        #: What the question box says instead of a question (connecting...), or None.
+        self._note: str | None = None
         #: The chat messages seen, kept to tell them again with the log.
         self.chat = ChatMessages()
         #: The turn timer's clock (``turn`` frames), shown under the question.
@@ -138,7 +150,7 @@ class OnlineTableApp(TableBase):
             yield widget
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # the table's own on_mount follows (Textual calls both): nothing moves there
         self.redraw(t("online.connecting", self.lang, server=self.seating.server))
         self.set_interval(0.5, self.tick)
         self.keep_connected()
@@ -184,6 +196,7 @@ class OnlineTableApp(TableBase):
         try:
             async with connect(self.seating.ws_url, max_size=MAX_FRAME, open_timeout=10) as ws:
                 self.ws = ws
+                self.source.outbox = self.send
                 await ws.send(
                     json.dumps({"type": "hello", "token": self.seating.token, "lang": self.lang})
                 )
@@ -205,6 +218,7 @@ class OnlineTableApp(TableBase):
             return -1
         finally:
             self.ws = None
+            self.source.outbox = None
 
     def fail(self, line: str) -> None:
         """The seat is gone: leave the screen and print ``line``."""
@@ -256,23 +270,41 @@ class OnlineTableApp(TableBase):
             return False
         if kind not in ("state", "update", "table"):
             return False  # pong, or a frame a newer server added
-        fresh, start = source.apply(frame)
+        self._fresh, self._start = source.apply(frame)
         self.narrator = source.narrator()
-        if fresh:
+        self.show()
+        self.tick()
+        return False
+
+    # --- the table's hooks -----------------------------------------------------------
+
+    def held(self) -> bool:
+        """The frames move this table (each is shown as it comes), never an answer:
+        the server's next frame says whether it was taken."""
+        return True
+
+    def tell_new(self) -> None:
+        """The frame's new events, each with the rule its frame gave; a fresh state
+        tells the whole log again (what happened before is no news for a summary)."""
+        source = self.source
+        start = source.mark_told()
+        if self._fresh:
             self.retell()
-            self.summarized = len(source.events)  # what happened before is no news
+            self.summarized = len(source.events)
         else:
             self.tell_told(*source.told(start, self.narrator))
-        self.redraw()
-        self.tick()
-        self._summaries(start)
-        return False
+
+    def interlude(self) -> bool:
+        """A gambit's summary once it ends, the game's once it is over (over the
+        table drawn first)."""
+        return self._summaries(self._start)
 
     def retell(self) -> None:
         """The log told again from the first event, each chat message where it came."""
         log = self.query_one(LogPanel)
         log.clear()
         source = self.source
+        source.mark_told()
         told = 0
         for position, msg in self.chat.placed:
             position = min(position, len(source.events))
@@ -323,11 +355,12 @@ class OnlineTableApp(TableBase):
         if code in RESYNC:
             self.send(self.source.sync_request())
 
-    def _summaries(self, start: int) -> None:
-        """A gambit's summary once it ends; the game's once it is over."""
+    def _summaries(self, start: int) -> bool:
+        """A gambit's summary once it ends; the game's once it is over; True if shown."""
         source = self.source
         if source.over and not self.over_shown:
             self.over_shown = True
+            self.redraw()
             self.push_screen(
                 SummaryScreen(
                     t("tui.game_over", self.lang),
@@ -335,26 +368,28 @@ class OnlineTableApp(TableBase):
                     t("online.over_keys", self.lang),
                 )
             )
-            return
+            return True
         if not self.gambit_summaries or start < self.summarized:
-            return
+            return False
         summary = source.gambit_summary(max(start, self.summarized), self.narrator)
         self.summarized = len(source.events)
-        if summary is not None:
-            gambit, lines = summary
-            self.push_screen(
-                SummaryScreen(
-                    t("tui.gambit_over", self.lang, gambit=gambit), lines, t("tui.close", self.lang)
-                )
+        if summary is None:
+            return False
+        gambit, lines = summary
+        self.redraw()
+        self.push_screen(
+            SummaryScreen(
+                t("tui.gambit_over", self.lang, gambit=gambit), lines, t("tui.close", self.lang)
             )
+        )
+        return True
 
     def redraw(self, note: str | None = None) -> None:
         """The table from the latest frame, or the lobby before the start; ``note``
         (connecting, reconnecting) replaces the question box's text."""
         source = self.source
-        snap = source.snapshot(self.narrator)
         self.query_one("#keys", Static).update(self.keys_line())
-        if snap is None:
+        if not source.started:
             self.snapshot = None
             lines = source.lobby_lines()
             self.query_one(SeatsPanel).update(Text("\n".join(lines)))
@@ -364,18 +399,23 @@ class OnlineTableApp(TableBase):
             waiting = note or t(lobby_note, self.lang)
             self.query_one(QuestionPanel).show(None, self.lang, waiting)
             return
-        if note is not None:
-            waiting = note
-        elif source.over:
-            waiting = t("tui.header.over", self.lang)
-        else:
-            waiting = source.face_down_line() or t("tui.waiting", self.lang)
-        if note is not None:
-            snap = replace(snap, prompt=None)  # no answering while the connection is away
-        self.draw(snap, waiting)
+        self._note = note
+        super().redraw()
         chat = self.query_one(ChatInput)
         if chat.display and len(self.screen_stack) == 1:
             chat.focus()  # a new question does not take the keys from a message being written
+
+    def asked(self) -> Prompt | None:
+        """No answering while the connection is away (the note says so)."""
+        return None if self._note is not None else self.source.prompt()
+
+    def waiting_text(self) -> str:
+        """The connection's note, the game's end, who still antes face down, or a wait."""
+        if self._note is not None:
+            return self._note
+        if self.source.over:
+            return t("tui.header.over", self.lang)
+        return self.source.face_down_line() or t("tui.waiting", self.lang)
 
     def keys_line(self) -> str:
         """Only the keys that work for this seat now: the lobby's ``b`` and ``g`` for
@@ -393,18 +433,17 @@ class OnlineTableApp(TableBase):
         """``h``: ask the server's best bot about this seat's question (at a table
         whose ``hints_on`` allows it); its page opens when the ``hint`` frame comes."""
         lang = self.lang
-        if self.source.table.get("hints_on") is not True:
+        if not self.source.hints_allowed:
             self.notify(t("hint.off", lang))
             return
-        prompt = self.source.prompt()
-        if prompt is None or self.source.over:
+        if self.source.prompt() is None or self.source.over:
             self.notify(t("hint.none", lang))
             return
         if self.ws is None:
             self.notify(t("online.not_connected", lang), severity="warning")
             return
         self.notify(t("hint.thinking", lang))
-        self.send({"type": "hint", "decision": prompt.decision_id})
+        self.source.hint()  # its words come in a hint frame
 
     def _show_hint(self, frame: dict[str, Any]) -> None:
         """The server's hint, on a page, if its question is still the one asked."""
@@ -417,45 +456,13 @@ class OnlineTableApp(TableBase):
             CardScreen(t("hint.title", lang), lines, t("tui.close", lang), t("tui.scrolls", lang))
         )
 
-    def on_question_panel_answered(self, message: QuestionPanel.Answered) -> None:
+    def give_answer(self, answer: int, decision_id: int) -> None:
+        """To the server through the source; with no connection, a notice instead."""
         if self.ws is None:
             self.notify(t("online.not_connected", self.lang), severity="warning")
             self.redraw(t("online.reconnecting", self.lang))
             return
-        self.send({"type": "answer", "decision": message.decision_id, "answer": message.answer})
-
-    def action_chat(self) -> None:
-        """Open the line to write a chat message (at the table, not over a page)."""
-        if len(self.screen_stack) > 1:
-            return
-        chat = self.query_one(ChatInput)
-        chat.display = True
-        chat.can_focus = True
-        chat.focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter: send the message (an empty line just closes)."""
-        event.stop()
-        text = plain(event.value, self.seating.chat_max)
-        self.close_chat()
-        if not text:
-            return
-        if self.ws is None:
-            self.note(t("online.chat.not_connected", self.lang))
-            return
-        self.send({"type": "chat", "text": text})
-
-    def on_chat_input_cancelled(self, event: ChatInput.Cancelled) -> None:
-        event.stop()
-        self.close_chat()
-
-    def close_chat(self) -> None:
-        """Hide and empty the chat line; the keys go back to the answers."""
-        chat = self.query_one(ChatInput)
-        chat.value = ""
-        chat.display = False
-        chat.can_focus = False
-        self.query_one("#answers", OptionList).focus()
+        super().give_answer(answer, decision_id)
 
     def action_bots(self) -> None:
         self._manage("fill_bots")

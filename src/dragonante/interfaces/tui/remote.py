@@ -33,7 +33,7 @@ from dragonante.i18n import t
 from dragonante.interfaces.events import Cite, Why
 from dragonante.interfaces.gambit_history import gambit_history
 from dragonante.interfaces.narrate import Narrator, Option, Prompt
-from dragonante.interfaces.render import from_observation
+from dragonante.interfaces.render import TableView, from_observation
 from dragonante.interfaces.tui.snapshot import Snapshot
 
 #: Events that end a gambit (a summary is shown after them).
@@ -245,6 +245,15 @@ class RemoteSeat:
 
     def snapshot(self, narrator: Narrator) -> Snapshot | None:
         """What the screen shows now (None before the game starts)."""
+        view = self.view()
+        if view is None:
+            return None
+        # the server sent this seat's events only: the history reads them as they are
+        history = gambit_history(self.events, narrator.me)
+        return Snapshot(view, narrator, self.prompt(), None, history=history)
+
+    def view(self) -> TableView | None:
+        """The seat's view from the latest frame (None before the game starts)."""
         frame = self.frame
         if frame is None:
             return None
@@ -255,10 +264,7 @@ class RemoteSeat:
         data["totals"] = totals
         data["hints"] = list(frame.get("hints") or [])
         data.setdefault("completes", {})
-        view = from_observation(Observation.from_dict(data))
-        # the server sent this seat's events only: the history reads them as they are
-        history = gambit_history(self.events, narrator.me)
-        return Snapshot(view, narrator, self.prompt(), None, history=history)
+        return from_observation(Observation.from_dict(data))
 
     def gambit_summary(self, start: int, narrator: Narrator) -> tuple[int, list[str]] | None:
         """The last gambit that ended among the events from ``start``: its number and

@@ -4,19 +4,19 @@ The widgets draw from a :class:`Snapshot`, never from the game state: a bot
 may be reading the state in a worker thread while the screen redraws (on a
 resize, say), and a snapshot taken between answers keeps the two apart.
 It is also the information barrier in one place: the only view in it is
-``table_view(state, viewer)``, the seat at the keyboard's own (a spectator's
-when nobody is, as behind the hot-seat cover), and the only question with
-answers is that seat's own, from the narrator for that seat.
+the table source's for its seat (``table_view(state, viewer)`` for a local
+game: the seat at the keyboard's own, a spectator's when nobody is, as
+behind the hot-seat cover), and the only question with answers is that
+seat's own, from the narrator for that seat.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dragonante.engine.state import GameState
-from dragonante.interfaces.gambit_history import GambitHistory, gambit_history
+from dragonante.interfaces.gambit_history import GambitHistory
 from dragonante.interfaces.narrate import Narrator, Prompt
-from dragonante.interfaces.render import TableView, table_view
+from dragonante.interfaces.render import TableView
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +37,3 @@ class Snapshot:
     @property
     def lang(self) -> str:
         return self.narrator.lang
-
-
-def take_snapshot(
-    state: GameState, narrator: Narrator, thinking: int | None, opponents: str = ""
-) -> Snapshot:
-    """The snapshot for ``narrator.me`` (None: public information only)."""
-    seat = narrator.me
-    view = table_view(state, seat)  # one observation: the panels and the prompt
-    prompt = narrator.prompt(state, view.obs) if seat is not None else None
-    history = gambit_history(state.log or [], seat)
-    return Snapshot(view, narrator, prompt, thinking, opponents, history)

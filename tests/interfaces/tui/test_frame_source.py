@@ -10,7 +10,7 @@ import pytest
 
 from dragonante.interfaces.table_source import SourceRefused, TableSource
 from dragonante.interfaces.tui.frame_source import FrameSource
-from dragonante.interfaces.web.tables import seat_view
+from dragonante.interfaces.web.tables.live import seat_view
 
 from .test_remote_view import _table
 

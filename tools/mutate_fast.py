@@ -43,6 +43,7 @@ import time
 import tomllib
 import warnings
 from collections import Counter
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
 from typing import Any
@@ -191,18 +192,67 @@ def in_place(mod: ModuleType, code: str, path: Path) -> bool:
     return changed
 
 
-def body_lines(source: str) -> set[int]:
+def import_time_calls(package: Path) -> set[str]:
+    """The names of the functions some module of ``package`` calls while it is imported.
+
+    Module-level statements, decorators (``@power("x", reshapes=True)``),
+    default values and class bodies run at import; a function called there
+    (``power``, which registers its families in ``RESHAPING`` at once, and
+    returns no inner function) has done its work before any mutant is swapped
+    in, so its body must be tested with a fresh import too.  Names only (a
+    call through ``core.power`` counts as ``power``): a name shared with a
+    function that is not called at import only costs speed.
+    """
+    names: set[str] = set()
+
+    def calls(node: ast.AST) -> None:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Call):
+                f = n.func
+                if isinstance(f, ast.Name):
+                    names.add(f.id)
+                elif isinstance(f, ast.Attribute):
+                    names.add(f.attr)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                calls_outside_body(n)
+
+    def calls_outside_body(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for dec in fn.decorator_list:
+            calls(dec)
+        for default in [*fn.args.defaults, *fn.args.kw_defaults]:
+            if default is not None:
+                calls(default)
+
+    def module_level(body: list[ast.stmt]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                calls_outside_body(stmt)
+            elif isinstance(stmt, ast.ClassDef):
+                for dec in [*stmt.decorator_list, *stmt.bases]:
+                    calls(dec)
+                module_level(stmt.body)
+            else:
+                calls(stmt)
+
+    for path in sorted(package.rglob("*.py")):
+        module_level(ast.parse(path.read_text(encoding="utf-8")).body)
+    return names
+
+
+def body_lines(source: str, at_import: AbstractSet[str] = frozenset()) -> set[int]:
     """Lines where a mutant can be tested in place: inside the body of a top-level
-    function that defines no inner function.
+    function that defines no inner function and that no module calls while
+    it is imported (``at_import``, from :func:`import_time_calls`).
 
     Everything else runs when a module is imported - module-level code,
     decorator lines (``@power("x", reshapes=True)``), default values, and the
-    decorator factories (``step``, ``power``: their inner function runs as
-    other modules import) - and needs a fresh import (:func:`fresh_engine`).
+    decorator factories (``step``, ``power``: their inner function, or their
+    body itself, runs as other modules import) - and needs a fresh import
+    (:func:`fresh_engine`).
     """
     lines: set[int] = set()
     for node in ast.parse(source).body:
-        if not isinstance(node, ast.FunctionDef):
+        if not isinstance(node, ast.FunctionDef) or node.name in at_import:
             continue
         if any(
             isinstance(n, (ast.FunctionDef, ast.Lambda)) for n in ast.walk(node) if n is not node
@@ -261,7 +311,8 @@ def main(argv: list[str]) -> int:
         copy.deepcopy(parsed[s]) if s in parsed and not kw else toml_loads(s, **kw)
     )
 
-    cheap = body_lines(source) if name not in ("dragonante.engine.decks",) else set()
+    at_import = import_time_calls(ROOT / "src" / "dragonante")
+    cheap = body_lines(source, at_import) if name not in ("dragonante.engine.decks",) else set()
     loaded = [
         sys.modules["dragonante.scenarios"].parse(x, str(f))
         for x, f in zip(texts, files, strict=True)

@@ -187,3 +187,54 @@ def test_a_game_past_the_question_bound_is_stopped() -> None:
     with pytest.raises(RunawayGame, match="questions") as caught:
         _play_first_answers(s)
     assert caught.value.bound == "questions"
+
+
+def _chain(s: GameState, length: int) -> None:
+    """Queue a chain of ``length`` card-game steps that asks nothing and then ends."""
+    from dragonante.engine import core
+
+    left = [length]
+
+    def link(state: GameState, st_: object) -> None:
+        left[0] -= 1
+        if left[0]:
+            state.queue.append(("chain_link",))
+
+    core.RULES.steps["chain_link"] = link
+    s.pending = None
+    s.queue.clear()
+    s.queue.append(("chain_link",))
+
+
+def test_the_step_bound_is_exactly_the_documented_fifty_thousand() -> None:
+    """docs/rules.md promises 50,000 steps after one answer: a chain of exactly that
+    many finishes, one more is stopped (the bound, not just some bound)."""
+    from dragonante.engine import core
+
+    try:
+        s = new_game(GameConfig(players=2), 1)
+        _chain(s, 50_000)
+        core.RULES.run(s)
+        assert not s.queue
+        _chain(s, 50_001)
+        with pytest.raises(RunawayGame, match="50000 steps") as caught:
+            core.RULES.run(s)
+        assert caught.value.limit == 50_000
+    finally:
+        core.RULES.steps.pop("chain_link", None)
+
+
+def test_the_question_bound_is_exactly_the_documented_million() -> None:
+    """docs/rules.md: a game asks at most 1,000,000 questions, checked as each gambit
+    begins: a gambit still begins after exactly a million, not after one more."""
+    from dragonante.engine import core
+
+    begin = core.RULES.steps["begin_gambit"]
+    s = new_game(GameConfig(players=2), 1)
+    s.decision_count = 1_000_000
+    begin(s, ("begin_gambit", 0))
+    assert s.queue[-1][0] == "ante_ask"
+    s.decision_count = 1_000_001
+    with pytest.raises(RunawayGame, match="1000001 questions") as caught:
+        begin(s, ("begin_gambit", 0))
+    assert caught.value.limit == 1_000_000

@@ -31,7 +31,11 @@ _ONE_CARD = frozenset({"my_ante"})
 
 
 def _id(c: int) -> str:
-    return ALL_CARDS[c].id if 0 <= c < len(ALL_CARDS) else ""
+    """A card's id; "" for the view's "no card", -1 exactly (docs/protocol.md), so that
+    any other number a view might hold there shows up as a mismatch, not as "none"."""
+    if 0 <= c < len(ALL_CARDS):
+        return ALL_CARDS[c].id
+    return "" if c == -1 else f"#{c}"
 
 
 def _one(value: Any, where: str) -> int:

@@ -39,12 +39,12 @@ from dragonante.engine.state import Event
 from dragonante.i18n import t
 from dragonante.interfaces.cli.app import app
 from dragonante.interfaces.cli.local_plain import PlaySession, is_terminal
-from dragonante.interfaces.cli.plain_table import EXIT_INTERRUPTED
+from dragonante.interfaces.cli.plain_table import EXIT_INTERRUPTED, AskAgain, LeaveTable
 from dragonante.interfaces.cli.run_options import LANG, PLAIN, LangOpt, PlainOpt, check_lang
 from dragonante.interfaces.cli.table_options import helptext
 from dragonante.interfaces.launch import command
 from dragonante.interfaces.local_source import LocalSource
-from dragonante.interfaces.narrate import Narrator, table_names
+from dragonante.interfaces.narrate import Narrator, Prompt, table_names
 from dragonante.interfaces.session import LocalGame
 from dragonante.tutorial import STEPS, Note, Progress, ProgressError, Tips, Tutorial, progress
 from dragonante.tutorial import normal_game as deal_normal_game
@@ -122,19 +122,58 @@ def coach_lines(headed: list[tuple[str, Note]], lang: str) -> list[str]:
     return lines
 
 
-class LearnSession(PlaySession):
-    """The ``play`` prompts with the tutorial's coach between them.
+class CoachedSource(LocalSource):
+    """The tutorial as the plain table's source: its bots run in
+    :meth:`Tutorial.advance` (which also says what the coach tells), its
+    answers go through the tutorial (so it knows them), its events are the
+    ones the tutorial told, and it is over when the tutorial is."""
 
-    The loop is the tutorial's (:meth:`Tutorial.advance` runs the bots); the
-    table, the question, the help, the hint and the card texts are ``play``'s.
+    def __init__(self, tut: Tutorial, hint_iters: int, printed: int) -> None:
+        super().__init__(tut.game, tut.narrator, hint_iters)
+        self.tut = tut
+        #: How many of the tutorial's told events are printed (a resumed one: all
+        #: but those of the moment it goes on from).
+        self.printed = printed
+        #: The coach's notes not yet said.
+        self.coached: list[Note] = []
+
+    @property
+    def over(self) -> bool:
+        return self.tut.over
+
+    def wait(self) -> None:
+        self.coached += self.tut.advance()
+
+    def new_events(self) -> list[Event]:
+        events = self.tut.told[self.printed :]
+        self.printed = len(self.tut.told)
+        return events
+
+    def answer(self, answer: int, decision_id: int) -> None:
+        self.tut.answer(answer)
+
+    def take_coached(self) -> list[Note]:
+        """The coach's notes since the last call."""
+        notes, self.coached = self.coached, []
+        return notes
+
+
+class LearnSession(PlaySession):
+    """The ``play`` prompts drawing the tutorial (a :class:`CoachedSource`),
+    with the coach's words between them: what happened and the rules before
+    the table, what to do now just over the question.
+
+    The loop is the plain table's; the table, the question, the help, the hint
+    and the card texts are ``play``'s.
     """
 
     def __init__(self, tut: Tutorial, stdin: TextIO) -> None:
         super().__init__(tut.game, tut.narrator, None, stdin)
         self.tut = tut
-        #: How many of the tutorial's told events are printed (a resumed one: all
-        #: but those of the moment it goes on from).
-        self.printed = tut.since
+        self.coach = CoachedSource(tut, self.hint_iters, tut.since)
+        self.source = self.coach
+        #: The coach's words for the coming question (said just over it).
+        self.asks: list[tuple[str, Note]] = []
         #: The choice number Enter gives (the tutorial's suggestion), if any.
         self.enter: str | None = None
         self.save_failed = False
@@ -154,48 +193,37 @@ class LearnSession(PlaySession):
             return self.enter
         return line
 
-    def _loop(self) -> int:
-        while True:
-            tut = self.tut
-            notes = tut.advance()
-            self.narrate(self._new_events())
-            # what to do now is said just over the question, the rest before the table
-            headed = tut.headed(notes)
-            asks = [(h, n) for h, n in headed if n.kind in (ASK, FREE)]
-            for line in coach_lines([hn for hn in headed if hn not in asks], tut.lang):
-                self.say(line)
-            if tut.over:
-                return self._over()
-            prompt = self.narrator.prompt(tut.game.state)
-            assert prompt is not None
-            answers = [o.answer for o in prompt.options]
-            self.enter = None
-            if tut.suggestion in answers:
-                self.enter = str(answers.index(tut.suggestion) + 1)
-            self.show_table(prompt)
-            for line in coach_lines(asks, tut.lang):
-                self.say(line)
-            if self.enter is not None:
-                self.say(t("learn.plain.enter", self.lang, number=self.enter))
-            try:
-                answer = self.ask(prompt)
-            except ReplayStep:
-                self._replay()
-                continue
-            except SkipTutorial:
-                self.next = NORMAL
-                return 0
-            if answer is None:
-                self.say(t("play.quit", self.lang))
-                self.on_leave()
-                return 0
-            tut.answer(answer)
-            self._save()
+    def narrate(self, events: list[Event]) -> None:
+        """The moment's events, then what the coach says of them (its words on
+        what to do now are kept for just over the question)."""
+        super().narrate(events)
+        headed = self.tut.headed(self.coach.take_coached())
+        self.asks = [(h, n) for h, n in headed if n.kind in (ASK, FREE)]
+        for line in coach_lines([hn for hn in headed if hn not in self.asks], self.lang):
+            self.say(line)
 
-    def _new_events(self) -> list[Event]:
-        events = self.tut.told[self.printed :]
-        self.printed = len(self.tut.told)
-        return events
+    def ask(self, prompt: Prompt) -> int | None:
+        answers = [o.answer for o in prompt.options]
+        suggestion = self.tut.suggestion
+        self.enter = str(answers.index(suggestion) + 1) if suggestion in answers else None
+        for line in coach_lines(self.asks, self.lang):
+            self.say(line)
+        if self.enter is not None:
+            self.say(t("learn.plain.enter", self.lang, number=self.enter))
+        try:
+            return super().ask(prompt)
+        except ReplayStep:
+            self._replay()
+            raise AskAgain from None
+        except SkipTutorial:
+            self.next = NORMAL
+            raise LeaveTable(0) from None
+
+    def after_answer(self) -> None:
+        self._save()
+
+    def game_over(self) -> int:
+        return self._over()
 
     def _replay(self) -> None:
         again = self.tut.replay()
@@ -205,8 +233,8 @@ class LearnSession(PlaySession):
         self.tut = again
         self.game = again.game
         # the table, the log and the hint are drawn from the source: the replayed game's
-        self.source = LocalSource(again.game, again.narrator, self.hint_iters)
-        self.printed = len(again.told)
+        self.coach = CoachedSource(again, self.hint_iters, len(again.told))
+        self.source = self.coach
         self.say("")
         self.say(t("learn.replay.done", self.lang))
         self._save()

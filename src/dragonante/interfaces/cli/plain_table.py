@@ -54,6 +54,20 @@ MIN_WIDTH = 30
 HELP_WORDS = ("h", "help", "?", "aiuto")
 
 
+class AskAgain(Exception):
+    """Raised from :meth:`PlainTable.ask`: the table changed under the question
+    (a tutorial's step replayed): wait on the source and draw it again."""
+
+
+class LeaveTable(Exception):
+    """Raised from :meth:`PlainTable.ask`: leave the table now with ``code``
+    (a tutorial skipped for a normal game)."""
+
+    def __init__(self, code: int = 0) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 class PlainTable:
     """The terminal loop over ``source``: narrate, show the table, ask, read, answer."""
 
@@ -113,23 +127,24 @@ class PlainTable:
             self.source.close()
 
     def _loop(self) -> int:
-        source = self.source
         while True:
+            source = self.source  # a replayed tutorial step is a new source
             self.before_answer()
             source.wait()
             self.tell_notes()
             self.narrate(source.new_events())
             if source.over:
-                self.show_table()
-                self.say()
-                self.say(self.result_line())
-                self.on_leave()
-                return 0
+                return self.game_over()
             prompt = source.prompt()
             if prompt is None:
                 continue  # woken by a note (a lobby change, a refusal): wait again
             self.show_table(prompt)
-            answer = self.ask(prompt)
+            try:
+                answer = self.ask(prompt)
+            except AskAgain:
+                continue
+            except LeaveTable as leave:
+                return leave.code
             if answer is None:
                 self.say(t("play.quit", self.lang))
                 self.on_leave()
@@ -141,6 +156,14 @@ class PlainTable:
                 self.say(str(e))
                 continue
             self.after_answer()
+
+    def game_over(self) -> int:
+        """The game has ended: the last table, who won; the exit code."""
+        self.show_table()
+        self.say()
+        self.say(self.result_line())
+        self.on_leave()
+        return 0
 
     def result_line(self) -> str:
         """Who won, said to the seat (you, shared, someone else)."""
@@ -301,4 +324,4 @@ class PlainTable:
             self.say(t("play.more_cards", lang, names=more))
 
 
-__all__ = ["EXIT_INTERRUPTED", "HINT_WORDS", "PlainTable"]
+__all__ = ["EXIT_INTERRUPTED", "HINT_WORDS", "AskAgain", "LeaveTable", "PlainTable"]

@@ -49,6 +49,8 @@ async def _play_the_ante(pilot: Pilot[int]) -> None:
         if written and log.scroll_y >= log.max_scroll_y:
             break
         await pilot.pause(0.02)
+    else:
+        raise AssertionError("the log never showed its newest line")
     await pilot.pause()
 
 

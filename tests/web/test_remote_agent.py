@@ -91,6 +91,59 @@ def test_an_agent_plays_beside_a_person(serve: Callable[..., LiveServer]) -> Non
     assert "Il tavolo:" in seen[0].text
 
 
+def test_an_agent_faster_than_the_message_limit_is_slowed_not_stalled(
+    serve: Callable[..., LiveServer],
+) -> None:
+    """An answer refused as ``busy`` (more messages a second than the server takes)
+    is answered again after a pause: the agent once kept it as answered and waited
+    for ever for a question it believed it had answered (CI, twice)."""
+    server = serve(rate=2.0)  # a burst of 4, then 2 messages a second
+    with server.http() as http:
+        code, tokens, _ = make_table(
+            http, {"players": 2, "gold_per_player": 4}, ["Agent"], bots=1, level="random"
+        )
+    out: dict[str, Any] = {}
+    agent = threading.Thread(
+        target=lambda: out.update(sit(_resume(server, code, tokens[0]), lambda t: t.options[0]))
+    )
+    agent.start()
+    agent.join(120)
+    assert not agent.is_alive(), "the agent waited for a question it believed answered"
+    assert out["winners"] and out["refused"] == 0
+
+
+def test_a_busy_answer_is_forgotten_and_answered_again(
+    serve: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, frame by frame (a loaded machine may never reach the limit): after
+    ``busy`` the agent asks for the table again and answers the open question anew;
+    without a refusal a question is answered once."""
+    import asyncio
+
+    from dragonante.interfaces import remote_agent
+
+    monkeypatch.setattr(remote_agent, "BUSY_PAUSE", 0.0)
+    server = serve()
+    with server.http() as http:
+        code, tokens, _ = make_table(http, {"players": 2}, ["Agent"], bots=1, level="random")
+    seat = Seat(server, code, tokens[0])
+    seat.close()
+    agent = remote_agent.RemoteAgent(_resume(server, code, tokens[0]), lambda t: t.options[0])
+
+    async def frames() -> list[dict[str, Any] | None]:
+        said = [await agent.on_frame(seat.welcome), await agent.on_frame(seat.state)]
+        said.append(await agent.on_frame({"type": "error", "code": "busy", "message": "slow"}))
+        said.append(await agent.on_frame(seat.state))
+        said.append(await agent.on_frame(seat.state))
+        return said
+
+    welcome, first, busy, again, once_more = asyncio.run(frames())
+    assert welcome is None and first is not None and first["type"] == "answer"
+    assert busy is not None and busy["type"] == "sync" and agent.slowed == 1
+    assert again == first and once_more is None
+    assert agent.refusals == []
+
+
 def _resume(server: LiveServer, code: str, token: str) -> Any:
     return join(Target(server.base, code, token), None)
 

@@ -42,8 +42,8 @@ from dragonante.interfaces.table_source import SourceClosed, SourceRefused
 from dragonante.interfaces.tui.chat import author, plain, refusal
 from dragonante.interfaces.tui.clock import timeout_line
 from dragonante.interfaces.tui.lobby import Seating
-from dragonante.interfaces.tui.online import FATAL_CLOSES, MAX_FRAME, RECONNECT_DELAYS, RESYNC
-from dragonante.interfaces.tui.remote import RemoteSeat
+from dragonante.interfaces.tui.online import FATAL_CLOSES, MAX_FRAME, RECONNECT_DELAYS
+from dragonante.interfaces.tui.remote import RESYNC, RemoteSeat
 
 #: Seconds a hint may take to come back before the person is told it did not.
 HINT_TIMEOUT = 60.0

@@ -17,7 +17,11 @@ value, or text (its number or words, read by
 one from a language model's ``respond(text) -> reply``.  It runs in a thread,
 so a slow model does not stop the connection.  A dropped connection is
 opened again with the same token (the server's fresh ``state`` shows the
-question still open, or the next one).
+question still open, or the next one).  An answer the server refuses (sent
+faster than its message limit, ``busy``; overtaken, ``stale``) is forgotten:
+the agent asks for the table again (``sync``, after a pause when ``busy``) and
+answers the question the fresh frame shows, so a fast agent is slowed, never
+left waiting for a question it believes it answered.
 """
 
 from __future__ import annotations
@@ -46,12 +50,14 @@ from dragonante.interfaces.text import (
     turn_text,
 )
 from dragonante.interfaces.tui.lobby import Seating
-from dragonante.interfaces.tui.remote import RemoteSeat
+from dragonante.interfaces.tui.remote import RESYNC, RemoteSeat
 
 #: The largest frame accepted (a full ``state`` of a long game), as ``play --join``.
 MAX_FRAME = 2**24
 #: Close codes after which the seat is gone for good (its token or table unknown).
 FATAL_CLOSES = frozenset({4400, 4401, 4404})
+#: Seconds an agent refused for sending too fast (``busy``) waits before it asks again.
+BUSY_PAUSE = 1.0
 
 
 class RemoteAgentError(RuntimeError):
@@ -115,8 +121,12 @@ class RemoteAgent:
         self.source = RemoteSeat(lang)
         #: Decisions answered (each question is answered once).
         self.answered: set[int] = set()
-        #: The server's refusals of this seat's answers (``error`` frames).
+        #: The server's refusals of this seat's answers (``error`` frames but ``busy``).
         self.refusals: list[dict[str, Any]] = []
+        #: Times the server said the agent sent faster than its message limit.
+        self.slowed = 0
+        #: The decision of the answer sent last (forgotten if the server refuses it).
+        self._last: int | None = None
         self._told = 0
 
     async def play(self) -> dict[str, Any]:
@@ -140,6 +150,7 @@ class RemoteAgent:
             "hoards": list(view.get("hoards") or []),
             "answered": len(self.answered),
             "refused": len(self.refusals),
+            "slowed": self.slowed,
         }
 
     async def _one_connection(self) -> int:
@@ -173,8 +184,7 @@ class RemoteAgent:
             source.welcome(frame)
             return None
         if kind == "error":
-            self.refusals.append(frame)
-            return None
+            return await self.on_refusal(frame)
         if kind not in ("state", "update", "table"):
             return None
         fresh, _start = source.apply(frame)
@@ -184,6 +194,7 @@ class RemoteAgent:
         if turn is None or turn.decision in self.answered:
             return None
         self.answered.add(turn.decision)
+        self._last = turn.decision
         chosen = await asyncio.to_thread(self.choose, turn)
         if isinstance(chosen, str):  # text: its number or words (NotAnAnswer if neither)
             value = read_answer(chosen, turn.answers, self.lang).answer
@@ -195,6 +206,22 @@ class RemoteAgent:
                 f"legal answers: {', '.join(map(str, turn.options))}"
             )
         return {"type": "answer", "decision": turn.decision, "answer": value}
+
+    async def on_refusal(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """An ``error`` frame: the answer sent last is forgotten (its question may
+        still be open) and, unless nothing can change, the table asked for again."""
+        code = frame.get("code")
+        if code == "busy":
+            self.slowed += 1
+        else:
+            self.refusals.append(frame)
+        if self._last is not None:
+            self.answered.discard(self._last)
+            self._last = None
+        if code == "busy":
+            await asyncio.sleep(BUSY_PAUSE)  # the server's bucket refills meanwhile
+            return self.source.sync_request()
+        return self.source.sync_request() if code in RESYNC else None
 
     def turn(self) -> RemoteTurn | None:
         """The seat's turn now (None unless it is asked)."""

@@ -66,6 +66,7 @@ from dragonante.interfaces.tui.hand import HandPanel
 from dragonante.interfaces.tui.lobby import JoinError, Seating, manage
 from dragonante.interfaces.tui.log import LogPanel
 from dragonante.interfaces.tui.question import QuestionPanel
+from dragonante.interfaces.tui.remote import RESYNC
 from dragonante.interfaces.tui.screens import CardScreen, SummaryScreen
 from dragonante.interfaces.tui.seats import SeatsPanel
 from dragonante.interfaces.tui.source_app import SourceTableApp
@@ -76,8 +77,6 @@ RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
 MAX_FRAME = 2**24
 #: Close codes (and error codes) after which the seat is gone: no reconnecting.
 FATAL_CLOSES = {4401: "bad_token", 4404: "unknown_table", 4400: "hello_first"}
-#: Error frames that mean the screen is behind the game: ask for a fresh state.
-RESYNC = frozenset({"stale", "not_your_turn", "illegal", "game_over", "storage", "not_started"})
 
 
 class OnlineTableApp(ChatLine, SourceTableApp):

@@ -36,6 +36,8 @@ from dragonante.interfaces.narrate import Narrator, Option, Prompt
 from dragonante.interfaces.render import TableView, from_observation
 from dragonante.interfaces.tui.snapshot import Snapshot
 
+#: Error frames that mean the seat's picture is behind the game: ask for a fresh state.
+RESYNC = frozenset({"stale", "not_your_turn", "illegal", "game_over", "storage", "not_started"})
 #: Events that end a gambit (a summary is shown after them).
 GAMBIT_END = frozenset({"gambit_won", "no_winner"})
 #: Questions whose answers are never cards (seats, abilities, colors, modes, yes/no).

@@ -187,7 +187,10 @@ def test_two_people_ante_at_once_over_join(server: LiveServer) -> None:
             assert told["view"] == bob.state["view"] and told["events"] == []
             bob.send({"type": "answer", "decision": bob_q["id"], "answer": bob_q["options"][0]})
             await until(pilot, lambda: (app.source.frame or {}).get("step") == 2)
-            assert app.source.face_down is None
+            # Revealed: no choice is left face down (unless the two cards tied and
+            # everyone antes again: a new round in which nobody has chosen yet).
+            face_down = app.source.face_down
+            assert face_down is None or face_down["waiting"] == [0, 1], face_down
             assert "Your ante card, face down" not in screen_text(app)
             await pilot.press("q")
         assert app.failure is None

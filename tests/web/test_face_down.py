@@ -17,6 +17,7 @@ from typing import Any
 
 from dragonante.engine.decisions import ANTE
 from dragonante.engine.records import digest, record_from_dict, replay
+from dragonante.engine.tables import STRENGTH
 from dragonante.interfaces.web.hub import Settings
 from tests.web.helpers import LiveServer, Seat, make_table, play
 from tests.web.leaks import check_frames
@@ -92,8 +93,10 @@ def test_two_people_are_asked_at_once_and_see_nothing_of_each_other(server: Live
     assert bob.wait(lambda m: m["type"] == "error")["code"] == "illegal"
     assert ann.drain(0.2) == [] and watcher.drain(0.05) == []
 
-    # Bob chooses last: the reveal, played in seat order, in one frame each.
-    bob.send({"type": "answer", "decision": qb["id"], "answer": qb["options"][0]})
+    # Bob chooses last: the reveal, played in seat order, in one frame each
+    # (a card of another strength than hers: tied antes would be anted again).
+    bobs = next(c for c in qb["options"] if STRENGTH[c] != STRENGTH[second])
+    bob.send({"type": "answer", "decision": qb["id"], "answer": bobs})
     reveal = bob.wait(lambda m: m.get("ack") == qb["id"])
     assert reveal["step"] == 2 and "face_down" not in reveal
     kinds = [e["kind"] for e in reveal["events"]]
@@ -107,7 +110,7 @@ def test_two_people_are_asked_at_once_and_see_nothing_of_each_other(server: Live
         own = [e["data"]["seat"] for e in got["events"] if e["kind"] == "ante_chosen"]
         assert own == ([] if s is watcher else [0])  # each seat is told its own card only
     table = server.hub.tables[code]
-    assert table.answers[:2] == [second, qb["options"][0]]
+    assert table.answers[:2] == [second, bobs]
 
     # The rest of the game, every frame checked for hidden cards.
     play([ann, bob], random.Random(3))

@@ -128,8 +128,6 @@ def test_a_failed_transaction_leaves_nothing_behind() -> None:
     with pytest.raises(StorageError):
         asyncio.run(storage.run(half))
     assert not storage.run_sync(lambda tx: tx.code_taken("HALF"))
-    with pytest.raises(StorageError, match="players' rows"):
-        storage.run_sync(lambda tx: tx.sql())
 
 
 # ---------------------------------------------------------------- the same as SQLite

@@ -112,6 +112,7 @@ PLAYERS_USE = {
     "storage",
     "storage.db",
     "storage.interface",
+    "storage.players",
     "storage.store",
     "storage.writer",
     "shared.errors",

@@ -37,12 +37,13 @@ def rebuild_command(
 ) -> None:
     from dragonante.interfaces.web.players.ratings import rebuild
     from dragonante.interfaces.web.storage.db import database_url, open_database
+    from dragonante.interfaces.web.storage.sql import SqlTransaction
 
     lang = check_lang(lang)
     try:
         engine = open_database(db)
         with Session(engine) as s, s.begin():
-            done = rebuild(s)
+            done = rebuild(SqlTransaction(s))
     except (SQLAlchemyError, OSError, ValueError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         fail(t("serve.error.database", lang, db=db or database_url(None), reason=first))

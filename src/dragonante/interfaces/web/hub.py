@@ -27,7 +27,7 @@ simply pick up the question in front of them.
 from __future__ import annotations
 
 from dragonante.bots import offer
-from dragonante.interfaces.web.players.ratings import rate_finished
+from dragonante.interfaces.web.players.ratings import rate_table
 from dragonante.interfaces.web.players.service import Players
 from dragonante.interfaces.web.shared.errors import HubError, old_rules
 from dragonante.interfaces.web.shared.settings import Settings
@@ -74,7 +74,7 @@ class Hub:
             offer(name, spec)
         self.settings = house.settings
         #: The parts (``docs/web.md``, "The web package").
-        self.answers = answers = Answers(house, rate_finished)
+        self.answers = answers = Answers(house, rate_table)
         self.social = social = Social(house)
         self.seating = seating = Seats(house, answers)
         self.lobby = lobby = Lobby(house)

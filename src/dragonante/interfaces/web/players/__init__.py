@@ -8,8 +8,6 @@ person's public id, so the key opens that seat from any device, like the
 seat's own token (``SeatInfo.opens``).  What this room owns:
 
 * :mod:`.keys` - minting and checking keys and public ids;
-* :mod:`.storage` - the players' rows, the seats a person holds, the games
-  they played (plain synchronous SQLAlchemy, like ``store.py``);
 * :mod:`.service` - the hub's part: new keys, "who am I" and "My games"
   (rate-limited like invite codes), linking a seat to a key, the host
   handing a seat to a new key;
@@ -17,7 +15,13 @@ seat's own token (``SeatInfo.opens``).  What this room owns:
 * :mod:`.ratings` - openskill ratings from finished games, the leaderboard,
   and rebuilding them all from the stored records.
 
-It reads the tables through the house and the schema through ``db.py``;
+Its rows (people, the seats a key holds, ratings) are kept behind the
+storage protocol like the tables' (``storage/players.py`` in SQL,
+``storage/memory_players.py`` in memory): this room asks the house's
+transaction for them and never names SQLAlchemy, so a hub on the in-memory
+storage serves keys and ratings too.
+
+It reads the tables through the house;
 nothing outside the hub and the routes imports it: the answer pipeline
 rates a finished game with the rater the hub hands it (``answers.Rater``),
 so the tables' code never imports this room (``tests/web/test_package_shape.py``).

@@ -10,13 +10,17 @@ and opens nothing.
 
 from __future__ import annotations
 
-import hmac
 import re
 import secrets
 from typing import Any
 
 from dragonante.interfaces.web.shared.errors import HubError
+from dragonante.interfaces.web.storage.players import new_id, same_hash
 from dragonante.interfaces.web.storage.store import hash_token
+
+#: Made and compared where the players' rows are kept (``storage/players.py``,
+#: which both storages use); named here with the rest of the keys' words.
+__all__ = ["check_id", "check_key", "key_hash", "new_id", "new_key", "same_hash"]
 
 #: Random bytes of a key (256 bits; the brief asks for 128 or more).
 KEY_BYTES = 32
@@ -29,11 +33,6 @@ ID_RE = re.compile(r"p[0-9a-f]{10}")
 def new_key() -> str:
     """A fresh player key (shown once to its person, never stored as is)."""
     return secrets.token_urlsafe(KEY_BYTES)
-
-
-def new_id() -> str:
-    """A fresh public player id (the caller retries on the rare collision)."""
-    return "p" + secrets.token_hex(5)
 
 
 def key_hash(key: str) -> str:
@@ -54,8 +53,3 @@ def check_id(player: Any) -> str:
     if not isinstance(player, str) or not ID_RE.fullmatch(player.strip().lower()):
         raise HubError("bad_player", "that is not a player id (p and ten digits 0-9, a-f)")
     return player.strip().lower()
-
-
-def same_hash(stored: str, key: str) -> bool:
-    """Whether ``key`` hashes to ``stored``, compared in constant time."""
-    return hmac.compare_digest(stored, key_hash(key))

@@ -16,13 +16,11 @@ from then on and their connections become spectators'.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from dragonante.interfaces.web.players import ratings, storage
 from dragonante.interfaces.web.players.keys import check_id, check_key, new_key
-from dragonante.interfaces.web.players.storage import HeldSeat, Player
 from dragonante.interfaces.web.shared.errors import HubError
+from dragonante.interfaces.web.storage.players import HeldSeat, Player
 from dragonante.interfaces.web.storage.store import FINISHED, HUMAN, OPEN, PLAYING
 from dragonante.interfaces.web.tables.frames import broadcast_table
 from dragonante.interfaces.web.tables.house import House
@@ -42,6 +40,11 @@ def waiting_on(table: LiveTable) -> list[int]:
     return [state.pending.seat]
 
 
+def public(player: Player) -> dict[str, Any]:
+    """What anyone may know of a person: the id and the last name."""
+    return {"id": player.id, "name": player.name}
+
+
 class Players:
     """Player keys, the seats they hold, and the host's hand-over of a seat."""
 
@@ -53,7 +56,7 @@ class Players:
         """A new person: their key (shown once, kept by their browser) and public id."""
         self.house.check_rate("players", address)
         key = new_key()
-        player = await self.house.write_sql(partial(storage.add_player, key=key))
+        player = await self.house.write(lambda tx: tx.add_player(key))
         return {"key": key, "id": player.id}
 
     async def identify(self, key: Any, address: str) -> Player:
@@ -61,7 +64,7 @@ class Players:
         a key no person has as a miss (404 ``unknown_key``)."""
         self.house.check_lookup(address)
         key = check_key(key)
-        player: Player | None = await self.house.write_sql(partial(storage.player_by_key, key=key))
+        player = await self.house.write(lambda tx: tx.player_by_key(key))
         if player is None:
             self.house.missed(address)
             raise HubError("unknown_key", "no player has this key", 404)
@@ -72,17 +75,18 @@ class Players:
         table = await self.house.table(code)
         info = table.seats.get(seat)
         if info is not None and info.player_id == player.id and player.name != info.name:
-            await self.house.write_sql(partial(storage.set_name, pid=player.id, name=info.name))
+            name = info.name
+            await self.house.write(lambda tx: tx.set_name(player.id, name))
 
     async def me(self, key: Any, address: str) -> dict[str, Any]:
         """The key's person and their games (My games): the live ones first,
         each with whose turn it is, then recently finished ones."""
         player = await self.identify(key, address)
-        live = await self.house.write_sql(partial(storage.seats_of, pid=player.id, finished=False))
-        done = await self.house.write_sql(partial(storage.seats_of, pid=player.id, finished=True))
+        live = await self.house.write(lambda tx: tx.seats_of(player.id, finished=False))
+        done = await self.house.write(lambda tx: tx.seats_of(player.id, finished=True))
         games = [self.game(held) for held in live + done[:20]]
         return {
-            **storage.public(player),
+            **public(player),
             "games": games,
             "your_turn": sum(1 for g in games if g["your_turn"]),
         }
@@ -118,12 +122,10 @@ class Players:
                 raise HubError("bad_seat", "that seat holds no person")
             if any(i.player_id == pid for p, i in table.seats.items() if p != seat):
                 raise HubError("seated", "that player already holds a seat here", 409)
-            target = await self.house.write_sql(partial(storage.player_by_id, pid=pid))
+            target = await self.house.write(lambda tx: tx.player_by_id(pid))
             if target is None:
                 raise HubError("unknown_player", f"no player {pid}", 404)
-            await self.house.write_sql(
-                partial(storage.hand_seat, code=table.code, seat=seat, pid=pid)
-            )
+            await self.house.write(lambda tx: tx.hand_seat(table.code, seat, pid))
             info.player_id = target.id
             info.player_hash = target.key_hash
             info.token_hash = None
@@ -135,15 +137,15 @@ class Players:
     async def page(self, pid: Any) -> dict[str, Any]:
         """A player's page: name, rating and its steps, finished games, wins."""
         pid = check_id(pid)
-        write = self.house.write_sql
-        player = await write(partial(storage.player_by_id, pid=pid))
+        write = self.house.write
+        player = await write(lambda tx: tx.player_by_id(pid))
         if player is None:
             raise HubError("unknown_player", f"no player {pid}", 404)
-        games = await write(partial(storage.seats_of, pid=pid, finished=True))
-        rating = await write(partial(ratings.rating_of, pid=pid))
-        steps = await write(partial(ratings.history, pid=pid))
+        games = await write(lambda tx: tx.seats_of(pid, finished=True))
+        rating = await write(lambda tx: tx.rating_of(pid))
+        steps = await write(lambda tx: tx.history(pid))
         return {
-            **storage.public(player),
+            **public(player),
             "rating": rating,
             "history": steps,
             "games": [
@@ -161,5 +163,4 @@ class Players:
 
     async def leaderboard(self) -> list[dict[str, Any]]:
         """The rated people, best first."""
-        board: list[dict[str, Any]] = await self.house.write_sql(ratings.leaderboard)
-        return board
+        return await self.house.write(lambda tx: tx.leaderboard())

@@ -14,10 +14,13 @@ without the session.  Two implementations:
   service (``tests/web/test_memory_storage.py`` plays games on it and checks
   it against SQLite).
 
-The players' rows (``players/storage.py``, ``players/ratings.py``) are plain
-SQLAlchemy still: they reach the session through :meth:`Transaction.sql`,
-which the in-memory storage refuses, so a hub on it plays games without
-player keys.
+The players' rows are behind the protocol too (issue 32 section 7): people
+and the seats their keys hold, their ratings and the leaderboard, each
+method a function of :mod:`.players` in SQL (:mod:`.memory_players` in
+memory).  So the players' room (``players/``) never names SQLAlchemy either,
+and a hub on the in-memory storage serves player keys and rates games;
+only ``dragonante ratings``, an offline tool, opens a session of its own
+(and hands it to the rebuild as a :class:`~.sql.SqlTransaction`).
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
+from dragonante.interfaces.web.storage.players import LEADERBOARD_SIZE
 
+if TYPE_CHECKING:
+    from dragonante.interfaces.web.storage.players import HeldSeat, Player, Rated
     from dragonante.interfaces.web.storage.store import SeatInfo, StoredTable
 
 T = TypeVar("T")
@@ -96,10 +100,35 @@ class Transaction(Protocol):
 
     def list_finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]: ...
 
-    def sql(self) -> Session:
-        """The SQLAlchemy session under this transaction, for the players' rows;
-        raises :class:`~.writer.StorageError` where there is none (in memory)."""
-        ...
+    # ------------------------------------------- the players' rows (``players.py``)
+
+    def add_player(self, key: str) -> Player: ...
+
+    def player_by_key(self, key: str) -> Player | None: ...
+
+    def player_by_id(self, pid: str) -> Player | None: ...
+
+    def set_name(self, pid: str, name: str) -> None: ...
+
+    def seats_of(self, pid: str, finished: bool | None = None) -> list[HeldSeat]: ...
+
+    def hand_seat(self, code: str, seat: int, pid: str) -> None: ...
+
+    def is_rated(self, code: str) -> bool: ...
+
+    def ratings_now(self, pids: Iterable[str]) -> dict[str, tuple[float, float]]: ...
+
+    def add_ratings(self, code: str, rated: list[Rated], at: datetime) -> None: ...
+
+    def clear_ratings(self) -> None: ...
+
+    def rateable(self) -> list[str]: ...
+
+    def leaderboard(self, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]: ...
+
+    def rating_of(self, pid: str) -> dict[str, Any] | None: ...
+
+    def history(self, pid: str) -> list[dict[str, Any]]: ...
 
 
 class Storage(Protocol):

@@ -10,8 +10,9 @@ caller gets :class:`~.writer.StorageError`, as from the database thread.
 Primary keys refuse a second row (a seat taken twice, a second answer
 number ``n``) like the database's.
 
-It keeps no players' rows: :meth:`MemoryTransaction.sql` refuses, so player
-keys and ratings need the SQL storage.
+It keeps the players' rows too (people, the seats their keys hold, their
+ratings: :mod:`.memory_players`), so a hub on it serves player keys, My
+games, player pages and the leaderboard, and rates finished games.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 from dragonante import RULES_VERSION
 from dragonante.interfaces.web.storage.interface import Transaction
+from dragonante.interfaces.web.storage.memory_players import MemoryPlayers, PlayerRows
 from dragonante.interfaces.web.storage.store import (
     EXPIRED,
     FINISHED,
@@ -51,20 +53,21 @@ class _Answer:
 
 
 @dataclass(slots=True)
-class _Rows:
-    """Everything kept, by table code; a table's fields are a :class:`StoredTable`
+class _Rows(PlayerRows):
+    """Everything kept, by table code (the tables, seats and players' rows
+    are :class:`PlayerRows`'); a table's fields are a :class:`StoredTable`
     whose lists of seats, answers, chat, mutes and bans stay empty."""
 
-    tables: dict[str, StoredTable] = field(default_factory=dict)
-    seats: dict[str, dict[int, SeatInfo]] = field(default_factory=dict)
     answers: dict[str, dict[int, _Answer]] = field(default_factory=dict)
     chat: dict[str, dict[int, str]] = field(default_factory=dict)
     mutes: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     bans: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
-class MemoryTransaction:
+class MemoryTransaction(MemoryPlayers):
     """One transaction on :class:`MemoryStorage`'s rows."""
+
+    rows: _Rows
 
     def __init__(self, rows: _Rows) -> None:
         self.rows = rows
@@ -118,7 +121,7 @@ class MemoryTransaction:
         if info.seat in seats:
             raise KeyError(f"seat {info.seat} of {code} is taken")
         # The player key's hash is not a seat's column: the SQL store reads it
-        # from the players' rows, which this storage does not keep.
+        # from the players' rows when it loads the seat (as :meth:`_stored` does).
         seats[info.seat] = replace(info, player_hash=None)
 
     def remove_seat(self, code: str, seat: int) -> None:
@@ -219,7 +222,10 @@ class MemoryTransaction:
         table = replace(self.rows.tables[code])
         table.config = copy.deepcopy(table.config)
         table.winners = list(table.winners)
-        table.seats = {p: replace(i) for p, i in sorted(self.rows.seats[code].items())}
+        table.seats = {
+            p: replace(i, player_hash=self.key_hash_of(i.player_id))
+            for p, i in sorted(self.rows.seats[code].items())
+        }
         table.answers, table.decision_ids, table.chat, table.mutes, table.bans = [], [], [], [], []
         if with_answers:
             answers = [a for _, a in sorted(self.rows.answers[code].items())]
@@ -248,9 +254,6 @@ class MemoryTransaction:
         done.sort(key=lambda t: t.code)
         done.sort(key=lambda t: t.finished_at or now(), reverse=True)
         return [self._stored(t.code, False) for t in done[offset : offset + limit]]
-
-    def sql(self) -> NoReturn:
-        raise StorageError("the in-memory storage keeps no players' rows (use the SQL storage)")
 
 
 class MemoryStorage:

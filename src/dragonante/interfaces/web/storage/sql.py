@@ -2,7 +2,8 @@
 
 Each transaction is a session of the database thread (:class:`~.writer.Writer`,
 with its group commit, its fences and its batch of answers), and each
-method is the function of :mod:`.store` of the same name on that session:
+method is the function of :mod:`.store` (or, for the players' rows,
+:mod:`.players`) of the same name on that session:
 the SQL the server runs, and when, is what it was before the protocol.
 """
 
@@ -14,8 +15,9 @@ from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
-from dragonante.interfaces.web.storage import store
+from dragonante.interfaces.web.storage import players, store
 from dragonante.interfaces.web.storage.interface import Transaction
+from dragonante.interfaces.web.storage.players import LEADERBOARD_SIZE, HeldSeat, Player, Rated
 from dragonante.interfaces.web.storage.store import SeatInfo, StoredTable
 from dragonante.interfaces.web.storage.writer import Writer
 
@@ -113,8 +115,49 @@ class SqlTransaction:
     def list_finished(self, limit: int = 50, offset: int = 0) -> list[StoredTable]:
         return store.list_finished(self.session, limit, offset)
 
-    def sql(self) -> Session:
-        return self.session
+    # ------------------------------------------------------ the players' rows
+
+    def add_player(self, key: str) -> Player:
+        return players.add_player(self.session, key)
+
+    def player_by_key(self, key: str) -> Player | None:
+        return players.player_by_key(self.session, key)
+
+    def player_by_id(self, pid: str) -> Player | None:
+        return players.player_by_id(self.session, pid)
+
+    def set_name(self, pid: str, name: str) -> None:
+        players.set_name(self.session, pid, name)
+
+    def seats_of(self, pid: str, finished: bool | None = None) -> list[HeldSeat]:
+        return players.seats_of(self.session, pid, finished)
+
+    def hand_seat(self, code: str, seat: int, pid: str) -> None:
+        players.hand_seat(self.session, code, seat, pid)
+
+    def is_rated(self, code: str) -> bool:
+        return players.is_rated(self.session, code)
+
+    def ratings_now(self, pids: Iterable[str]) -> dict[str, tuple[float, float]]:
+        return players.ratings_now(self.session, pids)
+
+    def add_ratings(self, code: str, rated: list[Rated], at: datetime) -> None:
+        players.add_ratings(self.session, code, rated, at)
+
+    def clear_ratings(self) -> None:
+        players.clear_ratings(self.session)
+
+    def rateable(self) -> list[str]:
+        return players.rateable(self.session)
+
+    def leaderboard(self, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+        return players.leaderboard(self.session, limit)
+
+    def rating_of(self, pid: str) -> dict[str, Any] | None:
+        return players.rating_of(self.session, pid)
+
+    def history(self, pid: str) -> list[dict[str, Any]]:
+        return players.history(self.session, pid)
 
 
 class SqlStorage:

@@ -55,7 +55,7 @@ log = logging.getLogger("dragonante.web")
 
 #: What rates a finished game in the transaction that stores its end: the
 #: transaction, the table's code, its seats, hoards and winners (the hub passes
-#: ``players.ratings.rate_finished``; the tables do not import the players' room).
+#: ``players.ratings.rate_table``; the tables do not import the players' room).
 Rater = Callable[[Transaction, str, dict[int, SeatInfo], Sequence[int], Sequence[int]], object]
 
 

@@ -18,8 +18,6 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy.orm import Session
-
 from dragonante.interfaces.web.shared.errors import HubError, expired, old_rules
 from dragonante.interfaces.web.shared.limits import (
     RateLimiter,
@@ -81,11 +79,6 @@ class House:
         except StorageError as e:
             log.error("storage: %s", e)
             raise HubError("storage", "the server could not store this; try again", 503) from None
-
-    async def write_sql(self, fn: Callable[[Session], T]) -> T:
-        """:meth:`write` for the players' rows, which are plain SQLAlchemy
-        (``players/storage.py``): ``fn`` gets the transaction's session."""
-        return await self.write(lambda tx: fn(tx.sql()))
 
     # ----------------------------------------------------------------- tables
 

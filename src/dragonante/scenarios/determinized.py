@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, of_system
+from dragonante.engine.abilities.catalog import ANCESTRY_COLORS, EXCLUSIVE_SYSTEMS, of_system
 from dragonante.engine.abilities.catalog import ID as ABILITY_ID
 from dragonante.engine.abilities.table import AbilityTable
 from dragonante.engine.determinize import determinize
@@ -42,7 +42,7 @@ def _abilities_dealable(real: AbilityTable, imagined: AbilityTable) -> list[str]
     out = []
     system = {a.id for a in of_system(real.system)}
     seen: dict[int, int] = {}
-    exclusive = real._exclusive()
+    exclusive = real.system in EXCLUSIVE_SYSTEMS  # the book's, not the table's word
     for p, held in enumerate(imagined.held):
         if len(held) != len(real.held[p]):
             out.append(f"seat {p} holds {len(held)} abilities, really {len(real.held[p])}")
@@ -70,7 +70,7 @@ def _twin(s: GameState, seat: int) -> GameState | None:
     twin = s.clone()
     ttbl = twin.abilities
     assert isinstance(ttbl, AbilityTable)
-    exclusive = tbl._exclusive()
+    exclusive = tbl.system in EXCLUSIVE_SYSTEMS
     taken = set(tbl.held[seat]) if exclusive else set()
     kept = [[a for a in h if (tbl.revealed[p] >> a) & 1] for p, h in enumerate(tbl.held)]
     if exclusive:

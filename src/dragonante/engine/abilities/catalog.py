@@ -24,6 +24,10 @@ from typing import Final
 DISKS: Final = "disks"
 SKILLS: Final = "skills"
 SYSTEMS: Final = (DISKS, SKILLS)
+#: Systems whose abilities belong to one character only (Emperor's Gambit's special
+#: abilities; the disks can be held by several).  The tables know it through
+#: ``_exclusive``; checks that must not trust a table read it here.
+EXCLUSIVE_SYSTEMS: Final = frozenset({SKILLS})
 
 # Legendary categories (L Appendix 5 "The Three Categories of Ability").
 CARD_DRAW: Final = "card_draw"

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from dragonante.bots import BotSpecError, make_bot, parse_spec
-from dragonante.bots.base import SeatView
+from dragonante.bots import BotSpecError, parse_spec
 from dragonante.bots.evaluate import strength_tail
 from dragonante.bots.features import FEATURE_NAMES, LAYOUT_VERSION, StaleModelError, features
 from dragonante.bots.heuristic import unseen_cards
 from dragonante.bots.learned import SHIPPED_MODEL, load_model, parse_model
-from dragonante.engine.config import DeckOptions, GameConfig, Rules
+from dragonante.engine.config import GameConfig
 from dragonante.engine.game import apply, new_game
+from tests.bots.conftest import play_checked
 
 
 def _shipped() -> dict[str, object]:
@@ -72,18 +72,4 @@ def test_features_have_the_layout_length() -> None:
 @pytest.mark.parametrize("ruleset", ["legendary", "emperors_gambit"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_learned_bot_plays_legal_answers(ruleset: str, players: int) -> None:
-    config = GameConfig(players=players)
-    if ruleset == "emperors_gambit":
-        config = GameConfig(
-            players=players, deck=DeckOptions(preset="eg_full"), rules=Rules.preset(ruleset)
-        )
-    s = new_game(config, players * 11)
-    bots = [make_bot("learned", p) for p in range(players)]
-    for _ in range(120):
-        if s.over:
-            break
-        d = s.pending
-        assert d is not None
-        answer = bots[d.seat].choose(SeatView(s, d.seat))
-        assert answer in d.options
-        apply(s, answer, d.id)
+    play_checked("learned", ruleset, players, players * 11, 120)

@@ -75,7 +75,7 @@ def agent_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def test_built_in_bots_register_themselves() -> None:
-    assert list(BOTS) == ["random", "baseline", "heuristic", "ismcts", "learned"]
+    assert list(BOTS) == ["random", "baseline", "heuristic", "ismcts", "swift", "learned"]
     assert LEVELS == {"easy": "baseline", "medium": "heuristic", "hard": "ismcts"}
     kinds = {e.name: e.kind for e in entries()}
     assert kinds == {
@@ -83,6 +83,7 @@ def test_built_in_bots_register_themselves() -> None:
         "baseline": "rules",
         "heuristic": "rules",
         "ismcts": "search",
+        "swift": "search",
         "learned": "learned",
     }
     for e in entries():

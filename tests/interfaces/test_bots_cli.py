@@ -49,6 +49,7 @@ def test_bots_lists_every_bot(cli: Cli) -> None:
         "baseline",
         "heuristic",
         "ismcts",
+        "swift",
         "learned",
     ]
     assert "level hard" in r.out and "search" in r.out
@@ -56,6 +57,7 @@ def test_bots_lists_every_bot(cli: Cli) -> None:
     assert "dragonante tournament --seats ismcts,heuristic,heuristic,heuristic" in r.out
     italian = cli(["bots", "--lang", "it"])
     assert "ricerca ad albero Monte Carlo" in italian.out and "livello hard" in italian.out
+    assert "ricerca di 100 iterazioni" in italian.out
 
 
 def test_bots_json(cli: Cli) -> None:
@@ -66,6 +68,7 @@ def test_bots_json(cli: Cli) -> None:
         "baseline": ("easy", "rules"),
         "heuristic": ("medium", "rules"),
         "ismcts": ("hard", "search"),
+        "swift": (None, "search"),
         "learned": (None, "learned"),
     }
     heuristic = next(row for row in rows if row["name"] == "heuristic")

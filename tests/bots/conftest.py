@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from dragonante.bots import make_bot
+from dragonante.bots.base import SeatView
+from dragonante.engine.config import DeckOptions, GameConfig, Rules
+from dragonante.engine.game import apply, new_game
+
 #: Every bot, with search budgets small enough for unit tests.
 BOT_SPECS = ("random", "baseline", "heuristic", "ismcts:iters=12")
 
@@ -9,11 +14,6 @@ BOT_SPECS = ("random", "baseline", "heuristic", "ismcts:iters=12")
 def play_checked(spec: str, ruleset: str, players: int, seed: int, limit: int) -> None:
     """Up to ``limit`` questions of a game at which every seat is ``spec``, each
     answer checked to be one of the legal ones (both books' rulesets)."""
-    from dragonante.bots import make_bot
-    from dragonante.bots.base import SeatView
-    from dragonante.engine.config import DeckOptions, GameConfig, Rules
-    from dragonante.engine.game import apply, new_game
-
     config = GameConfig(players=players)
     if ruleset == "emperors_gambit":
         config = GameConfig(

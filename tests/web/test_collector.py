@@ -132,3 +132,40 @@ def test_a_full_collection_is_started_when_one_is_due():
     finally:
         w.close()
         gc.unfreeze()
+
+
+def test_survivors_of_a_young_collection_are_frozen_with_freeze_young():
+    """A young collection's survivors go to the frozen generation (no young or
+    full collection examines them again), and a cycle among them that dies is
+    still freed by the next thaw (``GcWatch.freeze_young``)."""
+    w = GcWatch(refreeze=True, thaw_after=3600.0, freeze_young=True)
+    try:
+        gc.collect()  # the first full collection: everything so far is frozen
+        node = Node()
+        dead = weakref.ref(node)
+        assert gc.is_tracked(node) and any(o is node for o in gc.get_objects(0))
+        gc.collect(0)  # a young collection: node survives it ...
+        assert not any(o is node for g in range(3) for o in gc.get_objects(g)), (
+            "... and is frozen, in no generation a collection examines"
+        )
+        del node
+        gc.collect()  # a full collection that does not thaw: the frozen cycle stays
+        assert dead() is not None
+        w.thaw_after = 0.0
+        gc.collect()  # the thaw examines everything: the dead cycle is freed
+        assert dead() is None
+    finally:
+        w.close()
+        gc.unfreeze()
+
+
+def test_young_survivors_are_not_frozen_without_freeze_young():
+    w = GcWatch(refreeze=True, thaw_after=3600.0)
+    try:
+        gc.collect()
+        node = Node()
+        gc.collect(0)
+        assert any(o is node for g in range(3) for o in gc.get_objects(g))
+    finally:
+        w.close()
+        gc.unfreeze()

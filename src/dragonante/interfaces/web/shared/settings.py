@@ -116,6 +116,10 @@ class Settings:
     #: "Web server load").  Also sets the collector's thresholds while the
     #: hub runs (``young_threshold``; None leaves CPython's).
     refreeze: bool = True
+    #: With ``refreeze``, freeze what survives a young collection too
+    #: (``GcWatch.freeze_young``): the tables' current states stop being
+    #: examined again by every young and full collection.
+    freeze_young: bool = True
     thaw_after: float = 600.0
     young_threshold: tuple[int, int] | None = (10_000, 5)
     #: Seconds between full collections the server starts itself (``GcWatch.full_every``).

@@ -66,6 +66,21 @@ class GcWatch:
     starts one when ``full_every`` seconds have passed without: the same
     work in pauses of tens of milliseconds.
 
+    ``freeze_young`` (with ``refreeze``): the survivors of every young
+    collection are frozen too, not only a full one's.  At a thousand tables
+    the young generations hold each table's state of the last second or
+    two (an answer is played on a copy: a few dozen lists per table) and
+    every connection's waiting coroutines, ~65,000 objects that survive one
+    young collection after another: each pass examined them again (20-90
+    ms of CPU, measured with the collector's own callbacks), and a full
+    collection every 5 s examined all that had been promoted since (~175
+    ms).  Frozen once they survive a young collection, they are examined
+    no more, and a state replaced at the next answer is still freed at once
+    by reference counting.  Its cost is the same as freezing a full
+    collection's survivors, on younger objects: a cycle that dies after
+    being frozen waits for a thaw (``growth``, ``thaw_after``), so dead
+    memory stays bounded the same way (``docs/benchmarks.md``).
+
     The growth is read from ``sys.getallocatedblocks`` (a walk over the
     allocator's arenas, ~0.1 ms), not ``gc.get_freeze_count``: that one walks
     every frozen object, ~60 ms with a thousand tables' objects, and it ran
@@ -80,6 +95,7 @@ class GcWatch:
         max_growth: float = 16.0,
         young: tuple[int, int] | None = None,
         full_every: float | None = None,
+        freeze_young: bool = False,
     ) -> None:
         self.pauses_ms: deque[tuple[float, int]] = deque(maxlen=5000)
         #: Time spent collecting since start-up, by generation (ms): how much
@@ -106,6 +122,7 @@ class GcWatch:
         #: Allocated blocks right after the last collection that examined everything.
         self._base = 0
         self.full_every = full_every
+        self.freeze_young = freeze_young
         self._last_full = time.monotonic()
         self._thresholds = gc.get_threshold()
         self._young = young
@@ -136,15 +153,15 @@ class GcWatch:
             self.total_ms[generation] += ms
         if generation == FULL:
             self._last_full = time.monotonic()
-        if full:
+        if full or (self.refreeze and self.freeze_young):
             gc.freeze()
-            if self._thawing:
-                self._thawing = False
-                self.thaws += 1
-                after = sys.getallocatedblocks()
-                self.thaw_log.append((round(ms, 1), self._before, after))
-                self._adapt(grown=self._before - self._base, freed=self._before - after)
-                self._base = after
+        if full and self._thawing:
+            self._thawing = False
+            self.thaws += 1
+            after = sys.getallocatedblocks()
+            self.thaw_log.append((round(ms, 1), self._before, after))
+            self._adapt(grown=self._before - self._base, freed=self._before - after)
+            self._base = after
 
     def collect_if_due(self) -> bool:
         """Start a full collection if ``full_every`` seconds passed without one."""

@@ -54,6 +54,7 @@ class Lifecycle:
             st.thaw_after,
             young=st.young_threshold if st.refreeze else None,
             full_every=st.full_every if st.refreeze else None,
+            freeze_young=st.freeze_young,
         )
         #: Open tables expired unstarted, and started tables ended because
         #: nobody played (``idle_after``).

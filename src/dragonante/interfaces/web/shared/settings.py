@@ -121,6 +121,6 @@ class Settings:
     #: examined again by every young and full collection.
     freeze_young: bool = True
     thaw_after: float = 600.0
-    young_threshold: tuple[int, int] | None = (10_000, 5)
+    young_threshold: tuple[int, int] | None = (2_000, 5)
     #: Seconds between full collections the server starts itself (``GcWatch.full_every``).
     full_every: float | None = 5.0

@@ -26,6 +26,7 @@ from dragonante.interfaces.web.hub import Hub, Settings
 from dragonante.interfaces.web.shared.protocol import encode
 from dragonante.interfaces.web.storage.db import open_database
 from dragonante.interfaces.web.storage.writer import Writer
+from dragonante.interfaces.web.tables import frames
 from dragonante.interfaces.web.tables.live import Client, seat_view
 
 
@@ -124,3 +125,48 @@ def test_known_cards_keep_their_integer_seat_keys_as_strings():
     msg = {"view": {"known_in_hands": {2: [5, 9]}, "text": "Sì, è così"}, "n": None}
     assert json.loads(encode(msg)) == json.loads(json.dumps(msg))
     assert encode(msg) == json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_face_down_rounds_views_are_made_once_for_all_its_choices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Until the reveal a choice changes nothing in a view but the round's part:
+    the views made for the round's first choice serve its other choices
+    (``frames.round_views``, kept with the round); the frames stay those of the reference, which
+    ``test_updates_equal_the_reference_views`` checks choice by choice."""
+    made: list[int | None] = []
+    real = seat_view
+
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        made.append(args[2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(frames, "seat_view", counted)
+
+    async def main() -> None:
+        writer = Writer(open_database(str(tmp_path / "f.sqlite3")))
+        hub = Hub(writer, Settings(bot_delay=0))
+        try:
+            table, host, _gm = await hub.create_table({"players": 4, "gold_per_player": 10})
+            tokens = [(await hub.take_seat(table.code, None, f"P{p}"))[1] for p in range(4)]
+            clients = [await hub.connect(table.code, t, "en", _nothing) for t in [*tokens, None]]
+            await hub.start(table.code, host)
+            face_down = table.round()
+            assert face_down is not None and len(face_down.questions) == 4  # the first ante
+            made.clear()
+            for i, d in enumerate(face_down.questions):
+                asker = next(c for c in clients if c.seat == d.seat)
+                await hub.answer(asker, d.id, d.options[0])
+                if i == 0:
+                    assert sorted(made, key=str) == [0, 1, 2, 3, None]  # every kind once
+                    made.clear()
+                elif i < 3:
+                    assert made == []  # the same views, another part
+            # the reveal plays the round: a new state, new views
+            assert len(made) == 5
+            assert table.round() is not face_down
+        finally:
+            await hub.close()
+            writer.close()
+
+    asyncio.run(main())

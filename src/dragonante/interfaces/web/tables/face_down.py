@@ -53,6 +53,10 @@ class FaceDown:
     questions: tuple[Decision, ...]
     #: Seat -> its chosen answer (memory only; committed at the reveal).
     chosen: dict[int, int] = field(default_factory=dict)
+    #: The encoded views of the round's broadcasts, without its part, by kind
+    #: of connection, and what they were made under (``frames.round_views``).
+    views: dict[tuple[Any, ...], tuple[str, int]] = field(default_factory=dict)
+    views_made_under: tuple[Any, ...] = ()
 
     @classmethod
     def of(cls, state: GameState) -> FaceDown:

@@ -22,8 +22,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dragonante.engine.state import GameState
 from dragonante.interfaces.web.shared.narration import t
 from dragonante.interfaces.web.shared.protocol import encode
+from dragonante.interfaces.web.tables.face_down import FaceDown
 from dragonante.interfaces.web.tables.live import Client, LiveTable, SharedParts, seat_view
 from dragonante.interfaces.web.tables.snapshots import Snapshots
 
@@ -115,6 +117,7 @@ def broadcast(
     if state is None:
         return
     face_down = table.round()
+    views = round_views(table, state, face_down)
     # Connections that would get the same frame share one view and one encoding.
     cache: dict[tuple[int | None, bool, str, int], tuple[str, int]] = {}
     clients = [c for c in table.clients if seat is None or (c.seat == seat and not c.gm)]
@@ -124,21 +127,53 @@ def broadcast(
         key = (client.seat, client.gm, client.lang, client.log_pos)
         frame = cache.get(key)
         if frame is None:
-            if shared is None and len(clients) > 1:
-                shared = SharedParts(table, state)
-            body = seat_view(
-                table, state, client.seat, client.lang, client.log_pos, client.gm, shared
-            )
-            body["type"] = "update"
-            if face_down is not None:
-                body["face_down"] = face_down.part(None if client.gm else client.seat)
-            frame = cache[key] = (encode(body), body["log_size"])
+            made = None if views is None else views.get(key)
+            if made is None:
+                if shared is None and len(clients) > 1:
+                    shared = SharedParts(table, state)
+                body = seat_view(
+                    table, state, client.seat, client.lang, client.log_pos, client.gm, shared
+                )
+                body["type"] = "update"
+                made = (encode(body), body["log_size"])
+                if views is not None:
+                    views[key] = made
+            if face_down is None:
+                frame = cache[key] = made
+            else:
+                # {**body, "face_down": part}, the part encoded on its own
+                part = encode(face_down.part(None if client.gm else client.seat))
+                frame = cache[key] = (f'{made[0][:-1]},"face_down":{part}}}', made[1])
         text, client.log_pos = frame
         if client is acked:
             # {**body, "ack": decision} without encoding the whole view again
             text = f'{text[:-1]},"ack":{decision}}}'
         client.push(text)
         drop_if_overflowed(client)
+
+
+def round_views(
+    table: LiveTable, state: GameState, face_down: FaceDown | None
+) -> dict[tuple[Any, ...], tuple[str, int]] | None:
+    """The encoded views (without the ``face_down`` part) kept for the open
+    face-down round, by kind of connection; None when no round is open.
+
+    Every choice of a face-down ante sends each connection its view again,
+    and until the reveal nothing in a view changes but the round's part
+    (``face_down.py``: the choices are outside the game's state), so the
+    views made for the first choice serve the others: at a 4-seat table, 8
+    of the 12 seat views the choices before the reveal send.  They live with
+    the round (found anew for each new state, ``LiveTable.round``) and only
+    while the table's log, names and answers are the ones they were made
+    from.
+    """
+    if face_down is None:
+        return None
+    under = (len(state.log or ()), tuple(table.names()), len(table.answers))
+    if face_down.views_made_under != under:
+        face_down.views.clear()
+        face_down.views_made_under = under
+    return face_down.views
 
 
 def announce(table: LiveTable, msg: dict[str, Any]) -> None:

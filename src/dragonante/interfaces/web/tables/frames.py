@@ -163,13 +163,12 @@ def round_views(
     (``face_down.py``: the choices are outside the game's state), so the
     views made for the first choice serve the others: at a 4-seat table, 8
     of the 12 seat views the choices before the reveal send.  They live with
-    the round (found anew for each new state, ``LiveTable.round``) and only
-    while the table's log, names and answers are the ones they were made
-    from.
+    the round (found anew for each new state, ``LiveTable.round``), and only
+    while the table's log and names are the ones they were made from.
     """
     if face_down is None:
         return None
-    under = (len(state.log or ()), tuple(table.names()), len(table.answers))
+    under = (len(state.log or ()), tuple(table.names()))
     if face_down.views_made_under != under:
         face_down.views.clear()
         face_down.views_made_under = under

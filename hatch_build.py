@@ -40,6 +40,7 @@ needs only the standard library.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -62,20 +63,36 @@ SOURCE = Path("src/dragonante/agents/_fastobs.c")
 WHEEL_DIR = "dragonante/agents"
 #: The macro that carries the source's sha256 into the module.
 HASH_MACRO = "FASTOBS_SOURCE_SHA256"
-#: The engine modules compiled from their own source (the same list as
-#: ``dragonante.compiled_engine.MODULES``; a test keeps the two equal).
-ENGINE_MODULES = (
-    "dragonante.kernel.decisions",
-    "dragonante.kernel.interpreter",
-    "dragonante.kernel.rng",
-    "dragonante.engine.effects",
-    "dragonante.engine.state",
-    "dragonante.engine.core",
-    "dragonante.engine.flights",
-    "dragonante.engine.flow",
-    "dragonante.engine.powers",
-    "dragonante.sim.selfplay",
-)
+
+
+class BuildError(Exception):
+    """The extension could not be compiled; the message is one line saying why."""
+
+
+#: Where the list of compiled modules is kept (``MODULES``): the finder that
+#: imports the builds and this hook read the same list.
+FINDER_SOURCE = Path(__file__).resolve().parent / "src/dragonante/compiled_engine.py"
+
+
+def listed_modules(source: Path = FINDER_SOURCE) -> tuple[str, ...]:
+    """The engine modules, and the search bot's hot ones, compiled from their own
+    source: ``dragonante.compiled_engine.MODULES``, read from that file's text
+    (the package cannot be imported while it is being built)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.target.id == "MODULES"
+            and node.value is not None
+        ):
+            value = ast.literal_eval(node.value)
+            if isinstance(value, tuple) and all(isinstance(m, str) for m in value):
+                return value
+    raise BuildError(f"no MODULES tuple of names in {source.name}")
+
+
+ENGINE_MODULES = listed_modules()
 #: Where the compiled engine goes, relative to the project root / inside the wheel.
 ENGINE_DIR = Path("src/dragonante/_compiled")
 ENGINE_WHEEL_DIR = "dragonante/_compiled"
@@ -83,10 +100,6 @@ ENGINE_MANIFEST = "manifest.json"
 #: A compile of one small file takes a second or two; a hung compiler must
 #: not hang the install.
 TIMEOUT_SECONDS = 300
-
-
-class BuildError(Exception):
-    """The extension could not be compiled; the message is one line saying why."""
 
 
 def source_sha256(source: Path) -> str:

@@ -49,6 +49,16 @@ def test_the_build_hook_and_the_finder_list_the_same_modules():
         assert compiled_engine.source_path(module).is_file(), module
 
 
+def test_the_build_hook_reads_the_list_from_the_finders_source(tmp_path):
+    assert hatch_build.listed_modules() == compiled_engine.MODULES
+    source = tmp_path / "compiled_engine.py"
+    source.write_text('MODULES: tuple[str, ...] = ("a.b", "c.d")\n')
+    assert hatch_build.listed_modules(source) == ("a.b", "c.d")
+    source.write_text("MODULES = None\n")
+    with pytest.raises(hatch_build.BuildError, match="no MODULES tuple"):
+        hatch_build.listed_modules(source)
+
+
 def _fake_build(build: Path, hashes: dict[str, str]) -> None:
     build.mkdir(parents=True, exist_ok=True)
     (build / compiled_engine.MANIFEST).write_text(json.dumps({"modules": hashes}))
@@ -173,26 +183,53 @@ def test_the_projects_engine_build_is_complete_and_current():
     assert flow.__file__ == str(compiled_engine.built_path("dragonante.engine.flow"))
 
 
-@pytest.mark.parametrize("pure", ["0", "1"])
-def test_the_golden_games_are_identical_compiled_and_pure(pure):
+def _python(pure: str, *args: str) -> str:
+    """Run this interpreter with ``args`` in a process compiled (``pure="0"``) or
+    pure (``"1"``); its standard output (it must succeed)."""
     env = {**os.environ, compiled_engine.PURE_PYTHON_ENV: pure}
-    probe = "from dragonante import compiled_engine as c; print(c.engine_build())"
-    build = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert build.returncode == 0, build.stderr
-    if pure == "1":
-        assert build.stdout.strip() == "pure"
     result = subprocess.run(
-        [sys.executable, "-m", "tests.golden"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
     )
     assert result.returncode == 0, result.stderr
-    assert "all digests match" in result.stdout
+    return result.stdout
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+def test_the_golden_games_are_identical_compiled_and_pure(pure):
+    probe = "from dragonante import compiled_engine as c; print(c.engine_build())"
+    build = _python(pure, "-c", probe)
+    if pure == "1":
+        assert build.strip() == "pure"
+    assert "all digests match" in _python(pure, "-m", "tests.golden")
+
+
+#: One seeded game of the compiled bots against each other; prints its record's digest
+#: and whether the search's module was the compiled one.
+_BOT_GAME = """
+from dragonante.bots import make_bot
+from dragonante.bots.base import SeatView
+from dragonante.engine.config import GameConfig
+from dragonante.engine.game import apply, new_game
+from dragonante.engine.records import digest
+import dragonante.bots.ismcts as ismcts
+specs = ["ismcts:iters=40", "heuristic", "learned", "swift:iters=20"]
+s = new_game(GameConfig(players=4), 5)
+bots = [make_bot(spec, 11 + p) for p, spec in enumerate(specs)]
+while s.pending is not None:
+    d = s.pending
+    apply(s, bots[d.seat].choose(SeatView(s, d.seat)), d.id)
+print(digest(s), ismcts.__file__.endswith(".py"))
+"""
+
+
+def test_the_bots_play_the_same_game_compiled_and_pure():
+    """The search, the heuristic and the learned bot are compiled too (``MODULES``):
+    a compiled bot must choose exactly what its source chooses."""
+    runs = {pure: _python(pure, "-c", _BOT_GAME).split() for pure in ("0", "1")}
+    assert runs["1"][1] == "True"  # the pure run ran the source
+    if "dragonante.bots.ismcts" in compiled_engine.status().compiled:
+        assert runs["0"][1] == "False"
+    assert runs["0"][0] == runs["1"][0]
 
 
 @needs_cython

@@ -2,12 +2,15 @@
 
 The rules are written once, in Python.  When the project is installed with
 Cython at hand, ``hatch_build.py`` compiles the modules in :data:`MODULES`
-(the step interpreter, the play flow, the cards' powers, the self-play loop)
-from their unchanged ``.py`` files into extension modules in
-``dragonante/_compiled/``, and writes ``manifest.json`` there: the sha256 of
-each ``.py`` file it compiled.  No second implementation: a compiled module
-*is* its source, translated by Cython with every Python semantic kept
-(annotations are not used as C types, ``docs/benchmarks.md``), so the golden
+(the step interpreter, the play flow, the cards' powers, the self-play loop,
+and what a search spends its time on: the re-deals, ``ismcts``, the
+heuristic with its evaluation and fast policy, the chance of winning, the
+learned bot and its features) from their unchanged ``.py`` files into
+extension modules in ``dragonante/_compiled/``, and writes ``manifest.json``
+there: the sha256 of each ``.py`` file it compiled.  No second
+implementation: a compiled module *is* its source, translated by Cython with
+every Python semantic kept (annotations are not used as C types,
+``docs/benchmarks.md``), so the golden
 digests are identical compiled and pure.
 
 :func:`install` (called once by ``dragonante/__init__.py``) puts a finder in
@@ -44,7 +47,9 @@ from types import ModuleType
 from typing import NamedTuple
 
 #: The modules compiled, by import name: where the bench's time goes
-#: (``docs/benchmarks.md``, "A compiled engine").
+#: (``docs/benchmarks.md``, "A compiled engine"), and where a search's does
+#: (the re-deals and the bots' judgements inside it: "The search, compiled").
+#: The one list: ``hatch_build.py`` reads it from this file's text.
 MODULES: tuple[str, ...] = (
     "dragonante.kernel.decisions",
     "dragonante.kernel.interpreter",
@@ -56,6 +61,14 @@ MODULES: tuple[str, ...] = (
     "dragonante.engine.flow",
     "dragonante.engine.powers",
     "dragonante.sim.selfplay",
+    "dragonante.engine.determinize",
+    "dragonante.bots.evaluate",
+    "dragonante.bots.policy",
+    "dragonante.bots.heuristic",
+    "dragonante.bots.outcome",
+    "dragonante.bots.ismcts",
+    "dragonante.bots.features",
+    "dragonante.bots.learned",
 )
 #: The same variable that sends the observation encoder to pure Python.
 PURE_PYTHON_ENV = "DRAGONANTE_PURE_PYTHON"

@@ -94,7 +94,7 @@ def features(s: GameState, seat: int, q: Tail) -> list[float]:
     others = [s.hoards[o] - owed[o] for o in live if o != seat]
     margin_mean = mine - sum(others) / len(others) if others else 0.0
     margin_max = mine - max(others) if others else 0.0
-    poorest = min([mine, *others])
+    poorest = min(mine, min(others)) if others else mine
     endgame = ENDGAME / (ENDGAME + max(poorest, 0))
     hand = s.hands[seat]
     in_play = s.phase == PLAY_PHASE and s.stakes > 0

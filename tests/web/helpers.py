@@ -128,7 +128,9 @@ class Seat:
         lang: str = "en",
         key: str | None = None,
     ) -> None:
-        self._connect = connect(f"{server.ws_base}/ws/{code}", max_size=2**24)
+        # 30 s, not the library's 10: a TLS handshake through nginx on a loaded
+        # 2-core CI machine once took longer (a fresh clone's run, 3 December).
+        self._connect = connect(f"{server.ws_base}/ws/{code}", max_size=2**24, open_timeout=30)
         self.ws: ClientConnection = self._connect.__enter__()
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
